@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Optimised even in debug builds: the renderer's pixel loops are unusably slow at -Onone,
+// and the test suite renders real frames.
+let fastInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+let package = Package(
+    name: "Vitrine",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vitrine", targets: ["vitrine"]),
+        .library(name: "VitrineGraphics", targets: ["VitrineGraphics"]),
+        .library(name: "VitrineAnimation", targets: ["VitrineAnimation"]),
+        .library(name: "VitrineDisplay", targets: ["VitrineDisplay"]),
+        .library(name: "VitrinePlayer", targets: ["VitrinePlayer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C libraries: module maps over shim headers, nothing else.
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+                       providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CX11", path: "Sources/CX11",
+                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
+
+        // A TOML parser that keeps the source position of every key and value,
+        // so config errors can name the line of the offending key.
+        .target(name: "VitrineTOML", swiftSettings: fastInDebug),
+
+        .target(name: "VitrineGraphics",
+                dependencies: ["CPNG", "CFreeType", "CFontconfig"],
+                swiftSettings: fastInDebug),
+        .target(name: "VitrineAnimation",
+                dependencies: ["VitrineGraphics"],
+                swiftSettings: fastInDebug),
+        .target(name: "VitrineDisplay",
+                dependencies: ["VitrineGraphics", "CX11", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: fastInDebug),
+        .target(name: "VitrinePlayer",
+                dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineTOML",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: fastInDebug),
+        .executableTarget(name: "vitrine",
+                          dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay",
+                                         "VitrinePlayer", "VitrineTOML",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: fastInDebug),
+
+        .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
+        .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrinePlayer"]),
+        .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
+        .testTarget(name: "VitrineDisplayTests", dependencies: ["VitrineDisplay"]),
+        .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer"]),
+    ],
+    swiftLanguageModes: [.v5]
+)
