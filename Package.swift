@@ -27,6 +27,7 @@ let package = Package(
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
                        providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .systemLibrary(name: "CX11", path: "Sources/CX11",
                        providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
 
@@ -44,7 +45,7 @@ let package = Package(
                 dependencies: ["VitrineGraphics", "CX11", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: fastInDebug),
         .target(name: "VitrinePlayer",
-                dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineTOML",
+                dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineTOML", "CLinux",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: fastInDebug),
         .executableTarget(name: "vitrine",
