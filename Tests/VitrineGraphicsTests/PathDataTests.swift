@@ -221,6 +221,19 @@ final class PathDataTests: XCTestCase {
         assertThrows("M 0 0 L 1 1 e", offset: 12, "unknown command")
     }
 
+    func testExtremeValuesSurviveEveryOperation() throws {
+        for data in ["M -1e308 0 C 1e308 1e308 -1e308 -1e308 1e308 0 Z",
+                     "M 0 0 A 1e308 1e-308 1e300 1 1 1e308 -1e308 L 5 5",
+                     "M 0 0 A 1e-300 1e-300 0 0 1 1e-320 0 a 1 1 0 1 1 1e-300 0",
+                     "M 1e200 1e200 q 1e200 -1e200 1e-200 1e200 t 1 1 Z l 1 1"] {
+            let path = try Path(svgPathData: data)
+            let measure = PathMeasure(path)
+            _ = measure.tangent(atLength: 1)
+            _ = path.trimmed(from: 0.1, to: 0.9)
+            _ = path.dashed(pattern: [1, 2], phase: -3)
+        }
+    }
+
     // MARK: - Fuzz
 
     /// Random bytes and random mutations of valid data: every input must return or throw, an
