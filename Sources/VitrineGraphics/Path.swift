@@ -193,11 +193,13 @@ public struct Path: Hashable, Sendable {
     }
 
     /// Appends cubics approximating an elliptic arc (axis-aligned radii) from the current
-    /// point, which must already be at the arc's start. Each cubic spans at most 90°.
+    /// point, which must already be at the arc's start. Each cubic spans at most 45°: its
+    /// radius then strays by 4·10⁻⁶ of the radius (90° cubics stray by 2.7·10⁻⁴, a visible
+    /// tenth of a pixel on a large circle, and lengthen a circle by 0.014 %).
     mutating func appendEllipticArc(center c: Point, rx: Double, ry: Double, start: Double, sweep: Double,
                                     rotation: Double = 0) {
         guard sweep != 0, sweep.isFinite else { return }
-        let segments = max(1, Int((abs(sweep) / (.pi / 2) - 1e-9).rounded(.up)))
+        let segments = max(1, Int((abs(sweep) / (.pi / 4) - 1e-9).rounded(.up)))
         let step = sweep / Double(segments)
         let k = 4.0 / 3.0 * tan(step / 4)
         let cr = cos(rotation), sr = sin(rotation)
