@@ -33,6 +33,7 @@ public final class DisplayLink {
         didSet {
             guard isPaused != oldValue, !isPaused, isStarted else { return }
             nextIndex = index(atOrBefore: clock.now()) + 1
+            skippedAfterLastFrame = 0
         }
     }
 
@@ -59,6 +60,8 @@ public final class DisplayLink {
     private var anchor = MonotonicInstant(nanoseconds: 0)
     private var lastIndex = -1
     private var nextIndex = 0
+    /// Deadlines the last frame's work overran, reported with the next frame.
+    private var skippedAfterLastFrame = 0
 
     /// A link reading `clock`, pacing at `preferredFramesPerSecond`.
     public init(clock: MonotonicClock, preferredFramesPerSecond: Int = 60) throws {
@@ -91,6 +94,7 @@ public final class DisplayLink {
         anchor = instant
         lastIndex = -1
         nextIndex = 0
+        skippedAfterLastFrame = 0
     }
 
     /// When the next frame is due, or nil while paused or before `start(at:)`.
@@ -105,8 +109,9 @@ public final class DisplayLink {
     public func frame(at now: MonotonicInstant) -> DisplayFrame? {
         guard let due = nextDeadline, now >= due else { return nil }
         let n = index(atOrBefore: now)
-        let missed = n - nextIndex
-        missedFrameCount += missed
+        let missed = n - nextIndex + skippedAfterLastFrame
+        missedFrameCount += n - nextIndex
+        skippedAfterLastFrame = 0
         lastIndex = n
         nextIndex = n + 1
         timestamp = deadline(n).seconds
@@ -124,6 +129,7 @@ public final class DisplayLink {
         let firstAhead = index(atOrBefore: now.advanced(byNanoseconds: -1)) + 1
         if firstAhead > nextIndex {
             missedFrameCount += firstAhead - nextIndex
+            skippedAfterLastFrame += firstAhead - nextIndex
             nextIndex = firstAhead
         }
     }

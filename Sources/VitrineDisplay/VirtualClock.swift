@@ -13,6 +13,13 @@ public final class VirtualClock: MonotonicClock {
         /// How many descriptors were ready when it returned.
         public var readyDescriptors: Int
 
+        /// A record of a wait for `deadline` that returned at `returnedAt` with `readyDescriptors`.
+        public init(deadline: MonotonicInstant?, returnedAt: MonotonicInstant, readyDescriptors: Int) {
+            self.deadline = deadline
+            self.returnedAt = returnedAt
+            self.readyDescriptors = readyDescriptors
+        }
+
         public var description: String {
             "wait(until: \(deadline.map { "\($0)" } ?? "nil")) -> \(readyDescriptors) at \(returnedAt)"
         }
