@@ -124,9 +124,22 @@ final class X11PresenterTests: XCTestCase {
         let client = try XClient(server.name)
         let presenter = try X11Presenter(displayName: server.name, logger: quiet)
         defer { presenter.close() }
+        // A full frame, then a partial update: the buffer presented last has only the update
+        // from this frame, so re-presenting it checks that both buffers track the screen.
         let frame = Frames.pattern(width: 160, height: 120, seed: 3)
         try presenter.present(frame)
+        let update = IntRect(x: 60, y: 40, width: 70, height: 30)
+        Frames.fill(frame, seed: 4)
+        try presenter.present(frame, dirty: [update])
         try presenter.finishPresenting()
+        var expected = [UInt32]()
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let inside = x >= update.x && x < update.maxX && y >= update.y && y < update.maxY
+                expected.append(Frames.pixel(x: x, y: y, seed: inside ? 4 : 3) & 0x00FF_FFFF)
+            }
+        }
+        assertPixelsEqual(try client.screenshot(width: 160, height: 120), expected, width: 160, "before Expose")
 
         // A window over ours, then gone: the server paints our background there and sends Expose.
         var attributes = XSetWindowAttributes()
@@ -142,9 +155,9 @@ final class X11PresenterTests: XCTestCase {
 
         try waitForEvents(presenter, until: Date().addingTimeInterval(2)) { _ in
             try presenter.finishPresenting()
-            return try client.screenshot(width: 160, height: 120) == Frames.rgb(frame)
+            return try client.screenshot(width: 160, height: 120) == expected
         }
-        assertPixelsEqual(try client.screenshot(width: 160, height: 120), Frames.rgb(frame), width: 160, "after Expose")
+        assertPixelsEqual(try client.screenshot(width: 160, height: 120), expected, width: 160, "after Expose")
     }
 
     func testScreenResizeIsReportedAndNewFramesFillIt() throws {
