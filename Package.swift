@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrinePlayer"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
         .testTarget(name: "VitrineDisplayTests",
-                    dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11", "CLinux",
+                    dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11",
                                    .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer"]),
     ],

@@ -1,4 +1,3 @@
-import CLinux
 import CX11
 import Foundation
 import Logging
