@@ -14,7 +14,7 @@ final class DisplayLinkTests: XCTestCase {
     /// Runs a loop on a virtual clock until `frames` frames were delivered.
     private func run(frames: Int, fps: Int = 60, clock: VirtualClock,
                      configure: (DisplayLink, FrameLoop) throws -> Void = { _, _ in },
-                     _ body: (DisplayFrame, DisplayLink) throws -> Void = { _, _ in }) throws -> (DisplayLink, FrameLoop, [DisplayFrame]) {
+                     _ body: (DisplayFrame, DisplayLink) throws -> Void) throws -> (DisplayLink, FrameLoop, [DisplayFrame]) {
         let link = try DisplayLink(clock: clock, preferredFramesPerSecond: fps)
         let loop = FrameLoop(link: link)
         try configure(link, loop)
@@ -29,7 +29,7 @@ final class DisplayLinkTests: XCTestCase {
 
     func testFramesLandOnAnExactGridThatNeverDrifts() throws {
         let clock = VirtualClock(start: start)
-        let (link, _, frames) = try run(frames: 601, clock: clock)
+        let (link, _, frames) = try run(frames: 601, clock: clock) { _, _ in }
         for (n, frame) in frames.enumerated() {
             XCTAssertEqual(frame.timestamp, deadline(Int64(n)), "frame \(n)")
             XCTAssertEqual(frame.targetTimestamp, deadline(Int64(n + 1)), "frame \(n)")
@@ -72,7 +72,7 @@ final class DisplayLinkTests: XCTestCase {
         // The wake for deadline 2 comes 40 ms late (a descheduled thread): deadlines 2 and 3
         // passed, deadline 4 (66.7 ms) is the latest one before the wake (73.3 ms).
         clock.schedule(at: MonotonicInstant(seconds: deadline(2))) { clock.advance(byNanoseconds: 40_000_000) }
-        let (link, _, frames) = try run(frames: 4, clock: clock)
+        let (link, _, frames) = try run(frames: 4, clock: clock) { _, _ in }
         XCTAssertEqual(frames.map(\.timestamp), [0, 1, 4, 5].map { deadline($0) })
         XCTAssertEqual(frames[2].missedDeadlines, 2)
         XCTAssertEqual(frames[2].wakeTime, MonotonicInstant(seconds: deadline(2)).advanced(byNanoseconds: 40_000_000).seconds)
