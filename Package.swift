@@ -27,9 +27,10 @@ let package = Package(
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
                        providers: [.apt(["libfontconfig-dev"])]),
-        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .systemLibrary(name: "CX11", path: "Sources/CX11",
                        providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
+        // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // A TOML parser that keeps the source position of every key and value,
         // so config errors can name the line of the offending key.
@@ -42,8 +43,14 @@ let package = Package(
                 dependencies: ["VitrineGraphics"],
                 swiftSettings: fastInDebug),
         .target(name: "VitrineDisplay",
-                dependencies: ["VitrineGraphics", "CX11", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["VitrineGraphics", "CX11", "CLinux", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: fastInDebug),
+        // Presents frames under a real X server for the display tests (server loss) and
+        // measures pacing, present cost and idle wake-ups.
+        .executableTarget(name: "VitrineDisplayProbe",
+                          dependencies: ["VitrineDisplay", "VitrineGraphics",
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: fastInDebug),
         .target(name: "VitrinePlayer",
                 dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineTOML", "CLinux",
                                .product(name: "Logging", package: "swift-log")],
@@ -58,7 +65,9 @@ let package = Package(
         .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrinePlayer"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
-        .testTarget(name: "VitrineDisplayTests", dependencies: ["VitrineDisplay"]),
+        .testTarget(name: "VitrineDisplayTests",
+                    dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11",
+                                   .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer"]),
     ],
     swiftLanguageModes: [.v5]

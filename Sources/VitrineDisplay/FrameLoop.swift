@@ -1,0 +1,109 @@
+import Glibc
+
+/// One thread, one poll(): file descriptors (the X connection, a signalfd, a progress FIFO …)
+/// and the display link's deadlines wait together, so nothing busy-waits and a paused link
+/// with quiet descriptors sleeps until the kernel has something to say.
+///
+/// Each pass: sources with input already buffered in user space run first (Xlib reads events
+/// ahead of the socket); then, unless a frame is due, the loop waits for the next deadline or a
+/// descriptor; ready sources run; then the due frame, if any, is delivered.
+public final class FrameLoop {
+    /// Identifies a watched source, for `unwatch`.
+    public struct SourceID: Hashable { fileprivate let value: Int }
+
+    private struct Source {
+        var id: SourceID
+        var descriptor: Int32
+        var hasBufferedInput: (() -> Bool)?
+        var handler: () throws -> Void
+    }
+
+    /// The link whose deadlines the loop keeps.
+    public let link: DisplayLink
+    /// How many times the loop came back from waiting: a paused, quiet loop does not add to it.
+    public private(set) var wakeUps = 0
+
+    private var sources: [Source] = []
+    private var nextSourceID = 0
+    private var stopRequested = false
+    private var pollSet: [pollfd] = []
+
+    /// A loop driving `link` (and waiting through the link's clock).
+    public init(link: DisplayLink) { self.link = link }
+
+    /// Calls `handler` on the loop's thread whenever `descriptor` is readable (or hung up, or in
+    /// error: the handler must read, and close or unwatch a dead descriptor, or it is called
+    /// again at once). `hasBufferedInput` reports input already read into user space that no
+    /// poll() would see. A negative descriptor watches only `hasBufferedInput`.
+    @discardableResult
+    public func watch(_ descriptor: Int32, hasBufferedInput: (() -> Bool)? = nil,
+                      _ handler: @escaping () throws -> Void) -> SourceID {
+        let id = SourceID(value: nextSourceID)
+        nextSourceID += 1
+        sources.append(Source(id: id, descriptor: descriptor, hasBufferedInput: hasBufferedInput, handler: handler))
+        return id
+    }
+
+    /// Watches a presenter's events: `handler` gets them whenever there are any.
+    @discardableResult
+    public func watch(_ presenter: Presenter, _ handler: @escaping ([PresenterEvent]) throws -> Void) -> SourceID {
+        watch(presenter.eventDescriptor ?? -1, hasBufferedInput: { presenter.hasPendingEvents }) {
+            let events = try presenter.handleEvents()
+            if !events.isEmpty { try handler(events) }
+        }
+    }
+
+    /// Stops watching a source.
+    public func unwatch(_ id: SourceID) { sources.removeAll { $0.id == id } }
+
+    /// Makes `run` return after the current pass. Call it on the loop's thread (from a handler or
+    /// the frame callback); other threads stop the loop through a descriptor it watches.
+    public func stop() { stopRequested = true }
+
+    /// Runs until `stop()` or until a handler or `onFrame` throws (the error is rethrown). The
+    /// link's deadline 0 is the moment `run` starts, unless the link was started already.
+    public func run(_ onFrame: (DisplayFrame) throws -> Void) throws {
+        stopRequested = false
+        if !link.isStarted { link.start(at: link.clock.now()) }
+
+        while !stopRequested {
+            for source in sources where source.hasBufferedInput?() == true {
+                try source.handler()
+                if stopRequested { return }
+            }
+
+            var now = link.clock.now()
+            let deadline = link.nextDeadline
+            if deadline.map({ now < $0 }) ?? true {
+                try waitForInput(until: deadline)
+                if stopRequested { return }
+                now = link.clock.now()
+            }
+
+            if let frame = link.frame(at: now) {
+                try onFrame(frame)
+                link.frameDidEnd(at: link.clock.now())
+            }
+        }
+    }
+
+    private func waitForInput(until deadline: MonotonicInstant?) throws {
+        // Sources that a handler adds or removes take effect on the next pass.
+        let watched = sources
+        pollSet.removeAll(keepingCapacity: true)
+        pollSet.append(pollfd(fd: link.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+        for source in watched {
+            pollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
+        }
+
+        let ready = try link.clock.wait(until: deadline, descriptors: &pollSet)
+        wakeUps += 1
+        guard ready > 0 else { return }
+
+        if pollSet[0].revents != 0 { link.acknowledgeWake() }
+        for (i, source) in watched.enumerated() where pollSet[i + 1].revents != 0 {
+            try source.handler()
+            if stopRequested { return }
+        }
+    }
+}

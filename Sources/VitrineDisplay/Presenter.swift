@@ -1,0 +1,96 @@
+import VitrineGraphics
+
+/// A size in whole pixels: a screen, a window, a frame.
+public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    /// A size of `width` × `height` pixels.
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+
+    /// The size of `bitmap`.
+    public init(of bitmap: Bitmap) { self.init(width: bitmap.width, height: bitmap.height) }
+
+    /// The rectangle at the origin with this size.
+    public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// Something a presenter tells its player between frames.
+public enum PresenterEvent: Equatable, Sendable {
+    /// The output is now this size: lay the scene out for it and present a whole frame.
+    case resized(PixelSize)
+}
+
+/// Where finished frames go: a screen (`X11Presenter`) or memory and files (`HeadlessPresenter`).
+///
+/// The presenter owns what the output shows: a present changes only the pixels in its dirty
+/// rectangles, whatever the rest of the bitmap holds. A frame smaller than the output is shown
+/// centred on black (larger: its centre, cropped).
+public protocol Presenter: AnyObject {
+    /// The size of the output in pixels; frames of this size fill it.
+    var size: PixelSize { get }
+    /// The display's refresh rate in Hz, when it reports one: a display link's natural rate.
+    var refreshRate: Double? { get }
+    /// A descriptor that becomes readable when `handleEvents()` has work, or nil if none exists.
+    var eventDescriptor: Int32? { get }
+    /// Whether events are already waiting in user space, where no poll() sees them.
+    var hasPendingEvents: Bool { get }
+
+    /// Prepares the buffers for frames of `frameSize` (`present` also does this on a new size).
+    func configure(frameSize: PixelSize) throws
+    /// Shows the `dirty` rectangles (frame coordinates, clipped to the frame) of `frame`; an
+    /// empty list shows nothing new.
+    func present(_ frame: Bitmap, dirty: [IntRect]) throws
+    /// Handles everything pending without blocking; returns what the player must react to.
+    func handleEvents() throws -> [PresenterEvent]
+    /// Blocks until the output shows everything presented so far (a screenshot taken after it
+    /// sees the last frame).
+    func finishPresenting() throws
+}
+
+extension Presenter {
+    /// Shows all of `frame`.
+    public func present(_ frame: Bitmap) throws {
+        try present(frame, dirty: [IntRect(x: 0, y: 0, width: frame.width, height: frame.height)])
+    }
+}
+
+/// Why a presenter could not start or show a frame.
+public enum PresenterError: Error, CustomStringConvertible, Equatable {
+    /// XOpenDisplay failed for this display name.
+    case cannotOpenDisplay(String)
+    /// The screen offers no 24- or 32-bit TrueColor visual with 8-bit red, green, blue channels.
+    case unsupportedVisual(String)
+    /// An X11 call failed: which one, and the server's or the library's words.
+    case x11(call: String, detail: String)
+    /// A frame sink threw: the frame index and the sink's error.
+    case sinkFailed(frame: Int, detail: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpenDisplay(let name):
+            return "cannot open X display \"\(name)\" (is the X server running, and is DISPLAY right?)"
+        case .unsupportedVisual(let detail):
+            return "unsupported X visual: \(detail); Vitrine needs 24- or 32-bit TrueColor with masks 0xff0000/0xff00/0xff"
+        case .x11(let call, let detail):
+            return "\(call) failed: \(detail)"
+        case .sinkFailed(let frame, let detail):
+            return "frame sink failed on frame \(frame): \(detail)"
+        }
+    }
+}
+
+/// Where a frame sits on an output: centred, in output coordinates (negative when it is larger).
+func centredOrigin(frame: PixelSize, output: PixelSize) -> (x: Int, y: Int) {
+    ((output.width - frame.width) / 2, (output.height - frame.height) / 2)
+}
+
+/// `rects` clipped to `bounds`, empty ones dropped.
+func clipped(_ rects: [IntRect], to bounds: IntRect) -> [IntRect] {
+    rects.compactMap { rect in
+        let r = rect.intersection(bounds)
+        return r.isEmpty ? nil : r
+    }
+}
