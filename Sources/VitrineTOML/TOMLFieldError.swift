@@ -62,12 +62,15 @@ public struct TOMLFieldErrors: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// Runs `body` and returns its result; if it throws a `TOMLFieldError`, `TOMLFieldErrors` or
-    /// `TOMLParseError`, records it and returns nil instead. Other errors propagate.
+    /// `TOMLParseError`, records it and returns nil instead. Any other error propagates, which is
+    /// why a call is written `try errors.collect { try reader.double("x") }`.
+    @discardableResult
     public mutating func collect<T>(_ body: () throws -> T) rethrows -> T? {
         try recording(body)
     }
 
     /// `collect` for a body whose result is itself optional (an absent optional key).
+    @discardableResult
     public mutating func collect<T>(_ body: () throws -> T?) rethrows -> T? {
         try recording(body) ?? nil
     }

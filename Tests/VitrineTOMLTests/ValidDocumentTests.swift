@@ -340,6 +340,13 @@ final class ValidDocumentTests: XCTestCase {
         XCTAssertEqual(colors, ["red", "blue"])
     }
 
+    func testSameKeyUnderDifferentParentsIsFine() {
+        let t = parseOrFail("[[a]]\n[b]\na.x = 1\n[c.a]\nx = 2")
+        XCTAssertEqual(t.value("b.a.x"), .integer(1))
+        XCTAssertEqual(t.value("c.a.x"), .integer(2))
+        XCTAssertEqual(t.value("a")?.arrayValue?.count, 1)
+    }
+
     func testByteOrderMarkIsSkipped() throws {
         let t = try TOML.parse(bytes: [0xEF, 0xBB, 0xBF] + Array("a = 1".utf8))
         XCTAssertEqual(t.value("a"), .integer(1))
