@@ -196,6 +196,7 @@ private struct ScalarToken {
             if let separator = self[i], separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t")
                 || separator == .space {
                 i += 1
+                if self[i] == nil { throw error("expected a time after '\(Character(Unicode.Scalar(separator)))'", at: i) }
             } else if self[i] != nil {
                 throw unexpected(i, "a date")
             }

@@ -52,6 +52,11 @@ final class InvalidDocumentTests: XCTestCase {
         assertParseError("x = [{a = 1}]\n[[x]]", at: 2, 3, "static array 'x' cannot be extended")
         assertParseError("[[a]]\nb.c = 1\n[[a.b]]", at: 3, 5, "'a.b' is a table, not an array of tables")
         assertParseError("[[t]]\n[t]\nx = 1", at: 2, 2, "is an array of tables")
+        assertParseError("[[a.b]]\n[a]\nb.y = 2", at: 3, 1, "'b' is an array of tables (first defined at line 1, column 1); dotted keys cannot add to it")
+        assertParseError("[[albums.songs]]\nname = \"x\"\n[[albums]]", at: 3, 3, "'albums' is a table, not an array of tables")
+        assertParseError("[[tab.arr]]\n[tab]\narr = {}", at: 3, 1, "duplicate key 'arr'")
+        assertParseError("a.b = 0\na = {}", at: 2, 1, "duplicate key 'a'")
+        assertParseError("t = { f = { a.c = 1 }, f.a.t = { s = 1 } }", at: 1, 24, "inline table 'f' cannot be extended")
     }
 
     // MARK: Strings
@@ -152,6 +157,9 @@ final class InvalidDocumentTests: XCTestCase {
         assertParseError("d = 1979-05-27T07:32:00.", at: 1, 25, "expected a digit after the decimal point")
         assertParseError("d = 1979-5-27", at: 1, 10, "expected 2 digits for the month")
         assertParseError("d = 1979-05-27X", at: 1, 15, "unexpected character 'X' after a date")
+        assertParseError("d = 1979-05-27T", at: 1, 16, "expected a time after 'T'")
+        assertParseError("d = 1987-07-0517:45:00Z", at: 1, 15, "unexpected character '1' after a date")
+        assertParseError("d = 2023-02-29T00:00:00", at: 1, 13, "day 29 does not exist in month 2 of 2023")
     }
 
     // MARK: Arrays and inline tables

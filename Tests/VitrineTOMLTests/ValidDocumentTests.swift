@@ -347,6 +347,48 @@ final class ValidDocumentTests: XCTestCase {
         XCTAssertEqual(t.value("a")?.arrayValue?.count, 1)
     }
 
+    func testImplicitTablesMayBeDefinedOnceLater() {
+        let t = parseOrFail("""
+        [[parent.arr]]
+        [[parent.arr]]
+        [parent]
+        notArr = 1
+
+        [a.b.c]
+        answer = 42
+        [a]
+        better = 43
+
+        [true]
+        [inf]
+        k = "keyword-looking keys are bare keys"
+        """)
+        XCTAssertEqual(t.value("parent.arr")?.arrayValue?.count, 2)
+        XCTAssertEqual(t.value("parent.notArr"), .integer(1))
+        XCTAssertEqual(t.value("a.b.c.answer"), .integer(42))
+        XCTAssertEqual(t.value("a.better"), .integer(43))
+        XCTAssertEqual(t.value("true")?.tableValue?.isEmpty, true)
+        XCTAssertNotNil(t.value("inf.k"))
+    }
+
+    func testTrickyComments() {
+        let t = parseOrFail("""
+        [section]#attached comment
+        hash = "# not a comment" # a comment
+        n = 1#no space
+        s = '''#raw''' #c
+        arr = [ # open
+          1, # one
+          # alone
+          2 # two
+        ] # close
+        """)
+        XCTAssertEqual(t.value("section.hash"), .string("# not a comment"))
+        XCTAssertEqual(t.value("section.n"), .integer(1))
+        XCTAssertEqual(t.value("section.s"), .string("#raw"))
+        XCTAssertEqual(t.value("section.arr")?.arrayValue?.count, 2)
+    }
+
     func testByteOrderMarkIsSkipped() throws {
         let t = try TOML.parse(bytes: [0xEF, 0xBB, 0xBF] + Array("a = 1".utf8))
         XCTAssertEqual(t.value("a"), .integer(1))
