@@ -75,7 +75,7 @@ private struct ScalarToken {
 
         let integerStart = i
         var digits = [UInt8]()
-        i = try scanDigits(from: i, into: &digits, isDigit: \.isDecimalDigit)
+        i = try scanDigits(from: i, into: &digits, radix: .decimal)
         if digits.count > 1 && digits[0] == UInt8(ascii: "0") {
             throw error("leading zeros are not allowed", at: integerStart)
         }
@@ -84,7 +84,7 @@ private struct ScalarToken {
             isFloat = true
             digits.append(.dot)
             let fractionStart = i + 1
-            i = try scanDigits(from: fractionStart, into: &digits, isDigit: \.isDecimalDigit)
+            i = try scanDigits(from: fractionStart, into: &digits, radix: .decimal)
             if i == fractionStart { throw error("expected a digit after the decimal point", at: i) }
         }
         if self[i] == UInt8(ascii: "e") || self[i] == UInt8(ascii: "E") {
@@ -96,7 +96,7 @@ private struct ScalarToken {
                 i += 1
             }
             let exponentStart = i
-            i = try scanDigits(from: exponentStart, into: &digits, isDigit: \.isDecimalDigit)
+            i = try scanDigits(from: exponentStart, into: &digits, radix: .decimal)
             if i == exponentStart { throw error("expected a digit in the exponent", at: i) }
         }
         if let extra = self[i] {
@@ -129,24 +129,34 @@ private struct ScalarToken {
         error("the integer \(text) does not fit in 64 bits")
     }
 
-    private struct Radix {
-        let base: UInt64
-        let name: String
-        let isDigit: KeyPath<UInt8, Bool>
+    private enum Radix: UInt64 {
+        case binary = 2, octal = 8, decimal = 10, hexadecimal = 16
+
+        var name: String { "\(self)" }
+
+        func isDigit(_ b: UInt8) -> Bool {
+            switch self {
+            case .binary: return b == 0x30 || b == 0x31
+            case .octal: return b >= 0x30 && b <= 0x37
+            case .decimal: return b.isDecimalDigit
+            case .hexadecimal: return b.isHexDigit
+            }
+        }
     }
 
+    /// The radix that `0x`, `0o` or `0b` announces.
     private static func radix(_ prefix: UInt8) -> Radix? {
         switch prefix {
-        case UInt8(ascii: "x"): return Radix(base: 16, name: "hexadecimal", isDigit: \.isHexDigit)
-        case UInt8(ascii: "o"): return Radix(base: 8, name: "octal", isDigit: \.isOctalDigit)
-        case UInt8(ascii: "b"): return Radix(base: 2, name: "binary", isDigit: \.isBinaryDigit)
+        case UInt8(ascii: "x"): return .hexadecimal
+        case UInt8(ascii: "o"): return .octal
+        case UInt8(ascii: "b"): return .binary
         default: return nil
         }
     }
 
     private func parseRadixInteger(from start: Int, radix: Radix) throws -> Int64 {
         var digits = [UInt8]()
-        let end = try scanDigits(from: start, into: &digits, isDigit: radix.isDigit)
+        let end = try scanDigits(from: start, into: &digits, radix: radix)
         if digits.isEmpty { throw error("expected \(radix.name) digits after '\(text)'", at: start) }
         if let extra = self[end] {
             throw error("unexpected character '\(Character(Unicode.Scalar(extra)))' in a \(radix.name) integer",
@@ -154,7 +164,7 @@ private struct ScalarToken {
         }
         var value: UInt64 = 0
         for d in digits {
-            let (shifted, o1) = value.multipliedReportingOverflow(by: radix.base)
+            let (shifted, o1) = value.multipliedReportingOverflow(by: radix.rawValue)
             let (sum, o2) = shifted.addingReportingOverflow(UInt64(hexValue(d)))
             if o1 || o2 || sum > UInt64(Int64.max) { throw outOfRange() }
             value = sum
@@ -164,12 +174,11 @@ private struct ScalarToken {
 
     /// Reads digits with single underscores between them, appending the digits to `digits`;
     /// returns the offset after them (unchanged when there is no digit).
-    private func scanDigits(from start: Int, into digits: inout [UInt8],
-                            isDigit: KeyPath<UInt8, Bool>) throws -> Int {
+    private func scanDigits(from start: Int, into digits: inout [UInt8], radix: Radix) throws -> Int {
         var i = start
         var previousWasDigit = false
         while let b = self[i] {
-            if b[keyPath: isDigit] {
+            if radix.isDigit(b) {
                 digits.append(b)
                 previousWasDigit = true
             } else if b == .underscore {
@@ -305,6 +314,4 @@ private extension UInt8 {
         isBareKeyCharacter || self == .plus || self == .dot || self == .colon
     }
 
-    var isOctalDigit: Bool { self >= 0x30 && self <= 0x37 }
-    var isBinaryDigit: Bool { self == 0x30 || self == 0x31 }
 }

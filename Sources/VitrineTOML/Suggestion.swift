@@ -3,15 +3,17 @@
 /// A candidate equal to `key` ignoring case wins outright. Otherwise the candidate at the
 /// smallest optimal-string-alignment distance (Levenshtein plus swaps of adjacent characters,
 /// compared case-insensitively) is chosen, if that distance is at most a third of the key's
-/// length (at least 1); ties go to the earlier candidate. Returns nil when nothing is close.
+/// length (at least 1); ties go to the earlier candidate. Returns nil when nothing is close, or
+/// when `key` is itself a candidate.
 public func suggestion(for key: String, among candidates: [String]) -> String? {
+    if candidates.contains(key) { return nil }
     let typed = Array(key.lowercased())
-    if let exact = candidates.first(where: { $0.lowercased() == key.lowercased() }), exact != key {
+    if let exact = candidates.first(where: { $0.lowercased() == key.lowercased() }) {
         return exact
     }
     let threshold = max(typed.count, 3) / 3
     var best: (candidate: String, distance: Int)?
-    for candidate in candidates where candidate != key {
+    for candidate in candidates {
         let other = Array(candidate.lowercased())
         if abs(other.count - typed.count) > threshold { continue }
         let distance = editDistance(typed, other)

@@ -4,7 +4,8 @@ public enum TOMLValue: Equatable, Sendable {
     case integer(Int64)
     case float(Double)
     case boolean(Bool)
-    case dateTime(TOMLDateTime)
+    /// Boxed: a date-time is large and rare, and keeping it inline would triple every node.
+    indirect case dateTime(TOMLDateTime)
     /// An array: a static `[...]` value, or the elements of an array of tables `[[...]]`.
     case array([TOMLNode])
     /// A table: the document, a `[header]` table, an inline `{...}` table or one made by dotted keys.

@@ -157,7 +157,7 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(suggestion(for: "fillColour", among: keys), "fillColor")
         XCTAssertEqual(suggestion(for: "fsp", among: keys), "fps")
         XCTAssertNil(suggestion(for: "opacity", among: keys))
-        XCTAssertNil(suggestion(for: "fps", among: keys))  // not unknown at all
+        XCTAssertNil(suggestion(for: "fps", among: keys + ["fbs"]))  // not unknown at all
         XCTAssertNil(suggestion(for: "", among: keys))
         XCTAssertEqual(suggestion(for: "ab", among: ["ax", "ay"]), "ax")  // ties go to the first
     }
