@@ -30,7 +30,8 @@ public enum Flattening {
     @inline(__always)
     static func clampCount(_ n: Double) -> Int {
         guard n.isFinite else { return n.isNaN ? 1 : maxSegmentsPerCurve }
-        return max(1, min(maxSegmentsPerCurve, Int(n.rounded(.up))))
+        // Clamp before converting: Int(_:) traps on finite values beyond Int.max.
+        return max(1, Int(min(Double(maxSegmentsPerCurve), n.rounded(.up))))
     }
 }
 

@@ -55,6 +55,9 @@ public struct Path: Hashable, Sendable {
 
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Makes room for `count` elements in total, for builders that know their size up front.
+    public mutating func reserveCapacity(_ count: Int) { elements.reserveCapacity(count) }
+
     // MARK: - Primitive commands
 
     public mutating func move(to p: Point) {

@@ -1,0 +1,303 @@
+import Foundation
+
+extension Path {
+    /// The outline of the stroke of this path as closed polygons (move/line/close only), to be
+    /// filled with the nonzero rule.
+    ///
+    /// Follows what Skia and CoreGraphics draw: `lineWidth` centred on the path, `lineJoin` at
+    /// the corners between elements (miters longer than `miterLimit × lineWidth` become bevels),
+    /// `lineCap` at both ends of open subpaths, a join instead of caps where a subpath closes.
+    /// Curves are offset smoothly. A subpath that has drawing commands but no length (`M p L p`,
+    /// `M p Z`) draws a disc with round caps, an axis-aligned square with square caps, nothing
+    /// with butt caps; a lone move-to draws nothing.
+    ///
+    /// Each open subpath becomes one contour, each closed one two (outer and inner), all wound so
+    /// that overlaps add up and never cancel: parts of the outline may overlap one another.
+    ///
+    /// `style.dashPattern` and `style.dashPhase` are ignored: dash the path first, then stroke
+    /// the dashes. `tolerance` is the largest distance, in the path's own units, between the
+    /// returned polygons and the exact outline (divide device tolerance by the transform's
+    /// scale). A width that is not positive and finite, or a coordinate that is not finite,
+    /// gives an empty path.
+    public func strokeOutline(_ style: StrokeStyle, tolerance: Double = Flattening.defaultTolerance) -> Path {
+        guard style.lineWidth > 0, style.lineWidth.isFinite, isFinite else { return Path() }
+        let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : Flattening.defaultTolerance
+        var stroker = Stroker(style: style, tolerance: tolerance)
+        stroker.stroke(elements)
+        return stroker.outlinePath()
+    }
+}
+
+/// Turns path elements into stroke outline contours, one subpath at a time: flattens each
+/// subpath's centre line (keeping track of which vertices are the user's corners), then walks
+/// it once, collecting the plus side forwards and the minus side to be appended backwards.
+struct Stroker {
+    private let geometry: StrokeGeometry
+    /// Chord tolerance of the centre line; the other half of the budget goes to the offsets.
+    private let curveTolerance: Double
+    /// Consecutive centre-line points closer than this (squared) are one point.
+    private let mergeDistanceSquared: Double
+
+    /// The current subpath's flattened centre line, and whether each vertex is a corner that
+    /// takes the user's join (false inside a flattened curve).
+    private var center: [Point] = []
+    private var isCorner: [Bool] = []
+    /// Whether the current subpath has a drawing command (a lone move-to draws nothing).
+    private var subpathDraws = false
+    /// Minus-side offsets of the subpath being stroked, in path order.
+    private var minusSide: [Point] = []
+    /// Finished contours, back to back, and where each ends in `points`.
+    private var points: [Point] = []
+    private var contourEnds: [Int] = []
+
+    init(style: StrokeStyle, tolerance: Double) {
+        geometry = StrokeGeometry(style: style, tolerance: tolerance)
+        curveTolerance = tolerance / 2
+        // Far below anything visible, far above rounding noise: Skia's 1/4096 of a pixel, scaled.
+        let merge = max(tolerance * 1e-3, 1e-100)
+        mergeDistanceSquared = merge * merge
+    }
+
+    // MARK: - Walking the path
+
+    /// Strokes every subpath of `elements`.
+    mutating func stroke(_ elements: [PathElement]) {
+        points.reserveCapacity(4 * elements.count + 64)
+        var current = Point.zero
+        var start = Point.zero
+        for element in elements {
+            switch element {
+            case .move(let p):
+                finishSubpath(closed: false)
+                beginSubpath(at: p)
+                start = p; current = p
+            case .line(let p):
+                continueSubpath(from: current)
+                addCenterPoint(p, isCorner: true)
+                current = p
+            case .quad(let c, let p):
+                continueSubpath(from: current)
+                addQuad(current, c, p)
+                current = p
+            case .cubic(let c1, let c2, let p):
+                continueSubpath(from: current)
+                addCubic(current, c1, c2, p)
+                current = p
+            case .close:
+                continueSubpath(from: current)
+                finishSubpath(closed: true)
+                // A drawing command after close starts a new subpath at this one's start.
+                current = start
+            }
+        }
+        finishSubpath(closed: false)
+    }
+
+    private mutating func beginSubpath(at p: Point) {
+        center.removeAll(keepingCapacity: true)
+        isCorner.removeAll(keepingCapacity: true)
+        center.append(p)
+        isCorner.append(true)
+        subpathDraws = false
+    }
+
+    /// Marks the subpath as drawing, starting one at `current` if the previous one was closed.
+    @inline(__always)
+    private mutating func continueSubpath(from current: Point) {
+        if center.isEmpty { beginSubpath(at: current) }
+        subpathDraws = true
+    }
+
+    /// Appends a centre-line vertex, merging it into the previous one when they coincide (a
+    /// merged vertex is a corner if either was).
+    @inline(__always)
+    private mutating func addCenterPoint(_ p: Point, isCorner corner: Bool) {
+        let last = center[center.count - 1]
+        let dx = p.x - last.x, dy = p.y - last.y
+        if dx * dx + dy * dy <= mergeDistanceSquared {
+            if corner { isCorner[isCorner.count - 1] = true }
+            return
+        }
+        center.append(p)
+        isCorner.append(corner)
+    }
+
+    // MARK: - Curves
+
+    /// Flattens a quadratic: chords within half the tolerance, and a turn per chord small
+    /// enough that its offsets stay within the other half.
+    private mutating func addQuad(_ p0: Point, _ c: Point, _ p1: Point) {
+        let byChord = Flattening.segmentCount(p0, c, p1, tolerance: curveTolerance)
+        let n = max(byChord, chordsForTurning(controlTurning(c - p0, p1 - c, .zero)))
+        for i in 1..<n {
+            let t = Double(i) / Double(n), mt = 1 - t
+            let a = mt * mt, b = 2 * mt * t, d = t * t
+            addCenterPoint(Point(x: a * p0.x + b * c.x + d * p1.x, y: a * p0.y + b * c.y + d * p1.y),
+                           isCorner: false)
+        }
+        addCenterPoint(p1, isCorner: true)
+    }
+
+    /// Flattens a cubic by the same rule as `addQuad`.
+    private mutating func addCubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point) {
+        let byChord = Flattening.segmentCount(p0, c1, c2, p1, tolerance: curveTolerance)
+        let n = max(byChord, chordsForTurning(controlTurning(c1 - p0, c2 - c1, p1 - c2)))
+        for i in 1..<n {
+            addCenterPoint(Path.cubicPoint(p0, c1, c2, p1, Double(i) / Double(n)), isCorner: false)
+        }
+        addCenterPoint(p1, isCorner: true)
+    }
+
+    /// Total turning of a control polygon given by its edges (zero edges skipped): a Bézier
+    /// curve turns no more than its control polygon.
+    private func controlTurning(_ e0: Point, _ e1: Point, _ e2: Point) -> Double {
+        let has0 = isEdge(e0), has1 = isEdge(e1), has2 = isEdge(e2)
+        var total = 0.0
+        if has0 && has1 { total += Stroker.angle(e0, e1) }
+        if has1 && has2 { total += Stroker.angle(e1, e2) }
+        if has0 && !has1 && has2 { total += Stroker.angle(e0, e2) }
+        return total
+    }
+
+    @inline(__always)
+    private func isEdge(_ e: Point) -> Bool { e.x * e.x + e.y * e.y > mergeDistanceSquared }
+
+    /// The unsigned angle between two vectors.
+    @inline(__always)
+    private static func angle(_ a: Point, _ b: Point) -> Double { atan2(abs(a.cross(b)), a.dot(b)) }
+
+    @inline(__always)
+    private func chordsForTurning(_ angle: Double) -> Int {
+        Flattening.clampCount(angle / geometry.smoothTurn)
+    }
+
+    // MARK: - Subpaths
+
+    private mutating func finishSubpath(closed: Bool) {
+        defer {
+            center.removeAll(keepingCapacity: true)
+            isCorner.removeAll(keepingCapacity: true)
+        }
+        guard subpathDraws, !center.isEmpty else { return }
+        if closed, center.count > 1 {
+            let first = center[0], last = center[center.count - 1]
+            let dx = first.x - last.x, dy = first.y - last.y
+            if dx * dx + dy * dy <= mergeDistanceSquared {
+                center.removeLast()
+                isCorner.removeLast()
+            }
+        }
+        if center.count == 1 {
+            // No length: caps only, as Skia draws a zero-length line, closed or not. Its
+            // direction is undefined, so the cap is upright.
+            strokeDot(at: center[0])
+        } else if closed {
+            isCorner[0] = true
+            strokeClosed()
+        } else {
+            strokeOpen()
+        }
+    }
+
+    /// Unit direction and length of `v`, without overflow for huge coordinates.
+    @inline(__always)
+    private static func direction(_ v: Point) -> (Point, Double) {
+        var length = (v.x * v.x + v.y * v.y).squareRoot()
+        if !length.isFinite || length < 1e-150 { length = hypot(v.x, v.y) }
+        return (Point(x: v.x / length, y: v.y / length), length)
+    }
+
+    /// One contour: the plus side forwards, the end cap, the minus side backwards, the start cap.
+    private mutating func strokeOpen() {
+        let r = geometry.radius
+        let count = center.count
+        let first = center[0]
+        let (firstDirection, firstLength) = Stroker.direction(center[1] - first)
+        let firstNormal = Point(x: -firstDirection.y, y: firstDirection.x)
+        // A square cap is the butt end of the line carried on by half the width.
+        let capExtension = geometry.cap == .square ? r : 0
+        let start = first - firstDirection * capExtension
+        minusSide.removeAll(keepingCapacity: true)
+        points.append(start + firstNormal * r)
+        minusSide.append(start - firstNormal * r)
+
+        var d0 = firstDirection, l0 = firstLength
+        for i in 1..<(count - 1) {
+            let (d1, l1) = Stroker.direction(center[i + 1] - center[i])
+            geometry.appendJoin(at: center[i], from: d0, length: l0, to: d1, length: l1,
+                                isCorner: isCorner[i], plus: &points, minus: &minusSide)
+            d0 = d1; l0 = l1
+        }
+
+        let end = center[count - 1] + d0 * capExtension
+        let lastNormal = Point(x: -d0.y, y: d0.x)
+        points.append(end + lastNormal * r)
+        geometry.appendRoundCap(at: end, direction: d0, into: &points)
+        minusSide.append(end - lastNormal * r)
+        points.append(contentsOf: minusSide.reversed())
+        geometry.appendRoundCap(at: start, direction: -firstDirection, into: &points)
+        contourEnds.append(points.count)
+    }
+
+    /// Two contours: the plus side forwards, then the minus side backwards, with a join at
+    /// every vertex, the start included.
+    private mutating func strokeClosed() {
+        let count = center.count
+        minusSide.removeAll(keepingCapacity: true)
+        var (d0, l0) = Stroker.direction(center[0] - center[count - 1])
+        for i in 0..<count {
+            let next = i + 1 < count ? center[i + 1] : center[0]
+            let (d1, l1) = Stroker.direction(next - center[i])
+            geometry.appendJoin(at: center[i], from: d0, length: l0, to: d1, length: l1,
+                                isCorner: isCorner[i], plus: &points, minus: &minusSide)
+            d0 = d1; l0 = l1
+        }
+        contourEnds.append(points.count)
+        points.append(contentsOf: minusSide.reversed())
+        contourEnds.append(points.count)
+    }
+
+    /// A zero-length subpath: its two caps, facing up and down, wound like any other contour
+    /// (as a vertical line would be).
+    private mutating func strokeDot(at p: Point) {
+        let r = geometry.radius
+        switch geometry.cap {
+        case .butt:
+            return
+        case .square:
+            points.append(Point(x: p.x + r, y: p.y - r))
+            points.append(Point(x: p.x - r, y: p.y - r))
+            points.append(Point(x: p.x - r, y: p.y + r))
+            points.append(Point(x: p.x + r, y: p.y + r))
+        case .round:
+            let up = Point(x: 0, y: -1), normal = Point(x: 1, y: 0)
+            points.append(p + normal * r)
+            geometry.appendRoundCap(at: p, direction: up, into: &points)
+            points.append(p - normal * r)
+            geometry.appendRoundCap(at: p, direction: -up, into: &points)
+        }
+        contourEnds.append(points.count)
+    }
+
+    // MARK: - Output
+
+    /// The contours as a path; empty if arithmetic on huge coordinates left anything non-finite.
+    func outlinePath() -> Path {
+        var path = Path()
+        path.reserveCapacity(points.count + contourEnds.count)
+        var start = 0
+        for end in contourEnds {
+            defer { start = end }
+            guard end - start >= 3 else { continue }
+            var previous = points[start]
+            guard previous.x.isFinite, previous.y.isFinite else { return Path() }
+            path.move(to: previous)
+            for p in points[(start + 1)..<end] {
+                guard p.x.isFinite, p.y.isFinite else { return Path() }
+                if p != previous { path.addLine(to: p); previous = p }
+            }
+            path.closeSubpath()
+        }
+        return path
+    }
+}
