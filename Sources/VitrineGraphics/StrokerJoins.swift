@@ -69,6 +69,7 @@ struct StrokeGeometry {
     /// `Flattening.maxSegmentsPerCurve` that the arc is of a full turn.
     @inline(__always)
     static func chordCount(angle: Double, step: Double) -> Int {
+        guard angle > 0, angle.isFinite else { return 1 }  // NaN from overflowed coordinates
         let limit = max(1, Int(Double(Flattening.maxSegmentsPerCurve) * angle / (2 * .pi)))
         let wanted = angle / step
         guard wanted < Double(limit) else { return limit }  // also catches infinity
