@@ -1,0 +1,116 @@
+import VitrineGraphics
+import VitrineTOML
+
+/// Readers for the graphics values that draw specs and playlists share, so both report bad
+/// colours, path data and geometry the same way.
+extension TOMLReader {
+    /// A colour `#rgb`, `#rrggbb`, `#rrggbbaa`, or `"none"`: `.some(nil)` for "none", nil when
+    /// the key is absent.
+    public func optionalColor(_ key: String) throws -> Color?? {
+        guard let text = try string(key) else { return nil }
+        if text == "none" { return .some(nil) }
+        do { return .some(try Color(hex: text)) } catch {
+            throw valueError(key, "'\(text)' is not a colour: expected \"#rgb\", \"#rrggbb\", \"#rrggbbaa\" or \"none\"")
+        }
+    }
+
+    /// A colour (no "none").
+    public func color(_ key: String) throws -> Color? {
+        guard let value = try optionalColor(key) else { return nil }
+        guard let color = value else { throw valueError(key, "a colour is needed here; \"none\" is not allowed") }
+        return color
+    }
+
+    /// SVG path data, with the byte offset of the first error in the message.
+    public func svgPath(_ key: String) throws -> Path? {
+        guard let data = try string(key) else { return nil }
+        do { return try Path(svgPathData: data) } catch let error as PathDataError {
+            throw valueError(key, "bad path data at byte \(error.offset): \(error.message)")
+        }
+    }
+
+    /// `[x, y]`.
+    public func point(_ key: String) throws -> Point? {
+        try doubleArray(key, count: 2).map { Point(x: $0[0], y: $0[1]) }
+    }
+
+    /// `[width, height]`.
+    public func size(_ key: String) throws -> Size? {
+        try doubleArray(key, count: 2).map { Size(width: $0[0], height: $0[1]) }
+    }
+
+    /// `[x, y, width, height]`.
+    public func rect(_ key: String) throws -> Rect? {
+        try doubleArray(key, count: 4).map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+    }
+
+    /// `[a, b, c, d, tx, ty]`, as CGAffineTransform.
+    public func affineTransform(_ key: String) throws -> AffineTransform? {
+        try doubleArray(key, count: 6).map {
+            AffineTransform(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5])
+        }
+    }
+
+    /// A number that must be finite and within `range`.
+    public func double(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let value = try double(key) else { return nil }
+        guard value.isFinite, range.contains(value) else {
+            throw valueError(key, "\(value) is outside \(range.lowerBound.shortDescription)…\(range.upperBound.shortDescription)")
+        }
+        return value
+    }
+}
+
+/// The keys that give a shape its outline, as `vitrine draw` and shape layers read them.
+public enum ShapeGeometry {
+    /// The geometry keys; exactly one may be given.
+    public static let keys = ["path", "rect", "oval", "roundedRect", "arc"]
+    /// Keys that only make sense with one geometry key.
+    public static let modifierKeys = ["cornerRadius"]
+
+    /// The outline given by `path` (SVG path data) or by one primitive: `rect`, `oval`,
+    /// `roundedRect` (+ `cornerRadius`) = [x, y, w, h], `arc` = [cx, cy, r, startAngle,
+    /// endAngle, clockwise]. Nil when none is given.
+    public static func read(_ reader: TOMLReader) throws -> Path? {
+        let given = keys.filter(reader.contains)
+        if given.count > 1 {
+            throw reader.error(given[1], "a shape takes one of \(keys.joined(separator: ", ")); '\(given[0])' is already given")
+        }
+        if reader.contains("cornerRadius") && given.first != "roundedRect" {
+            throw reader.error("cornerRadius", "cornerRadius goes with roundedRect")
+        }
+        var path = Path()
+        switch given.first {
+        case "path":
+            return try reader.svgPath("path")
+        case "rect":
+            path.addRect(try reader.rect("rect")!)
+        case "oval":
+            path.addEllipse(in: try reader.rect("oval")!)
+        case "roundedRect":
+            let radius = try reader.double("cornerRadius", in: 0...Double.greatestFiniteMagnitude) ?? 0
+            path.addRoundedRect(try reader.rect("roundedRect")!, cornerRadius: radius)
+        case "arc":
+            guard let items = reader.node("arc")?.value.arrayValue else {
+                throw reader.valueError("arc", "expected [cx, cy, radius, startAngle, endAngle, clockwise]")
+            }
+            guard items.count == 6,
+                  let numbers = Optional(items[0..<5].compactMap { $0.value.doubleValue }), numbers.count == 5,
+                  let clockwise = items[5].value.boolValue else {
+                throw reader.valueError("arc", "expected [cx, cy, radius, startAngle, endAngle, clockwise] (five numbers and a boolean)")
+            }
+            path.addArc(center: Point(x: numbers[0], y: numbers[1]), radius: numbers[2],
+                        startAngle: numbers[3], endAngle: numbers[4], clockwise: clockwise)
+        default:
+            return nil
+        }
+        return path
+    }
+}
+
+extension Double {
+    /// "3" for 3.0, "0.25" for 0.25: numbers in messages as a person writes them.
+    var shortDescription: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}
