@@ -71,9 +71,9 @@ extension Rasterizer {
         return true
     }
 
-    /// Culls a shape by its device bounds and widens the sweep region; nil when the shape
-    /// cannot touch the clip. (Entirely left of the clip counts as invisible too: a closed
-    /// outline winds to zero at every point to its right.)
+    /// Culls a shape by its device bounds and fixes its region; nil when the shape cannot
+    /// touch the clip. (Entirely left of the clip counts as invisible too: a closed outline
+    /// winds to zero at every point to its right.)
     private func beginShape(_ b: DeviceBounds) -> EdgeSink? {
         let left = Double(clip.x), top = Double(clip.y)
         let right = Double(clip.maxX), bottom = Double(clip.maxY)
@@ -82,9 +82,14 @@ extension Rasterizer {
         }
         let x0 = Int(max(b.minX, left).rounded(.down)), y0 = Int(max(b.minY, top).rounded(.down))
         let x1 = Int(min(b.maxX, right).rounded(.up)), y1 = Int(min(b.maxY, bottom).rounded(.up))
-        include(IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
-        return EdgeSink(rasterizer: self, left: left, top: top, right: right, bottom: bottom,
-                        needsClipping: b.minX < left || b.maxX > right || b.minY < top || b.maxY > bottom)
+        let region = beginRegion(IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        guard !region.isEmpty else { return nil }
+        // Clipping to the region is clipping to the clip: the shape lies inside the region
+        // wherever the region is not cut by the clip.
+        let rx0 = Double(region.x), ry0 = Double(region.y)
+        let rx1 = Double(region.maxX), ry1 = Double(region.maxY)
+        return EdgeSink(rasterizer: self, left: rx0, top: ry0, right: rx1, bottom: ry1,
+                        needsClipping: b.minX < rx0 || b.maxX > rx1 || b.minY < ry0 || b.maxY > ry1)
     }
 }
 
@@ -247,11 +252,12 @@ private struct EdgeSink {
         emit(x0, y0, x1, y1)
     }
 
-    /// Quantizes to 24.8 fixed point, clamped to the clip (rounding may step just outside).
+    /// Quantizes to 24.8 fixed point relative to the region's origin, clamped to the region
+    /// (flattening and rounding may step a hair outside).
     @inline(__always)
     private func emit(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         @inline(__always) func fixed(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
-            Int((min(max(v, lo), hi) * 256).rounded())
+            Int((min(max(v, lo), hi) - lo) * 256 + 0.5) // non-negative: truncation rounds
         }
         rasterizer.addFixedEdge(x0: fixed(x0, left, right), y0: fixed(y0, top, bottom),
                                 x1: fixed(x1, left, right), y1: fixed(y1, top, bottom))

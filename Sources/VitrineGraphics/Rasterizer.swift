@@ -19,52 +19,49 @@ struct CoverageSpan {
 /// and the signed area it leaves to its left; a sweep along each row accumulates these into
 /// the exact fraction of each pixel inside the outline. There is no supersampling.
 ///
-/// Cells live in a dense per-pixel accumulation buffer, one `Int32` per pixel, holding
-/// `cover·512 − area` for the pixel and the `area` carried into its right neighbour, so a
-/// prefix sum along the row yields the winding area directly. A bit per cell records which
-/// cells were written; the sweep visits only those and treats everything between two of them
-/// as a run of constant coverage. The cost of a shape is therefore proportional to the cells
-/// its edges cross plus its rows, not to its bounding box, and the sweep leaves every cell
-/// and mark zero again, ready for the next shape without clearing.
+/// Cells live in a dense accumulation buffer laid out over the shape's own region (its
+/// clipped bounding box), one `Int32` per pixel, holding `cover·512 − area` for the pixel and
+/// the `area` carried into its right neighbour, so a prefix sum along the row yields the
+/// winding area directly. Small shapes thus stay within a few cache lines. A bit per cell
+/// records which cells were written; the sweep visits only those and treats everything
+/// between two of them as a run of constant coverage. The cost of a shape is therefore
+/// proportional to the cells its edges cross plus its rows, not to its area, and the sweep
+/// leaves every cell and mark zero again, ready for the next shape without clearing.
 ///
-/// Coordinates are 24.8 fixed point inside the rasterizer (an edge's sub-pixel position has
-/// 1/256 pixel resolution); cover and area are exact integers, so a closed outline's rows sum
-/// back to exactly zero and a fully covered pixel is exactly 255.
+/// Inside, coordinates are 24.8 fixed point relative to the region's top-left corner (an
+/// edge's sub-pixel position has 1/256 pixel resolution); cover and area are exact integers,
+/// so a closed outline's rows sum back to exactly zero and a fully covered pixel is exactly
+/// 255.
 ///
-/// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips.
+/// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips. One
+/// shape per `reset`: its region is fixed when it begins.
 final class Rasterizer {
     /// Size of the largest target this rasterizer serves.
     let width: Int
     let height: Int
 
-    /// Fixed-point one pixel.
-    static let one: Int = 256
-    /// A fully covered pixel's accumulated value: one pixel of cover (256) times 2·256.
-    static let fullCoverage: Int32 = 1 << 17
-
-    /// Accumulation cells: `height` rows of `cellStride` values (a pixel and its right
-    /// neighbour may be written when an edge sits on the target's right border).
+    /// Accumulation cells: `bounds.height` rows of `cellStride` values (a pixel's right
+    /// neighbour may be written when an edge sits on the region's right border).
     private let cells: UnsafeMutablePointer<Int32>
-    private let cellStride: Int
     /// One bit per written cell, `wordsPerRow` words per row.
     private let marks: UnsafeMutablePointer<UInt64>
-    private let wordsPerRow: Int
+    private var cellStride = 0
+    private var wordsPerRow = 0
 
     /// The device rectangle shapes are clipped to (within 0…width × 0…height).
     private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
-    /// Pixels the shapes added since `reset` may touch (within `clip`); the sweep's domain.
+    /// The device pixels the current shape may touch (within `clip`): the sweep's domain and
+    /// the origin of the cell layout.
     private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
 
     init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        cellStride = self.width + 2
-        wordsPerRow = (self.width + 1) / 64 + 1
+        let cellCount = max(1, (self.width + 2) * self.height)
+        let markCount = max(1, ((self.width + 1) / 64 + 1) * self.height)
         // calloc: zeroed pages the kernel maps lazily, so an unused region costs nothing.
-        cells = calloc(max(1, cellStride * self.height), MemoryLayout<Int32>.stride)!
-            .bindMemory(to: Int32.self, capacity: max(1, cellStride * self.height))
-        marks = calloc(max(1, wordsPerRow * self.height), MemoryLayout<UInt64>.stride)!
-            .bindMemory(to: UInt64.self, capacity: max(1, wordsPerRow * self.height))
+        cells = calloc(cellCount, MemoryLayout<Int32>.stride)!.bindMemory(to: Int32.self, capacity: cellCount)
+        marks = calloc(markCount, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: markCount)
     }
 
     deinit {
@@ -73,22 +70,26 @@ final class Rasterizer {
     }
 
     /// Starts a new shape clipped to `clip` (intersected with the rasterizer's own size).
-    /// The previous shape must have been swept completely.
+    /// The previous shape must have been swept completely (or discarded).
     func reset(clip: IntRect) {
         self.clip = clip.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
     }
 
-    /// Widens the sweep's domain to include `r` (clipped).
-    func include(_ r: IntRect) {
-        bounds = bounds.union(r.intersection(clip))
+    /// Fixes the current shape's region (clipped; a second shape is confined to the first's
+    /// region) and lays the cells out over it. Returns the region.
+    func beginRegion(_ r: IntRect) -> IntRect {
+        bounds = bounds.isEmpty ? r.intersection(clip) : r.intersection(bounds)
+        cellStride = bounds.width + 2
+        wordsPerRow = (bounds.width + 1) / 64 + 1
+        return bounds
     }
 
     // MARK: - Edges
 
-    /// Adds one edge in 24.8 fixed-point device coordinates, already clipped so that
-    /// `clip.x·256 ≤ x ≤ clip.maxX·256` and `clip.y·256 ≤ y ≤ clip.maxY·256`.
-    /// Direction matters: downward edges wind positively, upward ones negatively.
+    /// Adds one edge in 24.8 fixed point relative to the region's origin, already clipped to
+    /// `0…bounds.width·256 × 0…bounds.height·256`. Downward edges wind positively, upward
+    /// ones negatively.
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
         var (xa, ya, xb, yb) = (x0, y0, x1, y1)
@@ -99,12 +100,14 @@ final class Rasterizer {
         if xa == xb {
             // Vertical: one cell per row, same sub-pixel x throughout.
             let cx = xa >> 8
-            if cx >= clip.maxX { return } // on the right border: affects nothing visible
+            if cx >= bounds.width { return } // on the right border: affects nothing visible
             let twiceFx = Int32(xa & 255) << 1
-            for row in firstRow...lastRow {
+            var row = firstRow
+            while row <= lastRow {
                 let top = max(ya, row << 8), bottom = min(yb, (row + 1) << 8)
                 let cover = sign &* Int32(bottom - top)
                 addCell(row: row, x: cx, cover: cover, area: cover &* twiceFx)
+                row += 1
             }
             return
         }
@@ -114,17 +117,18 @@ final class Rasterizer {
         let slope = Double(xb - xa) / Double(yb - ya)
         let xLow = min(xa, xb), xHigh = max(xa, xb)
         var x = xa, y = ya
-        for row in firstRow...lastRow {
+        var row = firstRow
+        while row <= lastRow {
             let rowTop = row << 8
             let nextY = min(yb, rowTop + 256)
             var nextX = xb
             if nextY != yb {
-                nextX = xa + Int((Double(nextY - ya) * slope).rounded())
-                nextX = min(max(nextX, xLow), xHigh)
+                nextX = min(max(xa + Rasterizer.roundToInt(Double(nextY - ya) * slope), xLow), xHigh)
             }
             addRowPiece(row: row, x0: x, fy0: y - rowTop, x1: nextX, fy1: nextY - rowTop, sign: sign)
             x = nextX
             y = nextY
+            row += 1
         }
     }
 
@@ -136,7 +140,7 @@ final class Rasterizer {
         let firstCell = low >> 8
         if high <= (firstCell + 1) << 8 {
             // Inside one cell (possibly touching its right side).
-            if firstCell >= clip.maxX { return }
+            if firstCell >= bounds.width { return }
             let base = firstCell << 8
             let cover = sign &* Int32(fy1 - fy0)
             addCell(row: row, x: firstCell, cover: cover, area: cover &* Int32(x0 - base + x1 - base))
@@ -155,7 +159,7 @@ final class Rasterizer {
                     addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + x1 - (cell << 8)))
                     return
                 }
-                let nextY = min(max(fy0 + Int((Double(right - x0) * ySlope).rounded()), y), fy1)
+                let nextY = min(max(fy0 + Rasterizer.roundToInt(Double(right - x0) * ySlope), y), fy1)
                 let cover = sign &* Int32(nextY - y)
                 addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + 256))
                 y = nextY
@@ -172,7 +176,7 @@ final class Rasterizer {
                     addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + x1 - left))
                     return
                 }
-                let nextY = min(max(fy0 + Int((Double(left - x0) * ySlope).rounded()), y), fy1)
+                let nextY = min(max(fy0 + Rasterizer.roundToInt(Double(left - x0) * ySlope), y), fy1)
                 let cover = sign &* Int32(nextY - y)
                 addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx))
                 y = nextY
@@ -187,26 +191,34 @@ final class Rasterizer {
     @inline(__always)
     private func addCell(row: Int, x: Int, cover: Int32, area: Int32) {
         if cover == 0 { return }
-        let p = cells + row * cellStride + x
+        let p = cells + (row &* cellStride &+ x)
         p[0] &+= (cover << 9) &- area
         p[1] &+= area
-        marks[row * wordsPerRow + (x >> 6)] |= 1 << UInt64(x & 63)
+        marks[row &* wordsPerRow &+ (x >> 6)] |= 1 &<< UInt64(x & 63)
+    }
+
+    /// Round half away from zero, without a libm call.
+    @inline(__always)
+    static func roundToInt(_ v: Double) -> Int {
+        Int(v < 0 ? v - 0.5 : v + 0.5)
     }
 
     // MARK: - Sweep
 
-    /// Turns row `y` of the accumulated shape into coverage spans (left to right, coverage
-    /// never 0) and clears the row's cells. Every row of `bounds` must be swept once.
-    /// `spans` must hold `maxSpansPerRow` entries.
+    /// Turns device row `y` of the accumulated shape into coverage spans (left to right,
+    /// coverage never 0) and clears the row's cells. Every row of `bounds` must be swept
+    /// once. `spans` must hold `maxSpansPerRow` entries.
     func sweep(row y: Int, rule: FillRule, into spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
-        let rowCells = cells + y * cellStride
-        let rowMarks = marks + y * wordsPerRow
-        let end = bounds.maxX
+        let local = y - bounds.y
+        let rowCells = cells + local * cellStride
+        let rowMarks = marks + local * wordsPerRow
+        let origin = bounds.x
+        let end = bounds.width
         let evenOdd = rule == .evenOdd
         var count = 0
         var sum: Int32 = 0
-        var runStart = bounds.x
-        for w in (bounds.x >> 6)...(end >> 6) {
+        var runStart = 0
+        for w in 0..<wordsPerRow {
             var word = rowMarks[w]
             if word == 0 { continue }
             rowMarks[w] = 0
@@ -216,7 +228,7 @@ final class Rasterizer {
                 if i > runStart {
                     let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
                     if c != 0 {
-                        spans[count] = CoverageSpan(x: Int32(runStart), length: Int32(i - runStart), coverage: c)
+                        spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(i - runStart), coverage: c)
                         count += 1
                     }
                 }
@@ -224,7 +236,7 @@ final class Rasterizer {
                 rowCells[i] = 0
                 let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
                 if c != 0 && i < end {
-                    spans[count] = CoverageSpan(x: Int32(i), length: 1, coverage: c)
+                    spans[count] = CoverageSpan(x: Int32(origin + i), length: 1, coverage: c)
                     count += 1
                 }
                 // The right neighbour may hold carried area without a mark of its own.
@@ -236,7 +248,7 @@ final class Rasterizer {
         if end > runStart {
             let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
             if c != 0 {
-                spans[count] = CoverageSpan(x: Int32(runStart), length: Int32(end - runStart), coverage: c)
+                spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(end - runStart), coverage: c)
                 count += 1
             }
         }
@@ -245,11 +257,10 @@ final class Rasterizer {
 
     /// Clears whatever the current shape accumulated, without producing spans.
     func discard() {
-        guard !bounds.isEmpty else { return }
-        for y in bounds.y..<bounds.maxY {
-            let rowMarks = marks + y * wordsPerRow
-            let rowCells = cells + y * cellStride
-            for w in (bounds.x >> 6)...(bounds.maxX >> 6) where rowMarks[w] != 0 {
+        for local in 0..<bounds.height {
+            let rowMarks = marks + local * wordsPerRow
+            let rowCells = cells + local * cellStride
+            for w in 0..<wordsPerRow where rowMarks[w] != 0 {
                 var word = rowMarks[w]
                 rowMarks[w] = 0
                 while word != 0 {

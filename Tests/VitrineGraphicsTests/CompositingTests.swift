@@ -29,6 +29,36 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    func testVectorBlendsMatchTheScalarFormula() {
+        // Pseudo-random premultiplied pixels; the 8-wide paths must agree bit for bit with
+        // s + d·(255 − αs)/255 computed one pixel at a time.
+        var state: UInt32 = 12345
+        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        func premultiplied() -> UInt32 {
+            let a = next() & 0xFF
+            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
+        }
+        let n = 37
+        let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        defer { dst.deallocate(); src.deallocate() }
+        for factor: UInt32 in [255, 128, 7] {
+            var expected: [UInt32] = []
+            for i in 0..<n {
+                dst[i] = premultiplied(); src[i] = premultiplied()
+                let s = PixelMath.scale(src[i], factor)
+                expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+            }
+            SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: nil)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
+        }
+        let c: UInt32 = 0xC010_2030 // alpha 192, channels below it
+        var expected: [UInt32] = []
+        for i in 0..<n { dst[i] = premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24))) }
+        SpanBlitter.blendConstant(dst, n, c)
+        XCTAssertEqual((0..<n).map { dst[$0] }, expected)
+    }
+
     func testOpaqueFullCoverageWritesTheExactColour() {
         let bitmap = Bitmap(width: 64, height: 64)
         bitmap.fill(0xFF80_8080)
