@@ -1,0 +1,238 @@
+/// Draws into a `Bitmap`, as CGContext does: a current transform, global alpha and clip kept
+/// in a graphics state with save/restore; fills of paths, rectangles and images, blended
+/// source-over in premultiplied sRGB; transparency layers (group opacity) and mask capture.
+///
+/// Coordinates are in user space, mapped to device pixels by `transform` (y down, one unit
+/// one pixel at the identity). The context owns every buffer it draws with — accumulation
+/// cells, span lists, offscreen layers, clip masks — and reuses them, so drawing the same
+/// frame again allocates nothing. Not thread-safe: one context per thread.
+public final class GraphicsContext {
+    /// The bitmap this context draws into.
+    public let bitmap: Bitmap
+
+    struct GState {
+        var transform: AffineTransform = .identity
+        var alpha: Double = 1
+        /// Device pixels drawing may touch (within the bitmap).
+        var clipBox: IntRect
+        /// Anti-aliased clip coverage; its bounds contain `clipBox`. nil: no mask.
+        var clipMask: AlphaMask?
+    }
+
+    /// An offscreen level: a transparency layer or a mask capture.
+    struct Layer {
+        enum Kind { case transparency(alpha: UInt32), maskCapture }
+        let kind: Kind
+        let bitmap: Bitmap
+        /// The target and its dirty region to return to.
+        let parent: Bitmap
+        let parentDirty: IntRect
+        /// `savedStates.count` right after the layer's implicit save.
+        let depth: Int
+    }
+
+    var state: GState
+    var savedStates: [GState] = []
+    var layers: [Layer] = []
+    /// Where drawing goes now: `bitmap`, or the innermost layer's offscreen bitmap.
+    var target: Bitmap
+    /// The part of `target` drawn since it became the target (what a layer must composite).
+    var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
+
+    let rasterizer: Rasterizer
+    let spans: UnsafeMutablePointer<CoverageSpan>
+    /// One row of image samples.
+    let samples: UnsafeMutablePointer<UInt32>
+    let pool: BufferPool
+
+    /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
+    public init(bitmap: Bitmap) {
+        self.bitmap = bitmap
+        target = bitmap
+        state = GState(clipBox: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
+        rasterizer = Rasterizer(width: bitmap.width, height: bitmap.height)
+        spans = .allocate(capacity: rasterizer.maxSpansPerRow)
+        samples = .allocate(capacity: max(1, bitmap.width))
+        pool = BufferPool(width: bitmap.width, height: bitmap.height)
+        savedStates.reserveCapacity(16)
+        layers.reserveCapacity(4)
+    }
+
+    deinit {
+        spans.deallocate()
+        samples.deallocate()
+    }
+
+    // MARK: - Graphics state
+
+    /// The current transform from user space to device pixels. Default identity.
+    public var transform: AffineTransform { state.transform }
+
+    /// The global alpha every drawing is multiplied by. Default 1.
+    public var alpha: Double { state.alpha }
+
+    /// The device pixels drawing can currently touch: the clip's bounding box.
+    public var clipBoundingBox: IntRect { state.clipBox }
+
+    /// Pushes a copy of the graphics state (transform, alpha, clip).
+    public func saveGState() {
+        savedStates.append(state)
+    }
+
+    /// Pops the state pushed by the matching `saveGState`. Extra calls are ignored, as are
+    /// calls that would pop the state saved by an open transparency layer or mask capture.
+    public func restoreGState() {
+        guard savedStates.count > (layers.last?.depth ?? 0) else { return }
+        state = savedStates.removeLast()
+    }
+
+    /// Applies `t` before the current transform (CGContextConcatCTM).
+    public func concatenate(_ t: AffineTransform) {
+        state.transform = t.concatenating(state.transform)
+    }
+
+    /// Moves the user-space origin by (x, y).
+    public func translateBy(x: Double, y: Double) {
+        state.transform = state.transform.translatedBy(x: x, y: y)
+    }
+
+    /// Scales user space by (x, y).
+    public func scaleBy(x: Double, y: Double) {
+        state.transform = state.transform.scaledBy(x: x, y: y)
+    }
+
+    /// Rotates user space by `angle` radians (clockwise on screen for positive angles).
+    public func rotate(by angle: Double) {
+        state.transform = state.transform.rotated(by: angle)
+    }
+
+    /// Sets the global alpha (clamped to 0…1, NaN as 0), which multiplies the alpha of
+    /// everything drawn afterwards, as CGContextSetAlpha. Saved and restored with the state.
+    public func setAlpha(_ alpha: Double) {
+        state.alpha = alpha.isNaN ? 0 : min(max(alpha, 0), 1)
+    }
+
+    // MARK: - Filling
+
+    /// Fills the interior of `path` (subpaths implicitly closed) with `color` by `rule`.
+    /// Paths with non-finite coordinates (after the transform) draw nothing.
+    public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
+        let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
+        guard pixel >> 24 != 0, rasterize(path) else { return }
+        blendSolid(pixel, rule: rule)
+    }
+
+    /// Fills a rectangle with `color`. Pixel-aligned rectangles skip the rasterizer.
+    public func fill(_ rect: Rect, color: Color) {
+        let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
+        guard pixel >> 24 != 0 else { return }
+        if let box = pixelAlignedDeviceRect(rect) {
+            let r = box.intersection(state.clipBox)
+            guard !r.isEmpty else { return }
+            let mask = state.clipMask
+            for y in r.y..<r.maxY {
+                spans[0] = CoverageSpan(x: Int32(r.x), length: Int32(r.width), coverage: 255)
+                SpanBlitter.fillSolid(row: target.row(y), spans: spans, count: 1, color: pixel,
+                                      mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+            }
+            dirty = dirty.union(r)
+            return
+        }
+        rasterizer.reset(clip: state.clipBox)
+        guard rasterizer.addRoundedRect(rect, cornerRadius: 0, transform: state.transform) else { return }
+        blendSolid(pixel, rule: .nonZero)
+    }
+
+    /// Strokes `path` with `color`: the outline of the stroke (flattened to 0.1 device pixel)
+    /// filled by the nonzero rule, so overlapping parts of one stroke never double up.
+    public func stroke(_ path: Path, color: Color, style: StrokeStyle) {
+        let outline = path.strokeOutline(style, tolerance: 0.1 / max(state.transform.maxScale, 1e-6))
+        fill(outline, color: color, rule: .nonZero)
+    }
+
+    /// Draws `image` scaled to fill `rect` (user space), under the current transform,
+    /// filtered bilinearly, multiplied by the global alpha.
+    public func draw(_ image: Image, in rect: Rect) {
+        let r = rect.standardized
+        guard image.width > 0, image.height > 0, !r.isNull, r.width > 0, r.height > 0 else { return }
+        let factor = PixelMath.unitByte(state.alpha)
+        guard factor != 0 else { return }
+        let imageToUser = AffineTransform(a: r.width / Double(image.width), b: 0, c: 0,
+                                          d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
+        guard let inverse = imageToUser.concatenating(state.transform).inverted() else { return }
+        rasterizer.reset(clip: state.clipBox)
+        guard rasterizer.addRoundedRect(r, cornerRadius: 0, transform: state.transform) else { return }
+        let sampler = ImageSampler(image: image, inverse: inverse)
+        let region = rasterizer.bounds
+        guard !region.isEmpty else { return }
+        let mask = state.clipMask
+        for y in region.y..<region.maxY {
+            let count = rasterizer.sweep(row: y, rule: .nonZero, into: spans)
+            let row = target.row(y)
+            let maskRow = mask.map { UnsafePointer($0.deviceRow(y)) }
+            for s in 0..<count {
+                let span = spans[s]
+                let x = Int(span.x), length = Int(span.length)
+                sampler.sample(x: x, y: y, count: length, into: samples)
+                SpanBlitter.blendPixels(row, x: x, samples, count: length,
+                                        factor: PixelMath.mul255(UInt32(span.coverage), factor), mask: maskRow)
+            }
+        }
+        dirty = dirty.union(region)
+    }
+
+    /// Sets every pixel inside the clip to `color`, without blending (global alpha does not
+    /// apply). Through an anti-aliased clip, edge pixels move towards the colour by their
+    /// clip coverage.
+    public func clear(_ color: Color) {
+        let pixel = PixelMath.premultipliedPixel(color, alpha: 1)
+        let r = state.clipBox
+        guard !r.isEmpty else { return }
+        let mask = state.clipMask
+        for y in r.y..<r.maxY {
+            SpanBlitter.replace(target.row(y), x: r.x, count: r.width, color: pixel,
+                                mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+        }
+        dirty = dirty.union(r)
+    }
+
+    // MARK: - Internals
+
+    /// Accumulates `path` under the current transform, clipped to the clip box. False (and
+    /// nothing accumulated) when the path has non-finite coordinates.
+    func rasterize(_ path: Path) -> Bool {
+        rasterizer.reset(clip: state.clipBox)
+        return rasterizer.addPath(path, transform: state.transform)
+    }
+
+    /// Sweeps the accumulated shape and blends `pixel` through its coverage.
+    func blendSolid(_ pixel: UInt32, rule: FillRule) {
+        let region = rasterizer.bounds
+        guard !region.isEmpty else { return }
+        let mask = state.clipMask
+        for y in region.y..<region.maxY {
+            let count = rasterizer.sweep(row: y, rule: rule, into: spans)
+            if count == 0 { continue }
+            SpanBlitter.fillSolid(row: target.row(y), spans: spans, count: count, color: pixel,
+                                  mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+        }
+        dirty = dirty.union(region)
+    }
+
+    /// The device rectangle of `rect` when the transform keeps it axis-aligned and its edges
+    /// fall on whole pixels (within 1/512, where exact coverage rounds to the same bytes).
+    func pixelAlignedDeviceRect(_ rect: Rect) -> IntRect? {
+        let t = state.transform
+        guard t.b == 0, t.c == 0, !rect.isNull else { return nil }
+        let s = rect.standardized
+        let ax = t.a * s.minX + t.tx, bx = t.a * s.maxX + t.tx
+        let ay = t.d * s.minY + t.ty, by = t.d * s.maxY + t.ty
+        @inline(__always) func whole(_ v: Double) -> Int? {
+            guard v.isFinite, abs(v) < 1e9, abs(v - v.rounded()) < 1.0 / 512 else { return nil }
+            return Int(v.rounded())
+        }
+        guard let x0 = whole(min(ax, bx)), let x1 = whole(max(ax, bx)),
+              let y0 = whole(min(ay, by)), let y1 = whole(max(ay, by)) else { return nil }
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

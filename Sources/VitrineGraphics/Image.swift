@@ -1,0 +1,60 @@
+/// Immutable premultiplied pixels to draw with (`GraphicsContext.draw(_:in:)`): decoded PNG
+/// files, snapshots of bitmaps. Same pixel layout as `Bitmap`, `width` pixels per row.
+public final class Image: @unchecked Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    private let storage: UnsafeMutablePointer<UInt32>
+
+    /// Takes ownership of `width × height` initialized premultiplied pixels.
+    init(width: Int, height: Int, adopting storage: UnsafeMutablePointer<UInt32>) {
+        self.width = width
+        self.height = height
+        self.storage = storage
+    }
+
+    /// An image from premultiplied pixels (A<<24 | R<<16 | G<<8 | B), row by row; nil when
+    /// the size is negative or the array does not hold exactly `width × height` pixels.
+    public convenience init?(width: Int, height: Int, premultipliedPixels: [UInt32]) {
+        guard width >= 0, height >= 0, premultipliedPixels.count == width * height else { return nil }
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, width * height))
+        premultipliedPixels.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { p.initialize(from: base, count: source.count) }
+        }
+        self.init(width: width, height: height, adopting: p)
+    }
+
+    /// A snapshot of a bitmap's pixels.
+    public convenience init(bitmap: Bitmap) {
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, bitmap.width * bitmap.height))
+        for y in 0..<bitmap.height {
+            (p + y * bitmap.width).initialize(from: bitmap.row(y), count: bitmap.width)
+        }
+        self.init(width: bitmap.width, height: bitmap.height, adopting: p)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The first pixel; rows follow `width` pixels apart.
+    public var pixels: UnsafePointer<UInt32> { UnsafePointer(storage) }
+
+    /// The image's size in pixels.
+    public var size: Size { Size(width: Double(width), height: Double(height)) }
+
+    /// The premultiplied pixel at (x, y); both must be in range.
+    public subscript(x: Int, y: Int) -> UInt32 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the image")
+        return storage[y * width + x]
+    }
+}
+
+extension Bitmap {
+    /// A bitmap holding a copy of an image's pixels.
+    public convenience init(image: Image) {
+        self.init(width: image.width, height: image.height)
+        for y in 0..<image.height {
+            row(y).update(from: image.pixels + y * image.width, count: image.width)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Reads an image under an affine map, a row span at a time: bilinear filtering of
+/// premultiplied pixels, edges extended (clamp to edge), since coverage already limits the
+/// drawing to the image's rectangle.
+struct ImageSampler {
+    private let pixels: UnsafePointer<UInt32>
+    private let width: Int
+    private let height: Int
+    /// Device space → image pixel space.
+    private let inverse: AffineTransform
+    /// Set when the map is a whole-pixel translation: pixels are copied, not filtered.
+    private let offset: (x: Int, y: Int)?
+
+    /// `inverse` maps device coordinates to image pixel coordinates (pixel (i, j) covers
+    /// i…i+1 × j…j+1). The image must not be empty.
+    init(image: Image, inverse: AffineTransform) {
+        pixels = image.pixels
+        width = image.width
+        height = image.height
+        self.inverse = inverse
+        if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1,
+           inverse.tx == inverse.tx.rounded(), inverse.ty == inverse.ty.rounded(),
+           abs(inverse.tx) < 1e9, abs(inverse.ty) < 1e9 {
+            offset = (Int(inverse.tx), Int(inverse.ty))
+        } else {
+            offset = nil
+        }
+    }
+
+    /// Writes the samples for device pixels `x..<x+count` of row `y` into `out`.
+    func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let maxX = width - 1, maxY = height - 1
+        if let offset {
+            let source = pixels + min(max(y + offset.y, 0), maxY) * width
+            for i in 0..<count { out[i] = source[min(max(x + i + offset.x, 0), maxX)] }
+            return
+        }
+        // 16.16 fixed-point position relative to texel centres, stepped along the row.
+        let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+        var u = ImageSampler.fixed(inverse.a * cx + inverse.c * cy + inverse.tx - 0.5)
+        var v = ImageSampler.fixed(inverse.b * cx + inverse.d * cy + inverse.ty - 0.5)
+        let du = ImageSampler.fixed(inverse.a), dv = ImageSampler.fixed(inverse.b)
+        for i in 0..<count {
+            let x0 = Int(truncatingIfNeeded: u >> 16), y0 = Int(truncatingIfNeeded: v >> 16)
+            let fx = UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> 8) & 0xFF)
+            let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
+            let rowA = pixels + min(max(y0, 0), maxY) * width
+            let rowB = pixels + min(max(y0 + 1, 0), maxY) * width
+            let top = PixelMath.lerp(rowA[xa], rowA[xb], fx)
+            let bottom = PixelMath.lerp(rowB[xa], rowB[xb], fx)
+            out[i] = PixelMath.lerp(top, bottom, fy)
+            u &+= du
+            v &+= dv
+        }
+    }
+
+    /// 16.16 fixed point, clamped far beyond any image so stepping cannot overflow.
+    @inline(__always)
+    private static func fixed(_ v: Double) -> Int64 {
+        if v.isNaN { return 0 }
+        return Int64((min(max(v, -1e12), 1e12) * 65536).rounded())
+    }
+}

@@ -1,0 +1,183 @@
+import CPNG
+import Foundation
+
+/// Why a PNG could not be read or written; `source` / `destination` name the file, or
+/// "PNG data" for bytes in memory.
+public enum PNGError: Error, Equatable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadableFile(path: String, reason: String)
+    /// libpng rejected the data: not a PNG, corrupt, truncated or unsupported.
+    case invalidPNG(source: String, message: String)
+    /// The declared size exceeds `Image.maximumPNGPixels` (or is empty).
+    case unsupportedSize(source: String, width: Int, height: Int)
+    /// Encoding or writing failed.
+    case writeFailed(destination: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason): return "\(path): cannot read: \(reason)"
+        case .invalidPNG(let source, let message): return "\(source): not a valid PNG: \(message)"
+        case .unsupportedSize(let source, let w, let h): return "\(source): unsupported image size \(w)x\(h)"
+        case .writeFailed(let destination, let message): return "\(destination): cannot write PNG: \(message)"
+        }
+    }
+}
+
+// libpng reports errors through longjmp, which must never cross Swift frames. The simplified
+// API (png_image_*) catches its own longjmps inside C and reports failure by return value
+// and `png_image.message`, so it is the only part of libpng used here.
+
+extension Image {
+    /// The largest PNG decoded, in pixels (8192 × 8192), so a hostile header cannot make us
+    /// allocate gigabytes.
+    public static let maximumPNGPixels = 8192 * 8192
+
+    /// Decodes a PNG (any bit depth and colour type: grey, grey+alpha, palette with or without
+    /// transparency, RGB, RGBA, 8 or 16 bits) into premultiplied pixels. 16-bit files without
+    /// colour-space information are taken as sRGB-encoded, like 8-bit ones.
+    public convenience init(pngData data: Data) throws {
+        try self.init(pngData: data, source: "PNG data")
+    }
+
+    /// Reads and decodes a PNG file (see `init(pngData:)`).
+    public convenience init(contentsOfFile path: String) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PNGError.unreadableFile(path: path, reason: error.localizedDescription)
+        }
+        try self.init(pngData: data, source: path)
+    }
+
+    private convenience init(pngData data: Data, source: String) throws {
+        let (width, height, pixels) = try PNGCodec.decode(data, source: source)
+        self.init(width: width, height: height, adopting: pixels)
+    }
+}
+
+extension Bitmap {
+    /// The bitmap as an 8-bit RGBA PNG (colours un-premultiplied).
+    public func pngData() throws -> Data {
+        try PNGCodec.encode(self, destination: "PNG data")
+    }
+
+    /// Writes the bitmap to `path` as an 8-bit RGBA PNG (colours un-premultiplied).
+    public func writePNG(to path: String) throws {
+        let data = try PNGCodec.encode(self, destination: path)
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw PNGError.writeFailed(destination: path, message: error.localizedDescription)
+        }
+    }
+}
+
+enum PNGCodec {
+    /// B, G, R, A bytes in memory: on little-endian, the `UInt32` layout of `Bitmap`.
+    private static let formatBGRA = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_BGR | PNG_FORMAT_FLAG_ALPHA)
+
+    /// Decodes to premultiplied pixels the caller owns.
+    static func decode(_ data: Data, source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
+        guard !data.isEmpty else { throw PNGError.invalidPNG(source: source, message: "no data") }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        // libpng reads from the caller's memory until finish_read, so both calls share one
+        // borrow of the bytes.
+        return try data.withUnsafeBytes { raw -> (Int, Int, UnsafeMutablePointer<UInt32>) in
+            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
+                throw PNGError.invalidPNG(source: source, message: message(of: &image))
+            }
+            let width = Int(image.width), height = Int(image.height)
+            guard width > 0, height > 0, width * height <= Image.maximumPNGPixels else {
+                png_image_free(&image)
+                throw PNGError.unsupportedSize(source: source, width: width, height: height)
+            }
+            image.format = formatBGRA
+            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+            let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+            pixels.initialize(repeating: 0, count: width * height)
+            guard png_image_finish_read(&image, nil, pixels, Int32(width * 4), nil) != 0 else {
+                pixels.deallocate()
+                throw PNGError.invalidPNG(source: source, message: message(of: &image))
+            }
+            premultiply(pixels, count: width * height)
+            return (width, height, pixels)
+        }
+    }
+
+    /// Encodes straight-alpha RGBA at 8 bits per channel.
+    static func encode(_ bitmap: Bitmap, destination: String) throws -> Data {
+        let width = bitmap.width, height = bitmap.height
+        guard width > 0, height > 0, width <= Int(Int32.max) / 4 else {
+            throw PNGError.writeFailed(destination: destination, message: "cannot encode a \(width)x\(height) image")
+        }
+        var straight = [UInt32](repeating: 0, count: width * height)
+        straight.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = bitmap.row(y)
+                for x in 0..<width { out[y * width + x] = unpremultiply(row[x]) }
+            }
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = formatBGRA
+        // Room for the raw rows plus deflate's worst-case overhead; retried if libpng asks for more.
+        var capacity = width * height * 4 + height + (width * height * 4 / 16_000 + 1) * 5 + 4096
+        for _ in 0..<2 {
+            var data = Data(count: capacity)
+            var size = png_alloc_size_t(capacity)
+            let ok = data.withUnsafeMutableBytes { memory in
+                straight.withUnsafeBytes { pixels in
+                    png_image_write_to_memory(&image, memory.baseAddress, &size, 0, pixels.baseAddress,
+                                              Int32(width * 4), nil)
+                }
+            }
+            if ok != 0 {
+                data.count = Int(size)
+                return data
+            }
+            guard Int(size) > capacity else {
+                throw PNGError.writeFailed(destination: destination, message: message(of: &image))
+            }
+            capacity = Int(size)
+            image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            image.width = UInt32(width)
+            image.height = UInt32(height)
+            image.format = formatBGRA
+        }
+        throw PNGError.writeFailed(destination: destination, message: "encoder kept asking for more memory")
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.isEmpty ? "unknown libpng error" : text
+        }
+    }
+
+    /// Straight to premultiplied alpha, in place.
+    private static func premultiply(_ p: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
+            let v = p[i], a = v >> 24
+            if a == 255 { continue }
+            p[i] = a == 0 ? 0 : (PixelMath.scale(v, a) & 0x00FF_FFFF) | a << 24
+        }
+    }
+
+    /// Premultiplied to straight alpha, rounded: premultiplying the result again gives back
+    /// the same pixel.
+    @inline(__always)
+    static func unpremultiply(_ v: UInt32) -> UInt32 {
+        let a = v >> 24
+        if a == 255 || a == 0 { return a == 0 ? 0 : v }
+        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+            min(255, (((v >> shift) & 0xFF) * 255 + a / 2) / a) << shift
+        }
+        return a << 24 | channel(16) | channel(8) | channel(0)
+    }
+}

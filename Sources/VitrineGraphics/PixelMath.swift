@@ -1,0 +1,55 @@
+/// Arithmetic on premultiplied 32-bit pixels (A<<24 | R<<16 | G<<8 | B), two channels at a
+/// time: red and blue in one word, alpha and green in another, each in 16-bit lanes.
+///
+/// Every product is divided by 255 with correct rounding (`(t + t>>8 + 128) >> 8`, exact for
+/// 8-bit operands), so scaling by 255 is the identity and an opaque source at full coverage
+/// writes exactly its own value.
+enum PixelMath {
+    /// `round(a·b / 255)` for a, b in 0…255.
+    @inline(__always)
+    static func mul255(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        let t = a &* b &+ 128
+        return (t &+ (t >> 8)) >> 8
+    }
+
+    /// Every channel of `p` times `f / 255`, rounded; `f` in 0…255.
+    @inline(__always)
+    static func scale(_ p: UInt32, _ f: UInt32) -> UInt32 {
+        var rb = (p & 0x00FF_00FF) &* f &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        var ag = ((p >> 8) & 0x00FF_00FF) &* f &+ 0x0080_0080
+        ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
+        return rb | ag
+    }
+
+    /// Source-over: `s + d·(1 − αs)`. Premultiplied channels never exceed alpha, so no
+    /// channel can overflow.
+    @inline(__always)
+    static func sourceOver(_ s: UInt32, _ d: UInt32) -> UInt32 {
+        s &+ scale(d, 255 &- (s >> 24))
+    }
+
+    /// `a·(256 − w) + b·w` per channel, rounded, for a weight `w` in 0…256.
+    @inline(__always)
+    static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+        let iw = 256 &- w
+        let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+        let ag = (((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080) & 0xFF00_FF00
+        return rb | ag
+    }
+
+    /// A colour as a premultiplied pixel with `alpha` folded in. Out-of-range components are
+    /// clamped and NaN counts as 0, so no colour value can trap.
+    static func premultipliedPixel(_ color: Color, alpha: Double) -> UInt32 {
+        @inline(__always) func unit(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
+        let a = unit(color.alpha) * unit(alpha)
+        @inline(__always) func channel(_ v: Double) -> UInt32 { UInt32((unit(v) * a * 255).rounded()) }
+        return UInt32((a * 255).rounded()) << 24 | channel(color.red) << 16 | channel(color.green) << 8
+            | channel(color.blue)
+    }
+
+    /// A unit-interval value (NaN as 0) as 0…255.
+    static func unitByte(_ v: Double) -> UInt32 {
+        v.isNaN ? 0 : UInt32((min(max(v, 0), 1) * 255).rounded())
+    }
+}

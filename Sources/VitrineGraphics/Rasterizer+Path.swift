@@ -1,0 +1,265 @@
+/// Geometry into the rasterizer: transform, cull, flatten, clip, quantize.
+extension Rasterizer {
+    /// Coordinates beyond this magnitude are clamped before any arithmetic, so differences
+    /// of two coordinates stay finite; the clamp never moves a visible edge.
+    static let coordinateLimit = 1e300
+
+    /// Adds the interior of `path` (every subpath implicitly closed) under `transform`.
+    /// Curves are flattened in device space by `Flattening`'s rule. Returns false, adding
+    /// nothing, when a transformed coordinate is not finite.
+    @discardableResult
+    func addPath(_ path: Path, transform t: AffineTransform) -> Bool {
+        guard !clip.isEmpty, !path.isEmpty else { return true }
+        // Pass 1: device bounds of every point, control points included (a cheap upper bound
+        // of the outline), and a finiteness check before anything is accumulated.
+        var bounds = DeviceBounds()
+        for element in path.elements {
+            switch element {
+            case .move(let p), .line(let p): bounds.add(t.apply(to: p))
+            case .quad(let c, let p): bounds.add(t.apply(to: c)); bounds.add(t.apply(to: p))
+            case .cubic(let c1, let c2, let p):
+                bounds.add(t.apply(to: c1)); bounds.add(t.apply(to: c2)); bounds.add(t.apply(to: p))
+            case .close: break
+            }
+        }
+        guard bounds.isFinite else { return false }
+        guard var sink = beginShape(bounds) else { return true }
+        for element in path.elements {
+            switch element {
+            case .move(let p): sink.move(to: t.apply(to: p))
+            case .line(let p): sink.line(to: t.apply(to: p))
+            case .quad(let c, let p): sink.quad(t.apply(to: c), t.apply(to: p))
+            case .cubic(let c1, let c2, let p): sink.cubic(t.apply(to: c1), t.apply(to: c2), t.apply(to: p))
+            case .close: sink.close()
+            }
+        }
+        sink.close()
+        return true
+    }
+
+    /// Adds a rectangle with rounded corners (radius clamped to half the shorter side; 0 for
+    /// a plain rectangle) under `transform`, without building a `Path`. Same outline as
+    /// `Path.addRoundedRect(_:cornerRadius:)`. False when a coordinate is not finite.
+    @discardableResult
+    func addRoundedRect(_ rect: Rect, cornerRadius: Double, transform t: AffineTransform) -> Bool {
+        guard !clip.isEmpty, !rect.isNull else { return true }
+        let s = rect.standardized
+        let x0 = s.minX, y0 = s.minY, x1 = s.maxX, y1 = s.maxY
+        var bounds = DeviceBounds()
+        bounds.add(t.apply(to: Point(x: x0, y: y0))); bounds.add(t.apply(to: Point(x: x1, y: y0)))
+        bounds.add(t.apply(to: Point(x: x1, y: y1))); bounds.add(t.apply(to: Point(x: x0, y: y1)))
+        guard bounds.isFinite else { return false }
+        guard var sink = beginShape(bounds) else { return true }
+        let r = cornerRadius.isNaN ? 0 : max(0, min(cornerRadius, s.width / 2, s.height / 2))
+        @inline(__always) func p(_ x: Double, _ y: Double) -> Point { t.apply(to: Point(x: x, y: y)) }
+        if r == 0 {
+            sink.move(to: p(x0, y0)); sink.line(to: p(x1, y0)); sink.line(to: p(x1, y1)); sink.line(to: p(x0, y1))
+        } else {
+            // Quarter circles as cubics with the usual 4/3·tan(π/8) handle length.
+            let k = r * (1 - 0.5522847498307936)
+            sink.move(to: p(x0 + r, y0))
+            sink.line(to: p(x1 - r, y0))
+            sink.cubic(p(x1 - k, y0), p(x1, y0 + k), p(x1, y0 + r))
+            sink.line(to: p(x1, y1 - r))
+            sink.cubic(p(x1, y1 - k), p(x1 - k, y1), p(x1 - r, y1))
+            sink.line(to: p(x0 + r, y1))
+            sink.cubic(p(x0 + k, y1), p(x0, y1 - k), p(x0, y1 - r))
+            sink.line(to: p(x0, y0 + r))
+            sink.cubic(p(x0, y0 + k), p(x0 + k, y0), p(x0 + r, y0))
+        }
+        sink.close()
+        return true
+    }
+
+    /// Culls a shape by its device bounds and fixes its region; nil when the shape cannot
+    /// touch the clip. (Entirely left of the clip counts as invisible too: a closed outline
+    /// winds to zero at every point to its right.)
+    private func beginShape(_ b: DeviceBounds) -> EdgeSink? {
+        let left = Double(clip.x), top = Double(clip.y)
+        let right = Double(clip.maxX), bottom = Double(clip.maxY)
+        if b.maxY <= top || b.minY >= bottom || b.minX >= right || b.maxX <= left || !(b.minX <= b.maxX) {
+            return nil
+        }
+        let x0 = Int(max(b.minX, left).rounded(.down)), y0 = Int(max(b.minY, top).rounded(.down))
+        let x1 = Int(min(b.maxX, right).rounded(.up)), y1 = Int(min(b.maxY, bottom).rounded(.up))
+        let region = beginRegion(IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        guard !region.isEmpty else { return nil }
+        // Clipping to the region is clipping to the clip: the shape lies inside the region
+        // wherever the region is not cut by the clip.
+        let rx0 = Double(region.x), ry0 = Double(region.y)
+        let rx1 = Double(region.maxX), ry1 = Double(region.maxY)
+        return EdgeSink(rasterizer: self, left: rx0, top: ry0, right: rx1, bottom: ry1,
+                        needsClipping: b.minX < rx0 || b.maxX > rx1 || b.minY < ry0 || b.maxY > ry1)
+    }
+}
+
+/// The device-space box of a shape's points.
+private struct DeviceBounds {
+    var minX = Double.infinity, minY = Double.infinity
+    var maxX = -Double.infinity, maxY = -Double.infinity
+    var isFinite = true
+
+    @inline(__always)
+    mutating func add(_ p: Point) {
+        if !(p.x.isFinite && p.y.isFinite) { isFinite = false }
+        minX = min(minX, p.x); maxX = max(maxX, p.x)
+        minY = min(minY, p.y); maxY = max(maxY, p.y)
+    }
+}
+
+/// Where a curve lies relative to the clip, judged by its control points (the curve stays
+/// inside their convex hull).
+private enum CurvePlacement {
+    /// Above, below or right of the clip: contributes nothing.
+    case invisible
+    /// Left of the clip: only its net vertical travel matters, so its chord stands in.
+    case leftOfClip
+    case visible
+}
+
+/// Clips device-space lines to the clip rectangle and hands them to the rasterizer in fixed
+/// point. Parts left of the clip become vertical edges on its left side (they still wind the
+/// pixels to their right); parts above, below or right of it are dropped.
+private struct EdgeSink {
+    let rasterizer: Rasterizer
+    let left: Double, top: Double, right: Double, bottom: Double
+    let needsClipping: Bool
+    /// Start of the current subpath and the current point (device space, clamped).
+    private var start = Point.zero
+    private var current = Point.zero
+
+    init(rasterizer: Rasterizer, left: Double, top: Double, right: Double, bottom: Double, needsClipping: Bool) {
+        self.rasterizer = rasterizer
+        self.left = left; self.top = top; self.right = right; self.bottom = bottom
+        self.needsClipping = needsClipping
+    }
+
+    /// Closes the current subpath (fills close implicitly) and starts one at `p`.
+    mutating func move(to p: Point) {
+        close()
+        start = device(p)
+        current = start
+    }
+
+    mutating func line(to p: Point) {
+        let q = device(p)
+        line(current, q)
+        current = q
+    }
+
+    mutating func quad(_ control: Point, _ end: Point) {
+        let p0 = current, c = device(control), p1 = device(end)
+        current = p1
+        switch classify(p0, c, p1) {
+        case .invisible: return
+        case .leftOfClip: line(p0, p1); return
+        case .visible: break
+        }
+        let n = Flattening.segmentCount(p0, c, p1, tolerance: Flattening.defaultTolerance)
+        let step = 1 / Double(n)
+        var previous = p0
+        for i in 1..<n {
+            let s = Double(i) * step, ms = 1 - s
+            let q = Point(x: ms * ms * p0.x + 2 * ms * s * c.x + s * s * p1.x,
+                          y: ms * ms * p0.y + 2 * ms * s * c.y + s * s * p1.y)
+            line(previous, q)
+            previous = q
+        }
+        line(previous, p1)
+    }
+
+    mutating func cubic(_ control1: Point, _ control2: Point, _ end: Point) {
+        let p0 = current, c1 = device(control1), c2 = device(control2), p1 = device(end)
+        current = p1
+        switch classify(p0, c1, c2, p1) {
+        case .invisible: return
+        case .leftOfClip: line(p0, p1); return
+        case .visible: break
+        }
+        let n = Flattening.segmentCount(p0, c1, c2, p1, tolerance: Flattening.defaultTolerance)
+        let step = 1 / Double(n)
+        var previous = p0
+        for i in 1..<n {
+            let q = Path.cubicPoint(p0, c1, c2, p1, Double(i) * step)
+            line(previous, q)
+            previous = q
+        }
+        line(previous, p1)
+    }
+
+    /// Adds the closing edge back to the subpath's start.
+    mutating func close() {
+        line(current, start)
+        current = start
+    }
+
+    @inline(__always)
+    private func device(_ p: Point) -> Point {
+        if !needsClipping { return p }
+        let limit = Rasterizer.coordinateLimit
+        return Point(x: min(max(p.x, -limit), limit), y: min(max(p.y, -limit), limit))
+    }
+
+    private func classify(_ p0: Point, _ p1: Point, _ p2: Point) -> CurvePlacement {
+        if !needsClipping { return .visible }
+        if (p0.y <= top && p1.y <= top && p2.y <= top) || (p0.y >= bottom && p1.y >= bottom && p2.y >= bottom)
+            || (p0.x >= right && p1.x >= right && p2.x >= right) { return .invisible }
+        if p0.x <= left && p1.x <= left && p2.x <= left { return .leftOfClip }
+        return .visible
+    }
+
+    private func classify(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) -> CurvePlacement {
+        if !needsClipping { return .visible }
+        if max(p0.y, p1.y, p2.y, p3.y) <= top || min(p0.y, p1.y, p2.y, p3.y) >= bottom
+            || min(p0.x, p1.x, p2.x, p3.x) >= right { return .invisible }
+        if max(p0.x, p1.x, p2.x, p3.x) <= left { return .leftOfClip }
+        return .visible
+    }
+
+    @inline(__always)
+    private func line(_ a: Point, _ b: Point) {
+        if a.y == b.y { return }
+        if needsClipping { clipped(a, b) } else { emit(a.x, a.y, b.x, b.y) }
+    }
+
+    private func clipped(_ a: Point, _ b: Point) {
+        var (x0, y0, x1, y1) = (a.x, a.y, b.x, b.y)
+        // Vertical extent.
+        if min(y0, y1) >= bottom || max(y0, y1) <= top { return }
+        let dy = y1 - y0
+        if y0 < top { x0 += (x1 - x0) * ((top - y0) / dy); y0 = top }
+        else if y0 > bottom { x0 += (x1 - x0) * ((bottom - y0) / dy); y0 = bottom }
+        if y1 < top { x1 = x0 + (x1 - x0) * ((top - y0) / (y1 - y0)); y1 = top }
+        else if y1 > bottom { x1 = x0 + (x1 - x0) * ((bottom - y0) / (y1 - y0)); y1 = bottom }
+        if y0 == y1 { return }
+        // Right of the clip: invisible.
+        if x0 >= right && x1 >= right { return }
+        if x0 > right || x1 > right {
+            let ym = y0 + (y1 - y0) * ((right - x0) / (x1 - x0))
+            if x0 > right { x0 = right; y0 = ym } else { x1 = right; y1 = ym }
+        }
+        // Left of the clip: projected onto the left side.
+        if x0 <= left && x1 <= left { emit(left, y0, left, y1); return }
+        if x0 < left || x1 < left {
+            let ym = y0 + (y1 - y0) * ((left - x0) / (x1 - x0))
+            if x0 < left {
+                emit(left, y0, left, ym); emit(left, ym, x1, y1)
+            } else {
+                emit(x0, y0, left, ym); emit(left, ym, left, y1)
+            }
+            return
+        }
+        emit(x0, y0, x1, y1)
+    }
+
+    /// Quantizes to 24.8 fixed point relative to the region's origin, clamped to the region
+    /// (flattening and rounding may step a hair outside).
+    @inline(__always)
+    private func emit(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        @inline(__always) func fixed(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
+            Int((min(max(v, lo), hi) - lo) * 256 + 0.5) // non-negative: truncation rounds
+        }
+        rasterizer.addFixedEdge(x0: fixed(x0, left, right), y0: fixed(y0, top, bottom),
+                                x1: fixed(x1, left, right), y1: fixed(y1, top, bottom))
+    }
+}

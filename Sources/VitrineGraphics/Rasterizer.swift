@@ -1,0 +1,293 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A run of pixels in one row that share one coverage value.
+struct CoverageSpan {
+    /// First pixel (device x).
+    var x: Int32
+    /// Number of pixels.
+    var length: Int32
+    /// Coverage, 0…255 (never 0 in a sweep's output).
+    var coverage: Int32
+}
+
+/// Exact-area anti-aliased scan conversion, in the manner of FreeType's "smooth" rasterizer
+/// and Blend2D: every edge adds, to each pixel cell it crosses, its signed height (`cover`)
+/// and the signed area it leaves to its left; a sweep along each row accumulates these into
+/// the exact fraction of each pixel inside the outline. There is no supersampling.
+///
+/// Cells live in a dense accumulation buffer laid out over the shape's own region (its
+/// clipped bounding box), one `Int32` per pixel, holding `cover·512 − area` for the pixel and
+/// the `area` carried into its right neighbour, so a prefix sum along the row yields the
+/// winding area directly. Small shapes thus stay within a few cache lines. A bit per cell
+/// records which cells were written; the sweep visits only those and treats everything
+/// between two of them as a run of constant coverage. The cost of a shape is therefore
+/// proportional to the cells its edges cross plus its rows, not to its area, and the sweep
+/// leaves every cell and mark zero again, ready for the next shape without clearing.
+///
+/// Inside, coordinates are 24.8 fixed point relative to the region's top-left corner (an
+/// edge's sub-pixel position has 1/256 pixel resolution); cover and area are exact integers,
+/// so a closed outline's rows sum back to exactly zero and a fully covered pixel is exactly
+/// 255.
+///
+/// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips. One
+/// shape per `reset`: its region is fixed when it begins.
+final class Rasterizer {
+    /// Size of the largest target this rasterizer serves.
+    let width: Int
+    let height: Int
+
+    /// Accumulation cells: `bounds.height` rows of `cellStride` values (a pixel's right
+    /// neighbour may be written when an edge sits on the region's right border).
+    private let cells: UnsafeMutablePointer<Int32>
+    /// One bit per written cell, `wordsPerRow` words per row.
+    private let marks: UnsafeMutablePointer<UInt64>
+    private var cellStride = 0
+    private var wordsPerRow = 0
+
+    /// The device rectangle shapes are clipped to (within 0…width × 0…height).
+    private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
+    /// The device pixels the current shape may touch (within `clip`): the sweep's domain and
+    /// the origin of the cell layout.
+    private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+
+    init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        let cellCount = max(1, (self.width + 2) * self.height)
+        let markCount = max(1, ((self.width + 1) / 64 + 1) * self.height)
+        // calloc: zeroed pages the kernel maps lazily, so an unused region costs nothing.
+        cells = calloc(cellCount, MemoryLayout<Int32>.stride)!.bindMemory(to: Int32.self, capacity: cellCount)
+        marks = calloc(markCount, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: markCount)
+    }
+
+    deinit {
+        free(cells)
+        free(marks)
+    }
+
+    /// Starts a new shape clipped to `clip` (intersected with the rasterizer's own size).
+    /// The previous shape must have been swept completely (or discarded).
+    func reset(clip: IntRect) {
+        self.clip = clip.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    /// Fixes the current shape's region (clipped; a second shape is confined to the first's
+    /// region) and lays the cells out over it. Returns the region.
+    func beginRegion(_ r: IntRect) -> IntRect {
+        bounds = bounds.isEmpty ? r.intersection(clip) : r.intersection(bounds)
+        cellStride = bounds.width + 2
+        wordsPerRow = (bounds.width + 1) / 64 + 1
+        return bounds
+    }
+
+    // MARK: - Edges
+
+    /// Adds one edge in 24.8 fixed point relative to the region's origin, already clipped to
+    /// `0…bounds.width·256 × 0…bounds.height·256`. Downward edges wind positively, upward
+    /// ones negatively.
+    func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
+        if y0 == y1 { return }
+        var (xa, ya, xb, yb) = (x0, y0, x1, y1)
+        var sign: Int32 = 1
+        if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
+        let firstRow = ya >> 8, lastRow = (yb - 1) >> 8
+
+        if xa == xb {
+            // Vertical: one cell per row, same sub-pixel x throughout.
+            let cx = xa >> 8
+            if cx >= bounds.width { return } // on the right border: affects nothing visible
+            let twiceFx = Int32(xa & 255) << 1
+            var row = firstRow
+            while row <= lastRow {
+                let top = max(ya, row << 8), bottom = min(yb, (row + 1) << 8)
+                let cover = sign &* Int32(bottom - top)
+                addCell(row: row, x: cx, cover: cover, area: cover &* twiceFx)
+                row += 1
+            }
+            return
+        }
+
+        // Walk rows; the x where the edge crosses each row boundary is computed once and
+        // shared by the pieces above and below it, so covers telescope exactly.
+        let slope = Double(xb - xa) / Double(yb - ya)
+        let xLow = min(xa, xb), xHigh = max(xa, xb)
+        var x = xa, y = ya
+        var row = firstRow
+        while row <= lastRow {
+            let rowTop = row << 8
+            let nextY = min(yb, rowTop + 256)
+            var nextX = xb
+            if nextY != yb {
+                nextX = min(max(xa + Rasterizer.roundToInt(Double(nextY - ya) * slope), xLow), xHigh)
+            }
+            addRowPiece(row: row, x0: x, fy0: y - rowTop, x1: nextX, fy1: nextY - rowTop, sign: sign)
+            x = nextX
+            y = nextY
+            row += 1
+        }
+    }
+
+    /// One edge piece inside a single row: `fy0 < fy1` are offsets from the row's top
+    /// (0…256); walks the cells from `x0` to `x1`.
+    @inline(__always)
+    private func addRowPiece(row: Int, x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32) {
+        let low = min(x0, x1), high = max(x0, x1)
+        let firstCell = low >> 8
+        if high <= (firstCell + 1) << 8 {
+            // Inside one cell (possibly touching its right side).
+            if firstCell >= bounds.width { return }
+            let base = firstCell << 8
+            let cover = sign &* Int32(fy1 - fy0)
+            addCell(row: row, x: firstCell, cover: cover, area: cover &* Int32(x0 - base + x1 - base))
+            return
+        }
+        // Crosses cell boundaries: the y at each boundary comes from the piece's own slope.
+        let ySlope = Double(fy1 - fy0) / Double(x1 - x0)
+        var y = fy0
+        if x0 < x1 {
+            var cell = x0 >> 8
+            var fx = x0 - (cell << 8)
+            while true {
+                let right = (cell + 1) << 8
+                if x1 <= right {
+                    let cover = sign &* Int32(fy1 - y)
+                    addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + x1 - (cell << 8)))
+                    return
+                }
+                let nextY = min(max(fy0 + Rasterizer.roundToInt(Double(right - x0) * ySlope), y), fy1)
+                let cover = sign &* Int32(nextY - y)
+                addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + 256))
+                y = nextY
+                fx = 0
+                cell += 1
+            }
+        } else {
+            var cell = (x0 - 1) >> 8
+            var fx = x0 - (cell << 8)
+            while true {
+                let left = cell << 8
+                if x1 >= left {
+                    let cover = sign &* Int32(fy1 - y)
+                    addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + x1 - left))
+                    return
+                }
+                let nextY = min(max(fy0 + Rasterizer.roundToInt(Double(left - x0) * ySlope), y), fy1)
+                let cover = sign &* Int32(nextY - y)
+                addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx))
+                y = nextY
+                fx = 256
+                cell -= 1
+            }
+        }
+    }
+
+    /// Adds a cell's cover (height crossed, ±0…256) and area (cover × twice the mean
+    /// sub-pixel x inside the cell).
+    @inline(__always)
+    private func addCell(row: Int, x: Int, cover: Int32, area: Int32) {
+        if cover == 0 { return }
+        let p = cells + (row &* cellStride &+ x)
+        p[0] &+= (cover << 9) &- area
+        p[1] &+= area
+        marks[row &* wordsPerRow &+ (x >> 6)] |= 1 &<< UInt64(x & 63)
+    }
+
+    /// Round half away from zero, without a libm call.
+    @inline(__always)
+    static func roundToInt(_ v: Double) -> Int {
+        Int(v < 0 ? v - 0.5 : v + 0.5)
+    }
+
+    // MARK: - Sweep
+
+    /// Turns device row `y` of the accumulated shape into coverage spans (left to right,
+    /// coverage never 0) and clears the row's cells. Every row of `bounds` must be swept
+    /// once. `spans` must hold `maxSpansPerRow` entries.
+    func sweep(row y: Int, rule: FillRule, into spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
+        let local = y - bounds.y
+        let rowCells = cells + local * cellStride
+        let rowMarks = marks + local * wordsPerRow
+        let origin = bounds.x
+        let end = bounds.width
+        let evenOdd = rule == .evenOdd
+        var count = 0
+        var sum: Int32 = 0
+        var runStart = 0
+        for w in 0..<wordsPerRow {
+            var word = rowMarks[w]
+            if word == 0 { continue }
+            rowMarks[w] = 0
+            repeat {
+                let i = (w << 6) | word.trailingZeroBitCount
+                word &= word &- 1
+                if i > runStart {
+                    let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
+                    if c != 0 {
+                        spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(i - runStart), coverage: c)
+                        count += 1
+                    }
+                }
+                sum &+= rowCells[i]
+                rowCells[i] = 0
+                let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
+                if c != 0 && i < end {
+                    spans[count] = CoverageSpan(x: Int32(origin + i), length: 1, coverage: c)
+                    count += 1
+                }
+                // The right neighbour may hold carried area without a mark of its own.
+                sum &+= rowCells[i + 1]
+                rowCells[i + 1] = 0
+                runStart = i + 1
+            } while word != 0
+        }
+        if end > runStart {
+            let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
+            if c != 0 {
+                spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(end - runStart), coverage: c)
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Clears whatever the current shape accumulated, without producing spans.
+    func discard() {
+        for local in 0..<bounds.height {
+            let rowMarks = marks + local * wordsPerRow
+            let rowCells = cells + local * cellStride
+            for w in 0..<wordsPerRow where rowMarks[w] != 0 {
+                var word = rowMarks[w]
+                rowMarks[w] = 0
+                while word != 0 {
+                    let i = (w << 6) | word.trailingZeroBitCount
+                    word &= word &- 1
+                    rowCells[i] = 0
+                    rowCells[i + 1] = 0
+                }
+            }
+        }
+        bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    /// The most spans one row can produce: a run and a single pixel per cell, plus a tail.
+    var maxSpansPerRow: Int { 2 * (width + 2) + 1 }
+
+    /// Pixel coverage (0…255) from an accumulated winding area: nonzero clamps |area| to one
+    /// pixel; even-odd folds it into a triangle wave of period two windings.
+    @inline(__always)
+    static func coverage(_ value: Int32, evenOdd: Bool) -> Int32 {
+        var a = value.magnitude
+        if evenOdd {
+            a &= 0x3FFFF
+            if a > 0x20000 { a = 0x40000 - a }
+        } else if a > 0x20000 {
+            a = 0x20000
+        }
+        return Int32(truncatingIfNeeded: (a &* 255 &+ 0x10000) >> 17)
+    }
+}

@@ -1,0 +1,307 @@
+import XCTest
+@testable import VitrineGraphics
+
+/// Blending, clips, masks and layers, against values computed from the compositing formula
+/// (premultiplied source-over in sRGB-encoded 8-bit values).
+final class CompositingTests: XCTestCase {
+    private func channels(_ p: UInt32) -> (a: Int, r: Int, g: Int, b: Int) {
+        (Int(p >> 24), Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF))
+    }
+
+    private func assertPixel(_ p: UInt32, a: Int, r: Int, g: Int, b: Int, tolerance: Int = 1,
+                             file: StaticString = #filePath, line: UInt = #line) {
+        let c = channels(p)
+        for (got, want, name) in [(c.a, a, "a"), (c.r, r, "r"), (c.g, g, "g"), (c.b, b, "b")] {
+            XCTAssertLessThanOrEqual(abs(got - want), tolerance, "\(name): \(got) vs \(want)", file: file, line: line)
+        }
+    }
+
+    func testDivideBy255IsExactlyRounded() {
+        for a in 0...255 {
+            for b in stride(from: 0, through: 255, by: 3) {
+                let exact = Int((Double(a * b) / 255).rounded())
+                XCTAssertEqual(Int(PixelMath.mul255(UInt32(a), UInt32(b))), exact)
+                let p = UInt32(a) << 24 | UInt32(b) << 16 | UInt32(a) << 8 | UInt32(b)
+                let s = channels(PixelMath.scale(p, UInt32(b)))
+                XCTAssertEqual(s.a, Int((Double(a * b) / 255).rounded()))
+                XCTAssertEqual(s.r, Int((Double(b * b) / 255).rounded()))
+            }
+        }
+    }
+
+    func testVectorBlendsMatchTheScalarFormula() {
+        // Pseudo-random premultiplied pixels; the 8-wide paths must agree bit for bit with
+        // s + d·(255 − αs)/255 computed one pixel at a time.
+        var state: UInt32 = 12345
+        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        func premultiplied() -> UInt32 {
+            let a = next() & 0xFF
+            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
+        }
+        let n = 37
+        let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        defer { dst.deallocate(); src.deallocate() }
+        for factor: UInt32 in [255, 128, 7] {
+            var expected: [UInt32] = []
+            for i in 0..<n {
+                dst[i] = premultiplied(); src[i] = premultiplied()
+                let s = PixelMath.scale(src[i], factor)
+                expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+            }
+            SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: nil)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
+        }
+        let c: UInt32 = 0xC010_2030 // alpha 192, channels below it
+        var expected: [UInt32] = []
+        for i in 0..<n { dst[i] = premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24))) }
+        SpanBlitter.blendConstant(dst, n, c)
+        XCTAssertEqual((0..<n).map { dst[$0] }, expected)
+    }
+
+    func testOpaqueFullCoverageWritesTheExactColour() {
+        let bitmap = Bitmap(width: 64, height: 64)
+        bitmap.fill(0xFF80_8080)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        let colour = Color(r8: 31, g8: 119, b8: 180)
+        var p = Path()
+        p.addEllipse(in: Rect(x: 2.3, y: 4.1, width: 50, height: 50))
+        ctx.fill(p, color: colour)
+        XCTAssertEqual(bitmap[27, 29], 0xFF1F_77B4)
+        ctx.fill(Rect(x: 40.5, y: 1.5, width: 20, height: 2), color: colour)
+        XCTAssertEqual(bitmap[45, 2], 0xFF1F_77B4)
+    }
+
+    func testHalfAlphaOverWhite() {
+        let bitmap = Bitmap(width: 8, height: 8)
+        bitmap.fill(0xFFFF_FFFF)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.fill(Rect(x: 0, y: 0, width: 4, height: 8), color: Color(red: 0, green: 0, blue: 0, alpha: 0.5))
+        assertPixel(bitmap[1, 1], a: 255, r: 128, g: 128, b: 128) // 255 · (1 − 0.5) = 127.5
+        // A translucent colour over white: c·α + 255·(1 − α), and the path (non-aligned) route.
+        let colour = Color(red: 0.2, green: 0.6, blue: 1.0, alpha: 0.3)
+        var p = Path()
+        p.addRect(Rect(x: 4, y: 0.5, width: 4, height: 7))
+        ctx.fill(p, color: colour)
+        func over(_ c: Double) -> Int { Int((c * 0.3 * 255 + 255 * 0.7).rounded()) }
+        assertPixel(bitmap[5, 3], a: 255, r: over(0.2), g: over(0.6), b: over(1.0))
+    }
+
+    func testGlobalAlphaMultipliesColourAlpha() {
+        let bitmap = Bitmap(width: 4, height: 4)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.setAlpha(0.5)
+        ctx.fill(Rect(x: 0, y: 0, width: 4, height: 4), color: Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+        assertPixel(bitmap[1, 1], a: 64, r: 64, g: 0, b: 0)
+        ctx.saveGState()
+        ctx.setAlpha(1)
+        ctx.restoreGState()
+        XCTAssertEqual(ctx.alpha, 0.5)
+    }
+
+    func testGroupOpacityDoesNotDarkenTheOverlap() {
+        let bitmap = Bitmap(width: 60, height: 40)
+        bitmap.fill(0xFFFF_FFFF)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.beginTransparencyLayer(alpha: 0.5)
+        ctx.fill(Rect(x: 0, y: 0, width: 40, height: 40), color: Color(red: 1, green: 0, blue: 0))
+        ctx.fill(Rect(x: 20, y: 0, width: 40, height: 40), color: Color(red: 0, green: 0, blue: 1))
+        ctx.endTransparencyLayer()
+        // Blue at 50 % over white, whether or not red is underneath it in the group.
+        assertPixel(bitmap[30, 20], a: 255, r: 128, g: 128, b: 255)
+        assertPixel(bitmap[50, 20], a: 255, r: 128, g: 128, b: 255)
+        assertPixel(bitmap[10, 20], a: 255, r: 255, g: 128, b: 128)
+        // Without the group, the overlap mixes both colours.
+        let plain = Bitmap(width: 60, height: 40)
+        plain.fill(0xFFFF_FFFF)
+        let c2 = GraphicsContext(bitmap: plain)
+        c2.setAlpha(0.5)
+        c2.fill(Rect(x: 0, y: 0, width: 40, height: 40), color: Color(red: 1, green: 0, blue: 0))
+        c2.fill(Rect(x: 20, y: 0, width: 40, height: 40), color: Color(red: 0, green: 0, blue: 1))
+        assertPixel(plain[30, 20], a: 255, r: 128, g: 64, b: 191)
+    }
+
+    func testLayerBuffersAreReusedAndLeftTransparent() {
+        let bitmap = Bitmap(width: 50, height: 50)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        for i in 0..<3 {
+            ctx.beginTransparencyLayer(alpha: 1)
+            ctx.fill(Rect(x: Double(i * 10), y: 0, width: 10, height: 10), color: .black)
+            ctx.beginTransparencyLayer(alpha: 0.5) // nested
+            ctx.fill(Rect(x: 0, y: 20, width: 10, height: 10), color: .black)
+            ctx.endTransparencyLayer()
+            ctx.endTransparencyLayer()
+        }
+        // Each draw landed once: earlier layers left nothing behind in the pooled buffer.
+        for i in 0..<3 { XCTAssertEqual(bitmap[i * 10 + 5, 5] >> 24, 255) }
+        XCTAssertEqual(bitmap[45, 5] >> 24, 0)
+        // Three successive nested 50 % layers of black: 1 − 0.5³.
+        XCTAssertEqual(Int(bitmap[5, 25] >> 24), Int((255 * (1 - 0.125)).rounded()), accuracy: 1)
+    }
+
+    func testClearSetsPixelsInsideTheClipOnly() {
+        let bitmap = Bitmap(width: 20, height: 20)
+        bitmap.fill(0xFF00_FF00)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.saveGState()
+        ctx.clip(to: Rect(x: 5, y: 5, width: 10, height: 10))
+        ctx.setAlpha(0.2)
+        ctx.clear(Color(red: 0, green: 0, blue: 1, alpha: 0.5))
+        ctx.restoreGState()
+        assertPixel(bitmap[7, 7], a: 128, r: 0, g: 0, b: 128)
+        XCTAssertEqual(bitmap[2, 7], 0xFF00_FF00)
+        XCTAssertEqual(ctx.clipBoundingBox, IntRect(x: 0, y: 0, width: 20, height: 20))
+    }
+
+    func testRoundedRectClip() {
+        let bitmap = Bitmap(width: 130, height: 130)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        let r = 20.0
+        ctx.clip(toRoundedRect: Rect(x: 10, y: 10, width: 100, height: 80), cornerRadius: r)
+        ctx.fill(Rect(x: 0, y: 0, width: 130, height: 130), color: .black)
+        XCTAssertEqual(bitmap[10, 10] >> 24, 0)          // corner cut away
+        XCTAssertEqual(bitmap[14, 14] >> 24, 0)          // (14.5,14.5) is 21.9 from the arc centre
+        XCTAssertEqual(bitmap[60, 50] >> 24, 255)
+        XCTAssertEqual(bitmap[10, 50] >> 24, 255)        // straight edge on a pixel boundary
+        XCTAssertEqual(bitmap[9, 50] >> 24, 0)
+        let partial = bitmap[15, 15] >> 24               // on the arc: anti-aliased
+        XCTAssert(partial > 0 && partial < 255, "arc pixel \(partial)")
+        var sum = 0.0
+        for y in 0..<130 { for x in 0..<130 { sum += Double(bitmap[x, y] >> 24) / 255 } }
+        // The arcs are flattened to chords within 0.1 px, which lose at most
+        // 2/3 · 0.1 · (arc length) each: 4 · 2/3 · 0.1 · 31.4 ≈ 8.4 pixels in all.
+        let exact = 100 * 80 - (4 - Double.pi) * r * r
+        XCTAssertLessThanOrEqual(sum, exact + 0.5)
+        XCTAssertGreaterThanOrEqual(sum, exact - 8.4)
+    }
+
+    func testFractionalRectClipIsAntiAliased() {
+        let bitmap = Bitmap(width: 40, height: 20)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.clip(to: Rect(x: 10.5, y: 0, width: 10, height: 20))
+        ctx.fill(Rect(x: 0, y: 0, width: 40, height: 20), color: .black)
+        XCTAssertEqual(bitmap[10, 5] >> 24, 128)
+        XCTAssertEqual(bitmap[15, 5] >> 24, 255)
+        XCTAssertEqual(bitmap[20, 5] >> 24, 128)
+        XCTAssertEqual(bitmap[21, 5] >> 24, 0)
+    }
+
+    func testPathClipIntersectsAndRestores() {
+        let bitmap = Bitmap(width: 100, height: 100)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.saveGState()
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 0, y: 0, width: 100, height: 100))
+        ctx.clip(to: circle, rule: .nonZero)
+        ctx.clip(to: Rect(x: 50, y: 0, width: 50, height: 100))
+        ctx.fill(Rect(x: 0, y: 0, width: 100, height: 100), color: .black)
+        ctx.restoreGState()
+        var sum = 0.0
+        for y in 0..<100 { for x in 0..<100 { sum += Double(bitmap[x, y] >> 24) / 255 } }
+        XCTAssertEqual(sum, Double.pi * 2500 / 2, accuracy: Double.pi * 2500 * 0.002)
+        XCTAssertEqual(bitmap[25, 50] >> 24, 0)
+        // Restored: no clip any more.
+        ctx.fill(Rect(x: 0, y: 0, width: 2, height: 2), color: .black)
+        XCTAssertEqual(bitmap[0, 0] >> 24, 255)
+    }
+
+    func testAlphaMaskScalesCoverage() {
+        let bitmap = Bitmap(width: 16, height: 4)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        let mask = AlphaMask(bounds: IntRect(x: 4, y: 1, width: 8, height: 2))
+        for x in 4..<12 { for y in 1..<3 { mask[x, y] = UInt8((x - 4) * 32) } }
+        ctx.clip(toMask: mask)
+        ctx.fill(Rect(x: 0, y: 0, width: 16, height: 4), color: Color(red: 1, green: 1, blue: 1))
+        for x in 0..<16 {
+            for y in 0..<4 {
+                let expected = (4..<12).contains(x) && (1..<3).contains(y) ? (x - 4) * 32 : 0
+                XCTAssertEqual(Int(bitmap[x, y] >> 24), expected, "(\(x), \(y))")
+                XCTAssertEqual(Int((bitmap[x, y] >> 16) & 0xFF), expected)
+            }
+        }
+    }
+
+    func testMaskCaptureThenClip() {
+        let bitmap = Bitmap(width: 60, height: 60)
+        bitmap.fill(0xFFFF_FFFF)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        let mask = ctx.renderAlphaMask {
+            ctx.fill(Rect(x: 10, y: 10, width: 20, height: 20), color: Color(red: 0.3, green: 0.1, blue: 0.9, alpha: 0.5))
+        }
+        // Capturing drew nothing visible, and yields the drawn alpha over the drawn region.
+        XCTAssertEqual(bitmap[15, 15], 0xFFFF_FFFF)
+        XCTAssertEqual(mask.bounds, IntRect(x: 10, y: 10, width: 20, height: 20))
+        XCTAssertEqual(mask[15, 15], 128)
+        XCTAssertEqual(mask[5, 5], 0)
+        ctx.saveGState()
+        ctx.clip(toMask: mask)
+        ctx.fill(Rect(x: 0, y: 0, width: 60, height: 60), color: .black)
+        ctx.restoreGState()
+        assertPixel(bitmap[15, 15], a: 255, r: 127, g: 127, b: 127)
+        XCTAssertEqual(bitmap[40, 40], 0xFFFF_FFFF)
+        // The pool hands the mask out again only once nobody holds it.
+        let second = ctx.renderAlphaMask { ctx.fill(Rect(x: 0, y: 0, width: 5, height: 5), color: .black) }
+        XCTAssertFalse(second === mask)
+        XCTAssertEqual(mask[15, 15], 128)
+    }
+
+    func testImageBilinearScaling() {
+        let a: UInt32 = 0xFFFF_0000, b: UInt32 = 0xFF00_FF00, c: UInt32 = 0xFF00_00FF, d: UInt32 = 0xFFFF_FFFF
+        let image = Image(width: 2, height: 2, premultipliedPixels: [a, b, c, d])!
+        let bitmap = Bitmap(width: 8, height: 8)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.draw(image, in: Rect(x: 0, y: 0, width: 8, height: 8))
+        // Device pixel centre (x + 0.5) maps to image u = (x + 0.5)/4; texel centres at 0.5, 1.5.
+        func expected(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+            let u = min(max((Double(x) + 0.5) / 4 - 0.5, 0), 1), v = min(max((Double(y) + 0.5) / 4 - 0.5, 0), 1)
+            func ch(_ s: UInt32) -> Double {
+                let top = Double((a >> s) & 0xFF) * (1 - u) + Double((b >> s) & 0xFF) * u
+                let bottom = Double((c >> s) & 0xFF) * (1 - u) + Double((d >> s) & 0xFF) * u
+                return top * (1 - v) + bottom * v
+            }
+            return (Int(ch(16).rounded()), Int(ch(8).rounded()), Int(ch(0).rounded()))
+        }
+        for (x, y) in [(0, 0), (3, 3), (4, 4), (2, 5), (7, 7), (5, 1)] {
+            let e = expected(x, y)
+            assertPixel(bitmap[x, y], a: 255, r: e.0, g: e.1, b: e.2, tolerance: 2)
+        }
+        // Scaled to 9×9, the centre pixel samples the image's centre: the mean of all four.
+        let odd = Bitmap(width: 9, height: 9)
+        GraphicsContext(bitmap: odd).draw(image, in: Rect(x: 0, y: 0, width: 9, height: 9))
+        assertPixel(odd[4, 4], a: 255, r: 128, g: 128, b: 128) // (255 + 0 + 0 + 255) / 4 = 127.5
+    }
+
+    func testImageAtWholePixelOffsetIsCopiedExactly() {
+        var pixels: [UInt32] = []
+        for i in 0..<12 { pixels.append(UInt32(i * 20) << 24 | UInt32(i * 10) << 16 | UInt32(i * 5)) }
+        let image = Image(width: 4, height: 3, premultipliedPixels: pixels)!
+        let bitmap = Bitmap(width: 10, height: 10)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.translateBy(x: 3, y: 2)
+        ctx.draw(image, in: Rect(x: 1, y: 1, width: 4, height: 3))
+        for y in 0..<3 { for x in 0..<4 { XCTAssertEqual(bitmap[x + 4, y + 3], pixels[y * 4 + x]) } }
+        XCTAssertEqual(bitmap[3, 3], 0)
+        // Global alpha scales image pixels.
+        let faded = Bitmap(width: 10, height: 10)
+        let c2 = GraphicsContext(bitmap: faded)
+        c2.setAlpha(0.5)
+        c2.draw(image, in: Rect(x: 0, y: 0, width: 4, height: 3))
+        XCTAssertEqual(faded[3, 2] >> 24, PixelMath.mul255(pixels[11] >> 24, 128))
+    }
+
+    func testDegenerateAndNaNInputsDoNotCrash() {
+        let bitmap = Bitmap(width: 10, height: 10)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.fill(Rect(x: 1, y: 1, width: 5, height: 5), color: Color(red: .nan, green: 2, blue: -1, alpha: .nan))
+        ctx.setAlpha(.nan)
+        ctx.fill(Rect(x: 1, y: 1, width: 5, height: 5), color: .black)
+        ctx.setAlpha(1)
+        ctx.scaleBy(x: 0, y: 0)
+        ctx.draw(Image(width: 1, height: 1, premultipliedPixels: [0xFFFF_FFFF])!, in: Rect(x: 0, y: 0, width: 5, height: 5))
+        ctx.clip(toRoundedRect: Rect(x: .nan, y: 0, width: 5, height: 5), cornerRadius: .nan)
+        ctx.restoreGState()
+        ctx.endTransparencyLayer()
+        XCTAssertEqual(ctx.endMaskCapture().bounds.area, 0)
+        XCTAssertEqual(bitmap[3, 3], 0)
+    }
+}

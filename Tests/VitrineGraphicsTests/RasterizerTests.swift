@@ -1,0 +1,221 @@
+import Foundation
+import XCTest
+@testable import VitrineGraphics
+
+/// Coverage of filled shapes, read back as the alpha of opaque black drawn on transparent
+/// pixels: alpha = round(255 × covered fraction of the pixel).
+final class RasterizerTests: XCTestCase {
+    private func coverageBitmap(_ width: Int, _ height: Int, rule: FillRule = .nonZero,
+                                _ build: (inout Path) -> Void) -> Bitmap {
+        let bitmap = Bitmap(width: width, height: height)
+        var path = Path()
+        build(&path)
+        GraphicsContext(bitmap: bitmap).fill(path, color: .black, rule: rule)
+        return bitmap
+    }
+
+    private func alpha(_ b: Bitmap, _ x: Int, _ y: Int) -> Int { Int(b[x, y] >> 24) }
+
+    private func coveredArea(_ b: Bitmap) -> Double {
+        var sum = 0
+        for y in 0..<b.height { for x in 0..<b.width { sum += Int(b[x, y] >> 24) } }
+        return Double(sum) / 255
+    }
+
+    func testFractionalRectEdgesGiveExactArea() {
+        let b = coverageBitmap(40, 30) { $0.addRect(Rect(x: 10.25, y: 5.5, width: 10.5, height: 10)) }
+        // x: 10.25…20.75 → pixels 10 and 20 are 75 % covered; y: 5.5…15.5 → rows 5 and 15 half.
+        XCTAssertEqual(alpha(b, 9, 10), 0)
+        XCTAssertEqual(alpha(b, 10, 10), 191) // 0.75 · 255 = 191.25
+        XCTAssertEqual(alpha(b, 15, 10), 255)
+        XCTAssertEqual(alpha(b, 20, 10), 191)
+        XCTAssertEqual(alpha(b, 21, 10), 0)
+        XCTAssertEqual(alpha(b, 15, 5), 128)  // 0.5 · 255 = 127.5
+        XCTAssertEqual(alpha(b, 15, 15), 128)
+        XCTAssertEqual(alpha(b, 15, 16), 0)
+        XCTAssertEqual(alpha(b, 10, 5), 96)   // 0.375 · 255 = 95.6
+        // Each partly covered pixel rounds to 8 bits: at most 0.5/255 off.
+        XCTAssertEqual(coveredArea(b), 10.5 * 10, accuracy: 42 * 0.5 / 255)
+    }
+
+    func testCircleAreaMatchesPiRSquared() {
+        let r = 200.0
+        let b = coverageBitmap(420, 420) { $0.addEllipse(in: Rect(x: 10.3, y: 9.7, width: 2 * r, height: 2 * r)) }
+        let expected = Double.pi * r * r
+        XCTAssertEqual(coveredArea(b), expected, accuracy: expected * 0.001)
+    }
+
+    func testArbitraryPolygonAreaIsExact() {
+        // A rotated quadrilateral: the summed coverage equals its shoelace area, up to the
+        // 8-bit rounding of each edge pixel and the 1/256-pixel vertex grid.
+        let pts = [Point(13.37, 7.11), Point(91.9, 30.4), Point(70.25, 88.8), Point(5.5, 61.03)]
+        var area = 0.0
+        for i in 0..<4 { area += pts[i].cross(pts[(i + 1) % 4]) }
+        area = abs(area) / 2
+        let b = coverageBitmap(100, 100) { p in
+            p.move(to: pts[0]); for q in pts.dropFirst() { p.addLine(to: q) }; p.closeSubpath()
+        }
+        XCTAssertEqual(coveredArea(b), area, accuracy: 1.0)
+    }
+
+    func testNonzeroAndEvenOddOnPentagram() {
+        // A five-pointed star drawn in one stroke: its central pentagon winds twice.
+        let c = Point(60, 60), r = 50.0
+        func star(_ p: inout Path) {
+            for i in 0..<5 {
+                let a = -Double.pi / 2 + Double(i) * 4 * Double.pi / 5
+                let q = Point(c.x + r * cos(a), c.y + r * sin(a))
+                if i == 0 { p.move(to: q) } else { p.addLine(to: q) }
+            }
+            p.closeSubpath()
+        }
+        let nonZero = coverageBitmap(120, 120, rule: .nonZero, star)
+        let evenOdd = coverageBitmap(120, 120, rule: .evenOdd, star)
+        XCTAssertEqual(alpha(nonZero, 60, 60), 255)
+        XCTAssertEqual(alpha(evenOdd, 60, 60), 0)
+        // Inside the top point: wound once.
+        XCTAssertEqual(alpha(nonZero, 60, 20), 255)
+        XCTAssertEqual(alpha(evenOdd, 60, 20), 255)
+    }
+
+    func testNestedSquaresSameAndOppositeDirection() {
+        func nested(reverseInner: Bool) -> (inout Path) -> Void {
+            { p in
+                p.addRect(Rect(x: 10, y: 10, width: 80, height: 80))
+                if reverseInner {
+                    p.move(to: Point(30, 30)); p.addLine(to: Point(30, 70))
+                    p.addLine(to: Point(70, 70)); p.addLine(to: Point(70, 30)); p.closeSubpath()
+                } else {
+                    p.addRect(Rect(x: 30, y: 30, width: 40, height: 40))
+                }
+            }
+        }
+        XCTAssertEqual(alpha(coverageBitmap(100, 100, rule: .nonZero, nested(reverseInner: false)), 50, 50), 255)
+        XCTAssertEqual(alpha(coverageBitmap(100, 100, rule: .evenOdd, nested(reverseInner: false)), 50, 50), 0)
+        XCTAssertEqual(alpha(coverageBitmap(100, 100, rule: .nonZero, nested(reverseInner: true)), 50, 50), 0)
+        XCTAssertEqual(alpha(coverageBitmap(100, 100, rule: .nonZero, nested(reverseInner: true)), 20, 50), 255)
+    }
+
+    func testSelfOverlappingContoursClampToFullCoverage() {
+        // Overlapping same-direction rectangles, as a stroker emits: the overlap is exactly
+        // covered once, and the anti-aliased edges inside the overlap do not leave seams.
+        let b = coverageBitmap(100, 60) { p in
+            p.addRect(Rect(x: 10.5, y: 10, width: 50, height: 40))
+            p.addRect(Rect(x: 40.3, y: 10, width: 50, height: 40))
+        }
+        for x in 11..<90 { XCTAssertEqual(alpha(b, x, 30), 255, "x = \(x)") }
+        XCTAssertEqual(alpha(b, 10, 30), 128)
+        XCTAssertEqual(alpha(b, 90, 30), 77) // 0.3 · 255 = 76.5
+        XCTAssertEqual(coveredArea(b), (90.3 - 10.5) * 40, accuracy: 80 * 0.5 / 255)
+    }
+
+    func testCurvesFlattenAfterTheTransform() {
+        // A unit circle scaled 100×: flattened in device space, so still round to 0.1 px.
+        let bitmap = Bitmap(width: 220, height: 220)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.translateBy(x: 110, y: 110)
+        ctx.scaleBy(x: 100, y: 100)
+        var p = Path()
+        p.addEllipse(in: Rect(x: -1, y: -1, width: 2, height: 2))
+        ctx.fill(p, color: .black)
+        XCTAssertEqual(coveredArea(bitmap), Double.pi * 10_000, accuracy: Double.pi * 10_000 * 0.0015)
+    }
+
+    func testNonFiniteCoordinatesDrawNothing() {
+        for bad in [Double.nan, .infinity, -.infinity] {
+            let b = coverageBitmap(50, 50) { p in
+                p.addRect(Rect(x: 5, y: 5, width: 20, height: 20))
+                p.move(to: Point(10, 10)); p.addLine(to: Point(bad, 30)); p.addLine(to: Point(30, 40))
+            }
+            XCTAssertEqual(coveredArea(b), 0, "coordinate \(bad)")
+        }
+        // A NaN transform is rejected too.
+        let bitmap = Bitmap(width: 10, height: 10)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.concatenate(AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        ctx.fill(Rect(x: 0, y: 0, width: 5, height: 5), color: .black)
+        var p = Path(); p.addEllipse(in: Rect(x: 0, y: 0, width: 5, height: 5))
+        ctx.fill(p, color: .black)
+        XCTAssertEqual(coveredArea(bitmap), 0)
+    }
+
+    func testHugeCoordinatesAreClippedQuickly() {
+        let start = Date()
+        // A rectangle far larger than the bitmap covers it entirely.
+        let huge = coverageBitmap(64, 48) { $0.addRect(Rect(x: -1e30, y: -1e30, width: 2e30, height: 2e30)) }
+        XCTAssertEqual(coveredArea(huge), 64 * 48, accuracy: 1e-9)
+        // The largest finite values: no crash, no hang (the geometry itself is beyond Double).
+        let extreme = coverageBitmap(64, 48) { p in
+            let m = Double.greatestFiniteMagnitude
+            p.move(to: Point(-m, -m)); p.addLine(to: Point(m, -m)); p.addLine(to: Point(m, m)); p.closeSubpath()
+        }
+        XCTAssertGreaterThan(coveredArea(extreme), 0)
+        // A triangle whose edge crosses the bitmap from ten million pixels away: inside the
+        // bitmap it is the half-plane below the line y = x/2 + 5.
+        let halfPlane = coverageBitmap(64, 48) { p in
+            p.move(to: Point(-1e7, -0.5e7 + 5)); p.addLine(to: Point(1e7, 0.5e7 + 5))
+            p.addLine(to: Point(-1e7, 1e7)); p.closeSubpath()
+        }
+        // Below y = x/2 + 5 inside 64×48: ∫ clamp(48 − (x/2 + 5), 0, 48) dx over 0…64.
+        var expected = 0.0
+        for i in 0..<6400 { let x = (Double(i) + 0.5) / 100; expected += min(max(48 - (x / 2 + 5), 0), 48) / 100 }
+        XCTAssertEqual(coveredArea(halfPlane), expected, accuracy: 0.5)
+        // Curves with absurd control points: bounded work.
+        let curves = coverageBitmap(64, 48) { p in
+            p.move(to: Point(10, 10))
+            p.addCurve(to: Point(50, 40), control1: Point(1e200, -1e200), control2: Point(-1e250, 1e180))
+            p.addQuadCurve(to: Point(10, 40), control: Point(3e307, 3e307))
+            p.closeSubpath()
+        }
+        _ = coveredArea(curves)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2.0)
+    }
+
+    func testTinyShapeOnBigBitmapTouchesOnlyItsPixels() {
+        let bitmap = Bitmap(width: 1920, height: 1080)
+        bitmap.fill(0x1234_5678)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        var p = Path()
+        p.addEllipse(in: Rect(x: 1000.25, y: 500.5, width: 2.5, height: 2))
+        ctx.fill(p, color: Color(red: 1, green: 0, blue: 0))
+        XCTAssertEqual(ctx.rasterizer.bounds, IntRect(x: 1000, y: 500, width: 3, height: 3))
+        var changed = 0
+        for y in 0..<1080 {
+            for x in 0..<1920 where bitmap[x, y] != 0x1234_5678 {
+                changed += 1
+                XCTAssert((1000..<1003).contains(x) && (500..<503).contains(y), "pixel \(x),\(y) changed")
+            }
+        }
+        XCTAssertGreaterThan(changed, 0)
+        // Off-screen shapes, however large, are culled before any work.
+        var far = Path()
+        far.addEllipse(in: Rect(x: 5000, y: -9000, width: 4000, height: 4000))
+        let t0 = Date()
+        for _ in 0..<10_000 { ctx.fill(far, color: .black) }
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 0.5)
+        XCTAssertTrue(ctx.rasterizer.bounds.isEmpty)
+    }
+
+    func testAccumulatorIsCleanAfterEveryDraw() {
+        // Draw, then draw a disjoint shape: no residue of the first may leak into the second.
+        let bitmap = Bitmap(width: 200, height: 100)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        var a = Path(); a.addEllipse(in: Rect(x: 10.3, y: 10.7, width: 70.1, height: 60.2))
+        ctx.fill(a, color: .black, rule: .evenOdd)
+        let afterFirst = coveredArea(bitmap)
+        var b = Path(); b.addRect(Rect(x: 120.5, y: 20.5, width: 40, height: 40))
+        ctx.fill(b, color: .black)
+        XCTAssertEqual(coveredArea(bitmap) - afterFirst, 1600, accuracy: 164 * 0.5 / 255)
+    }
+
+    func testClipBoxLimitsCoverageAndEdgesStayExact() {
+        let bitmap = Bitmap(width: 100, height: 100)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.clip(to: Rect(x: 20, y: 20, width: 30, height: 30))
+        var p = Path(); p.addEllipse(in: Rect(x: -50, y: -50, width: 300, height: 300))
+        ctx.fill(p, color: .black)
+        XCTAssertEqual(coveredArea(bitmap), 900, accuracy: 1e-9)
+        XCTAssertEqual(alpha(bitmap, 19, 30), 0)
+        XCTAssertEqual(alpha(bitmap, 50, 30), 0)
+    }
+}
