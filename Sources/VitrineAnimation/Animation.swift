@@ -96,6 +96,8 @@ open class Animation: Action, MediaTiming {
 final class AnimationRuntime {
     /// The engine has seen it (its begin time is resolved and it is evaluated).
     var isCommitted = false
+    /// The scene time at which it was added, when the layer's tree had an engine.
+    var addedAt: Double?
     var didStart = false
     var didStop = false
     /// The value shown before it was added, for a basic animation with no values.

@@ -39,6 +39,7 @@ public final class Engine {
     public init(root: Layer, clock: MediaClock) {
         self.root = root
         self.clock = clock
+        root.attachedEngine = self
     }
 
     /// The current time (CACurrentMediaTime): use it for `beginTime = currentMediaTime + delay`.
@@ -111,14 +112,19 @@ public final class Engine {
     // MARK: Commit
 
     /// Commits the implicit transaction; marks every layer rendered and resolves the begin time
-    /// of animations added since the last frame.
+    /// of animations added since the last frame: a begin time of 0 becomes the layer's time at
+    /// the moment the animation was added (read from the engine's clock).
     private func commit(at t: Double) {
         Transaction.flush()
         visit(root, parentTime: t) { layer, local in
             layer.hasBeenCommitted = true
             for entry in layer.animationEntries where !entry.animation.runtime.isCommitted {
-                if entry.animation.beginTime == 0 { entry.animation.beginTime = local }
-                entry.animation.runtime.isCommitted = true
+                let a = entry.animation
+                if a.beginTime == 0 {
+                    // "Now" is when it was added, if the clock was known then, else this frame.
+                    a.beginTime = a.runtime.addedAt.map { layer.localTime(fromSceneTime: $0) } ?? local
+                }
+                a.runtime.isCommitted = true
             }
         }
     }

@@ -1,17 +1,21 @@
 /// Adding, finding and removing animations.
 extension Layer {
     /// Adds a copy of `animation` under `key` (replacing an animation with the same key) after
-    /// the animations already added; it starts at the next frame (its `beginTime`, when 0,
-    /// becomes the layer time of that frame). A property animation without a key path animates
-    /// `key`. Presentation copies ignore this.
+    /// the animations already added; the next frame commits it (a `beginTime` of 0 becomes the
+    /// layer's time now, by the engine's clock). A property animation without a key path animates
+    /// `key`. An animation with no duration (or timing function) takes the one an open
+    /// transaction sets, as Core Animation does. Presentation copies ignore this.
     public func add(_ animation: Animation, forKey key: String?) {
         guard !isPresentationCopy else { return }
         let copy = animation.copy()
+        if copy.duration == 0, let d = Transaction.explicitAnimationDuration() { copy.duration = d }
+        if copy.timingFunction == nil, let f = Transaction.animationTimingFunction() { copy.timingFunction = f }
         if let property = copy as? PropertyAnimation, property.keyPath == nil { property.keyPath = key }
         if let basic = copy as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil,
            let keyPath = basic.keyPath {
             copy.runtime.capturedValue = presentation()?.value(forKeyPath: keyPath) ?? value(forKeyPath: keyPath)
         }
+        copy.runtime.addedAt = rootLayer.attachedEngine?.clock.now
         if let key { removeAnimation(forKey: key) }
         Transaction.register(copy)
         animationEntries.append((key, copy))

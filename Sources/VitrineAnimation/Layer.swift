@@ -107,6 +107,8 @@ open class Layer {
     var hasBeenCommitted = false
     /// `setNeedsDisplay()` was called since the engine last reported a redraw.
     var needsDisplayFlag = false
+    /// The engine running this tree (set on its root).
+    weak var attachedEngine: Engine?
     /// The copy of the most recent frame (model layers only).
     var lastPresentation: Layer?
 

@@ -38,7 +38,13 @@ public enum Transaction {
         TransactionStack.current.states.reversed().lazy.compactMap(\.duration).first ?? defaultAnimationDuration
     }
 
-    /// Sets the duration of implicit animations created in the current transaction.
+    /// The duration set by an open transaction, if any (nil: none was set).
+    static func explicitAnimationDuration() -> Double? {
+        TransactionStack.current.states.reversed().lazy.compactMap(\.duration).first
+    }
+
+    /// Sets the duration of implicit animations created in the current transaction, and of
+    /// animations added to layers in it that have no duration of their own.
     public static func setAnimationDuration(_ duration: Double) {
         TransactionStack.current.top.duration = duration
     }
@@ -49,7 +55,8 @@ public enum Transaction {
         TransactionStack.current.states.reversed().lazy.compactMap(\.timingFunction).first
     }
 
-    /// Sets the pacing of implicit animations created in the current transaction.
+    /// Sets the pacing of implicit animations created in the current transaction, and of
+    /// animations added to layers in it that have no timing function of their own.
     public static func setAnimationTimingFunction(_ function: TimingFunction?) {
         TransactionStack.current.top.timingFunction = function
     }
