@@ -1,6 +1,7 @@
 import Foundation
 import VitrineGraphics
 
+/// `distance(to:)` is VitrineGraphics' Euclidean distance.
 extension Point: Interpolatable {
     public func interpolated(to end: Point, fraction: Double) -> Point {
         Point(x: x.interpolated(to: end.x, fraction: fraction), y: y.interpolated(to: end.y, fraction: fraction))
@@ -8,7 +9,6 @@ extension Point: Interpolatable {
     public func adding(_ other: Point) -> Point { self + other }
     public func subtracting(_ other: Point) -> Point { self - other }
     public func scaled(by factor: Double) -> Point { self * factor }
-    public func distance(to other: Point) -> Double { (self - other).length }
     public var absentCounterpart: Point { .zero }
 
     public func value(atSubPath path: Substring) -> (any Interpolatable)? {
