@@ -99,6 +99,9 @@ struct CubicSubpath: Equatable {
 
     var end: Point { segments.last?.p3 ?? start }
 
+    /// Closed, or ending where it starts.
+    var isLoop: Bool { isClosed || (!segments.isEmpty && end.distance(to: start) < 1e-9) }
+
     /// The subpaths of `path`. A `close` whose subpath does not end at its start gets an
     /// explicit closing line, so a closed subpath's segments form the whole loop.
     static func subpaths(of path: Path) -> [CubicSubpath] {

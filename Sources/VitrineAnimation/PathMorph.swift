@@ -7,7 +7,8 @@ import VitrineGraphics
 ///
 /// 1. both become subpaths of cubic segments; a missing subpath is a copy of its partner
 ///    collapsed to the partner's centroid, so it grows from there;
-/// 2. for two closed subpaths, the second one's start point and direction are chosen to
+/// 2. for two closed subpaths (or ones ending where they start), the second one's start point
+///    and direction are chosen to
 ///    minimise the distance between the outlines (sampled by arc length, centroids aligned);
 /// 3. each subpath is cut at the arc-length fractions of both paths' segment ends, so both get
 ///    the same number of cubic segments and equal fractions of length correspond; each path
@@ -106,7 +107,8 @@ enum PathMorph {
         if x.segments.isEmpty && y0.segments.isEmpty {
             return (x, CubicSubpath(start: y0.start, segments: [], isClosed: x.isClosed))
         }
-        let closed = x.isClosed && y0.isClosed
+        // A subpath that ends where it starts (a full circle from addArc) is a loop too.
+        let closed = x.isLoop && y0.isLoop
         if x.segments.isEmpty {
             let point = x.start
             var px = y0; px.start = point; px.segments = y0.segments.map { $0.map { _ in point } }
