@@ -194,11 +194,10 @@ struct PathWalker {
         let n = segments.count
         switch a.calculationMode {
         case .discrete:
+            // The keyframes are the path's points: pick one by the discrete rule.
             let points = [segments[0].p0] + segments.map(\.p3)
-            let index = points.indices.map { $0 }
-            let i = KeyframeAnimation.interpolate(index.map(Double.init), at: f, mode: .discrete,
-                                                  keyTimes: a.keyTimes, timingFunctions: nil)
-            let k = Int(i)
+            let k = Int(KeyframeAnimation.interpolate(points.indices.map(Double.init), at: f, mode: .discrete,
+                                                      keyTimes: a.keyTimes, timingFunctions: nil))
             let seg = segments[min(max(k - 1, 0), n - 1)]
             return (points[k], seg.tangent(at: k == 0 ? 0 : 1))
         case .linear, .cubic:
