@@ -1,0 +1,119 @@
+import Foundation
+import VitrineGraphics
+
+/// The ring-shaped arrow of seed 000: a band of `thickness` along a circle inscribed in the
+/// bounds, from a tail at `startRadians` to a pointed head `lengthRadians` further on (negative:
+/// the other way). Every property is animatable and redraws the layer, as is the bounds.
+open class ArrowLayer: Layer {
+    /// Radial width of the band. Defaults to 0. Animatable.
+    @Animatable public var thickness: Double = 0
+    /// Angle of the tail end, radians, clockwise on screen from +x. Defaults to 0. Animatable.
+    @Animatable public var startRadians: Double = 0
+    /// Angle from tail to tip; negative runs counter-clockwise. Defaults to 0. Animatable.
+    @Animatable public var lengthRadians: Double = 0
+    /// Angular length of the head, clipped to the length and given its sign. Defaults to 0. Animatable.
+    @Animatable public var headLengthRadians: Double = 0
+    /// Fill of the arrow; nil fills nothing. Defaults to nil. Animatable.
+    @Animatable public var fillColor: Color? = nil
+    /// Outline of the arrow; nil (or a zero line width) strokes nothing. Defaults to nil. Animatable.
+    @Animatable public var strokeColor: Color? = nil
+    /// Width of the outline. Defaults to 0. Animatable.
+    @Animatable public var lineWidth: Double = 0
+    /// Corners of the outline. Defaults to `.miter`. Not animatable (redraws).
+    @LayerProperty public var lineJoin: LineJoin = .miter
+
+    /// Every custom property changes the drawing.
+    open override class func needsDisplay(forKey key: String) -> Bool {
+        customPropertyKeys.contains(key) || super.needsDisplay(forKey: key)
+    }
+
+    /// Always redraws on a bounds change (the radii follow the width).
+    open override var needsDisplayOnBoundsChange: Bool {
+        get { true }
+        set {}
+    }
+
+    /// The angles of the arrow: tail, where the head begins, and tip.
+    public struct Angles: Equatable, Sendable {
+        public var start: Double
+        public var head: Double
+        public var tip: Double
+    }
+
+    /// The head length clipped to the arrow's length, with the length's sign.
+    public static func clippedHeadLength(length: Double, headLength: Double) -> Double {
+        let head = copysign(headLength, length)
+        return abs(head) > abs(length) ? length : head
+    }
+
+    /// The three angles. When the head was clipped, `head` equals `start` exactly (computed as
+    /// start + (length − head), and length − length is exactly 0), so no stray arc appears.
+    public static func angles(start: Double, length: Double, headLength: Double) -> Angles {
+        let head = clippedHeadLength(length: length, headLength: headLength)
+        return Angles(start: start, head: start + (length - head), tip: start + length)
+    }
+
+    /// The outline of the arrow centred in `bounds`: outer radius = width / 2, tip radius =
+    /// outer − thickness / 2, inner radius = outer − thickness. Move to the tip, outer arc from
+    /// the head back to the tail, inner arc forward to the head, close.
+    public static func arrowPath(in bounds: Rect, thickness: Double, startRadians: Double, lengthRadians: Double,
+                                 headLengthRadians: Double) -> Path {
+        let a = angles(start: startRadians, length: lengthRadians, headLength: headLengthRadians)
+        let center = bounds.center
+        let outer = bounds.width / 2, tipRadius = outer - thickness / 2, inner = outer - thickness
+        // The outer arc runs from head to start: backwards (decreasing angle) when the arrow
+        // runs forwards. Path.addArc's `clockwise` is on screen, i.e. increasing angle.
+        let forwards = a.tip > a.start
+        var path = Path()
+        path.move(to: Point(x: center.x + tipRadius * cos(a.tip), y: center.y + tipRadius * sin(a.tip)))
+        path.addArc(center: center, radius: outer, startAngle: a.head, endAngle: a.start, clockwise: !forwards)
+        path.addArc(center: center, radius: inner, startAngle: a.start, endAngle: a.head, clockwise: forwards)
+        path.closeSubpath()
+        return path
+    }
+
+    /// This layer's arrow outline for its current properties.
+    public var arrowPath: Path {
+        ArrowLayer.arrowPath(in: bounds, thickness: thickness, startRadians: startRadians,
+                             lengthRadians: lengthRadians, headLengthRadians: headLengthRadians)
+    }
+
+    /// Whether the outline is stroked (a stroke colour and a positive line width).
+    public var strokesOutline: Bool { strokeColor != nil && lineWidth > 0 }
+}
+
+/// The growing pie sector of seed 004: `progress` 0 → 1 sweeps a filled sector of the circle
+/// inscribed in the bounds, clockwise on screen from `startAngle`. Animate `progress` with a
+/// basic animation; only `progress` (and the other custom properties) trigger a redraw.
+///
+/// (The seed calls CGContext.addArc with clockwise: true in a flipped context, which would
+/// sweep the complement; this layer sweeps 2π·progress clockwise on screen as described.)
+open class SectorLayer: Layer {
+    /// How much of the circle is covered, 0…1. Defaults to 0. Animatable.
+    @Animatable public var progress: Double = 0
+    /// Where the sector starts, radians clockwise from +x. Defaults to 0. Animatable.
+    @Animatable public var startAngle: Double = 0
+    /// The sector's fill. Defaults to orange. Animatable.
+    @Animatable public var fillColor: Color = Color(red: 1, green: 0.5, blue: 0)
+
+    open override class func needsDisplay(forKey key: String) -> Bool {
+        customPropertyKeys.contains(key) || super.needsDisplay(forKey: key)
+    }
+
+    /// The sector centred in `bounds` with radius half the width: move to the centre, arc
+    /// 2π·progress clockwise, close. Empty when progress ≤ 0; a full disc from progress ≥ 1.
+    public static func sectorPath(in bounds: Rect, startAngle: Double, progress: Double) -> Path {
+        let p = progress.isFinite ? min(max(progress, 0), 1) : 0
+        guard p > 0 else { return Path() }
+        let center = bounds.center, radius = bounds.width / 2
+        var path = Path()
+        path.move(to: center)
+        path.addArc(center: center, radius: radius, startAngle: startAngle,
+                    endAngle: startAngle + 2 * .pi * p, clockwise: true)
+        path.closeSubpath()
+        return path
+    }
+
+    /// This layer's sector for its current properties.
+    public var sectorPath: Path { SectorLayer.sectorPath(in: bounds, startAngle: startAngle, progress: progress) }
+}

@@ -1,0 +1,111 @@
+import VitrineGraphics
+
+/// Geometry: frame, the transform to the superlayer, and converting points between layers.
+extension Layer {
+    /// The anchor point in the layer's own coordinates.
+    public var anchorPointInBounds: Point {
+        let b = bounds
+        return Point(x: b.origin.x + anchorPoint.x * b.size.width, y: b.origin.y + anchorPoint.y * b.size.height)
+    }
+
+    /// The transform from this layer's coordinates to its superlayer's: move the anchor point to
+    /// the origin, apply `transform`, move to `position`.
+    public var transformToSuperlayer: AffineTransform {
+        let a = anchorPointInBounds
+        return AffineTransform(translationX: -a.x, y: -a.y)
+            .concatenating(transform)
+            .concatenating(AffineTransform(translationX: position.x, y: position.y))
+    }
+
+    /// The bounds as seen in the superlayer: derived from `bounds`, `position`, `anchorPoint`
+    /// and `transform` (the bounding box when transformed). Setting it sets the bounds size and
+    /// the position (the transform is not changed). Not animatable itself.
+    public var frame: Rect {
+        get { transformToSuperlayer.apply(to: bounds) }
+        set {
+            let f = newValue.standardized
+            bounds = Rect(origin: bounds.origin, size: f.size)
+            position = Point(x: f.minX + anchorPoint.x * f.width, y: f.minY + anchorPoint.y * f.height)
+        }
+    }
+
+    /// The transform from this layer's coordinates to its tree's root coordinates.
+    public var transformToRoot: AffineTransform {
+        var t = AffineTransform.identity
+        var layer: Layer? = self
+        while let l = layer, let parent = l.parentInTree {
+            t = t.concatenating(l.transformToSuperlayer)
+            layer = parent
+        }
+        return t
+    }
+
+    /// `point`, given in `layer`'s coordinates (nil: the root's), in this layer's coordinates.
+    /// Layers in different trees are related through their roots' coordinates.
+    public func convert(_ point: Point, from layer: Layer?) -> Point {
+        let root = layer?.transformToRoot.apply(to: point) ?? point
+        return transformToRoot.inverted()?.apply(to: root) ?? root
+    }
+
+    /// `point`, given in this layer's coordinates, in `layer`'s coordinates (nil: the root's).
+    public func convert(_ point: Point, to layer: Layer?) -> Point {
+        let root = transformToRoot.apply(to: point)
+        guard let layer else { return root }
+        return layer.transformToRoot.inverted()?.apply(to: root) ?? root
+    }
+
+    /// The bounding box of `rect` from `layer`'s coordinates (nil: the root's) in this layer's.
+    public func convert(_ rect: Rect, from layer: Layer?) -> Rect {
+        let toRoot = layer?.transformToRoot ?? .identity
+        guard let fromRoot = transformToRoot.inverted() else { return toRoot.apply(to: rect) }
+        return toRoot.concatenating(fromRoot).apply(to: rect)
+    }
+
+    /// The bounding box of `rect` from this layer's coordinates in `layer`'s (nil: the root's).
+    public func convert(_ rect: Rect, to layer: Layer?) -> Rect {
+        let toRoot = transformToRoot
+        guard let layer, let fromRoot = layer.transformToRoot.inverted() else { return toRoot.apply(to: rect) }
+        return toRoot.concatenating(fromRoot).apply(to: rect)
+    }
+}
+
+/// Time: each layer's local time derives from its parent's through `beginTime`, `speed` and
+/// `timeOffset`; the root's parent time is the engine's (scene) time.
+extension Layer {
+    /// This layer's time at parent time `t`: (t − beginTime) × speed + timeOffset.
+    public func localTime(fromParentTime t: Double) -> Double { (t - beginTime) * speed + timeOffset }
+
+    /// The parent time at which this layer's time is `t` (for a paused layer, `beginTime`).
+    public func parentTime(fromLocalTime t: Double) -> Double {
+        speed == 0 ? beginTime : (t - timeOffset) / speed + beginTime
+    }
+
+    /// This layer's time at scene time `t`.
+    public func localTime(fromSceneTime t: Double) -> Double {
+        var chain: [Layer] = []
+        var layer: Layer? = self
+        while let l = layer { chain.append(l); layer = l.parentInTree }
+        var time = t
+        for l in chain.reversed() { time = l.localTime(fromParentTime: time) }
+        return time
+    }
+
+    /// The scene time at which this layer's time is `t`.
+    public func sceneTime(fromLocalTime t: Double) -> Double {
+        var time = t
+        var layer: Layer? = self
+        while let l = layer { time = l.parentTime(fromLocalTime: time); layer = l.parentInTree }
+        return time
+    }
+
+    /// `t`, a time of `layer` (nil: scene time), as a time of this layer.
+    public func convertTime(_ t: Double, from layer: Layer?) -> Double {
+        localTime(fromSceneTime: layer?.sceneTime(fromLocalTime: t) ?? t)
+    }
+
+    /// `t`, a time of this layer, as a time of `layer` (nil: scene time).
+    public func convertTime(_ t: Double, to layer: Layer?) -> Double {
+        let scene = sceneTime(fromLocalTime: t)
+        return layer?.localTime(fromSceneTime: scene) ?? scene
+    }
+}

@@ -1,0 +1,257 @@
+import VitrineGraphics
+
+/// A rectangle of content in a tree of layers (CALayer): geometry, appearance, sublayers,
+/// animations. Setting a property changes the *model*; what is shown is the *presentation*,
+/// a copy the engine computes for each frame with the animations applied.
+///
+/// Subclasses declare their own properties with `@Animatable` (animatable) or `@LayerProperty`
+/// (stored, not animatable), one line each; presentation copies carry them and their keys are
+/// their names. A subclass that draws itself overrides `needsDisplay(forKey:)` for the keys
+/// that change its drawing.
+open class Layer {
+    // MARK: Geometry
+
+    /// The layer's own coordinate space: origin and size. Defaults to `.zero`. Animatable.
+    @Animatable public var bounds: Rect = .zero
+    /// Where the anchor point sits in the superlayer's coordinates. Defaults to `.zero`. Animatable.
+    @Animatable public var position: Point = .zero
+    /// Stacking order among siblings: higher draws later (on top). Defaults to 0. Animatable.
+    @Animatable public var zPosition: Double = 0
+    /// The point of the bounds, in unit coordinates ((0, 0) top-left, (1, 1) bottom-right), that
+    /// `position` places and `transform` turns about. Defaults to (0.5, 0.5). Animatable.
+    @Animatable public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
+    /// A transform applied about the anchor point. Defaults to identity. Animatable
+    /// (by decomposition; also through `transform.rotation.z`, `transform.scale` …).
+    @Animatable public var transform: AffineTransform = .identity
+
+    // MARK: Appearance
+
+    /// Opacity of the layer and its sublayers, 0…1, applied to the group. Defaults to 1. Animatable.
+    @Animatable public var opacity: Double = 1
+    /// Whether the layer and its sublayers are not drawn. Defaults to false. Animatable (switches
+    /// at the midpoint).
+    @Animatable public var isHidden: Bool = false
+    /// Fill of the bounds (rounded by `cornerRadius`); nil draws nothing. Defaults to nil. Animatable.
+    @Animatable public var backgroundColor: Color? = nil
+    /// Radius of the corners of the background, border and `masksToBounds` clip. Defaults to 0.
+    /// Animatable.
+    @Animatable public var cornerRadius: Double = 0
+    /// Width of the border drawn inside the bounds. Defaults to 0. Animatable.
+    @Animatable public var borderWidth: Double = 0
+    /// Colour of the border. Defaults to opaque black. Animatable.
+    @Animatable public var borderColor: Color? = .black
+    /// Whether sublayers (and contents) are clipped to the bounds and corner radius. Defaults to
+    /// false. Animatable (switches at the midpoint).
+    @Animatable public var masksToBounds: Bool = false
+    /// An image drawn in the bounds, placed by `contentsGravity`. Defaults to nil. Not animatable
+    /// (Core Animation cross-fades it; here it switches at once).
+    @LayerProperty public var contents: (any LayerContents)? = nil
+    /// How `contents` is placed in the bounds. Defaults to `.resize`. Not animatable.
+    @LayerProperty public var contentsGravity: ContentsGravity = .resize
+
+    // MARK: Timing
+
+    /// When the layer's time starts, in its parent's time. Defaults to 0. Not animatable.
+    @LayerProperty public var beginTime: Double = 0
+    /// Rate of the layer's time relative to its parent's; multiplies down the tree; 0 pauses.
+    /// Defaults to 1. Not animatable.
+    @LayerProperty public var speed: Double = 1
+    /// Offset added to the layer's time; scrubs a paused layer. Defaults to 0. Not animatable.
+    @LayerProperty public var timeOffset: Double = 0
+
+    // MARK: Other state
+
+    /// A name for finding and debugging. Defaults to nil. Not animatable.
+    @LayerProperty public var name: String? = nil
+
+    /// The layer whose sublayers include this one. Read-only; use the sublayer methods.
+    public internal(set) weak var superlayer: Layer?
+    /// A layer whose alpha masks this layer's rendering, in this layer's coordinates.
+    /// Defaults to nil. Not animatable (its own properties are).
+    public var mask: Layer? {
+        didSet {
+            guard mask !== oldValue else { return }
+            oldValue?.maskOwner = nil
+            if let mask {
+                mask.removeFromSuperlayer()
+                mask.maskOwner?.mask = nil
+                mask.maskOwner = self
+            }
+            modelDidChange()
+        }
+    }
+    /// The layer this layer masks, if it is a mask.
+    weak var maskOwner: Layer?
+    /// Supplies actions and contents. Held weakly. Defaults to nil.
+    public weak var delegate: LayerDelegate?
+    /// Actions by key, consulted after the delegate; `NullAction.shared` disables a key.
+    /// Defaults to empty.
+    public var actions: [String: Action] = [:]
+    /// Redraw when the bounds change. Defaults to false.
+    open var needsDisplayOnBoundsChange = false
+
+    // MARK: Internal state
+
+    /// The sublayers, back to front.
+    var sublayerStorage: [Layer] = []
+    /// Stored properties by position in the class's `SlotLayout`.
+    var slots: [AnyLayerSlot] = []
+    var slotLayout: SlotLayout!
+    /// Added animations, in order, with their keys.
+    var animationEntries: [(key: String?, animation: Animation)] = []
+    /// True for copies made by the engine for a frame.
+    var isPresentationCopy = false
+    /// The model layer of a presentation copy.
+    weak var modelLayer: Layer?
+    /// The engine has evaluated this layer in a frame (before that it does not animate).
+    var hasBeenCommitted = false
+    /// `setNeedsDisplay()` was called since the engine last reported a redraw.
+    var needsDisplayFlag = false
+    /// The engine running this tree (set on its root).
+    weak var attachedEngine: Engine?
+    /// The copy of the most recent frame (model layers only).
+    var lastPresentation: Layer?
+
+    /// Bumped by every model change anywhere, so the engine knows whether to re-evaluate.
+    nonisolated(unsafe) static var modelGeneration: UInt64 = 0
+
+    // MARK: Life cycle
+
+    /// A layer with default properties.
+    public required init() {
+        slotLayout = registerSlots()
+    }
+
+    /// A copy of `layer`'s properties (Core Animation's initWithLayer:, used for presentation
+    /// copies). Every `@Animatable` and `@LayerProperty` value is copied; subclasses with other
+    /// stored state override this, call super, and copy it.
+    public required init(layer: Layer) {
+        slotLayout = registerSlots()
+        if layer.slotLayout === slotLayout {
+            for (mine, theirs) in zip(slots, layer.slots) { mine.copyValue(from: theirs) }
+        } else {
+            for (i, key) in slotLayout.keys.enumerated() {
+                if let j = layer.slotLayout.index[key] { slots[i].copyValue(from: layer.slots[j]) }
+            }
+        }
+        needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange
+    }
+
+    /// Finds the property wrappers of this instance (subclass first) and names them.
+    private func registerSlots() -> SlotLayout {
+        let cached = SlotLayout.cached(for: type(of: self))
+        var found: [AnyLayerSlot] = []
+        var names: [String] = [], custom: Set<String> = []
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let m = mirror {
+            let builtIn = Layer.builtInClasses.contains(ObjectIdentifier(m.subjectType))
+            for child in m.children {
+                guard let holder = child.value as? SlotHolder else { continue }
+                found.append(holder.anySlot)
+                if cached == nil {
+                    let label = child.label ?? ""
+                    let key = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                    names.append(key)
+                    if !builtIn { custom.insert(key) }
+                }
+            }
+            mirror = m.superclassMirror
+        }
+        let layout: SlotLayout
+        if let cached { layout = cached } else {
+            layout = SlotLayout(keys: names, customKeys: custom)
+            SlotLayout.store(layout, for: type(of: self))
+        }
+        for (slot, key) in zip(found, layout.keys) { slot.key = key }
+        slots = found
+        return layout
+    }
+
+    static let builtInClasses: Set<ObjectIdentifier> = [
+        ObjectIdentifier(Layer.self), ObjectIdentifier(ShapeLayer.self), ObjectIdentifier(TextLayer.self),
+    ]
+
+    /// The keys of the properties this class and its superclasses declare beyond the library's
+    /// Layer, ShapeLayer and TextLayer (the custom properties, e.g. for `needsDisplay(forKey:)`).
+    public class var customPropertyKeys: Set<String> {
+        if let layout = SlotLayout.cached(for: self) { return layout.customKeys }
+        return self.init().slotLayout.customKeys
+    }
+
+    /// The keys of every stored property of this layer (built-in and custom).
+    public var propertyKeys: [String] { slotLayout.keys }
+
+    // MARK: Model changes
+
+    /// A property changed on this layer: count it, and run its action on a rendered model layer.
+    func slotDidChange(_ slot: AnyLayerSlot, from old: (any Interpolatable)?) {
+        guard !isPresentationCopy else { return }
+        modelDidChange()
+        guard slot.isAnimatable, hasBeenCommitted, !Transaction.disableActions(),
+              let action = action(forKey: slot.key) else { return }
+        action.run(forKey: slot.key, object: self, arguments: nil)
+    }
+
+    func modelDidChange() {
+        guard !isPresentationCopy else { return }
+        Layer.modelGeneration &+= 1
+        Transaction.noteModelChange()
+    }
+
+    // MARK: Actions
+
+    /// The action for `key`: the delegate's answer, else `actions[key]`, else the class default,
+    /// else (for the built-in animatable properties) the default implicit animation. A null
+    /// action at any step ends the search with nil.
+    open func action(forKey key: String) -> Action? {
+        if let delegate, let a = delegate.action(for: self, forKey: key) { return a is NullAction ? nil : a }
+        if let a = actions[key] { return a is NullAction ? nil : a }
+        if let a = type(of: self).defaultAction(forKey: key) { return a is NullAction ? nil : a }
+        return implicitAnimation(forKey: key)
+    }
+
+    /// The class's default action for `key`. Default nil (the built-in implicit animation).
+    open class func defaultAction(forKey key: String) -> Action? { nil }
+
+    // MARK: Presentation and model
+
+    /// The layer as shown in the most recent frame, with animations applied; nil before the
+    /// engine has shown it. A presentation copy returns itself.
+    public func presentation() -> Self? {
+        if isPresentationCopy { return self }
+        return lastPresentation as? Self
+    }
+
+    /// The model layer: itself for a model layer, the layer it was copied from for a
+    /// presentation copy.
+    public func model() -> Self {
+        if isPresentationCopy, let m = modelLayer as? Self { return m }
+        return self
+    }
+
+    // MARK: Display
+
+    /// Whether changing `key` requires the layer to redraw its contents. Default false; a layer
+    /// that draws itself returns true for the keys its drawing reads.
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// Marks the contents for redrawing in the next frame.
+    public func setNeedsDisplay() {
+        guard !isPresentationCopy else { return }
+        needsDisplayFlag = true
+        modelDidChange()
+    }
+
+    /// Whether `setNeedsDisplay()` was called since the last frame redrew the layer.
+    public func needsDisplay() -> Bool { needsDisplayFlag }
+
+    /// The layer's visible extent in its own coordinates, for damage tracking: the bounds, plus
+    /// whatever a subclass draws outside them.
+    open func visualExtent() -> Rect { bounds.standardized }
+}
+
+extension Layer: CustomStringConvertible {
+    public var description: String {
+        "<\(type(of: self))\(name.map { " \"\($0)\"" } ?? "") position=\(position) bounds=\(bounds)>"
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Declares an animatable property of a `Layer` subclass in one line:
+///
+///     final class ArrowLayer: Layer {
+///         @Animatable var lengthRadians: Double = 0
+///     }
+///
+/// The property's name is its key (`"lengthRadians"`) for key paths, animations, actions and
+/// `needsDisplay(forKey:)`; presentation copies carry its value; setting it on a rendered
+/// layer runs the key's action (unless actions are disabled).
+@propertyWrapper
+public struct Animatable<Value: Interpolatable>: SlotHolder {
+    let slot: AnimatableSlot<Value>
+
+    /// A property with the given default value.
+    public init(wrappedValue: Value) { slot = AnimatableSlot(wrappedValue) }
+
+    @available(*, unavailable, message: "@Animatable is only for properties of Layer subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable: wrappedValue is unavailable") }
+        set { fatalError("unreachable: wrappedValue is unavailable") }
+    }
+
+    /// Reads and writes through the layer, so changes reach actions and redraw tracking.
+    public static subscript<L: Layer>(
+        _enclosingInstance layer: L,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<L, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<L, Animatable<Value>>
+    ) -> Value {
+        get { layer[keyPath: storageKeyPath].slot.value }
+        set {
+            let slot = layer[keyPath: storageKeyPath].slot
+            let old = slot.value
+            slot.value = newValue
+            if old != newValue { layer.slotDidChange(slot, from: old) }
+        }
+    }
+
+    var anySlot: AnyLayerSlot { slot }
+}
+
+/// Declares a stored, non-animatable property of a `Layer` subclass in one line (line cap,
+/// gravity, text …): presentation copies carry it, changes count for redraw and damage, but
+/// never animate. Its name is its key.
+@propertyWrapper
+public struct LayerProperty<Value>: SlotHolder {
+    let slot: PropertySlot<Value>
+
+    /// A property with the given default value, compared with `==`.
+    public init(wrappedValue: Value) where Value: Equatable { slot = PropertySlot(wrappedValue, same: ==) }
+
+    /// Layer contents, compared by identity.
+    public init(wrappedValue: Value) where Value == (any LayerContents)? {
+        slot = PropertySlot(wrappedValue, same: { $0 === $1 })
+    }
+
+    @available(*, unavailable, message: "@LayerProperty is only for properties of Layer subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable: wrappedValue is unavailable") }
+        set { fatalError("unreachable: wrappedValue is unavailable") }
+    }
+
+    /// Reads and writes through the layer, so changes reach redraw and damage tracking.
+    public static subscript<L: Layer>(
+        _enclosingInstance layer: L,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<L, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<L, LayerProperty<Value>>
+    ) -> Value {
+        get { layer[keyPath: storageKeyPath].slot.value }
+        set {
+            let slot = layer[keyPath: storageKeyPath].slot
+            let changed = !slot.same(slot.value, newValue)
+            slot.value = newValue
+            if changed { layer.slotDidChange(slot, from: nil) }
+        }
+    }
+
+    var anySlot: AnyLayerSlot { slot }
+}
+
+/// A property wrapper that stores its value in a slot the layer can find by name.
+protocol SlotHolder { var anySlot: AnyLayerSlot { get } }
+
+/// Type-erased access to one stored layer property.
+protocol AnyLayerSlot: AnyObject {
+    /// The property's name (set when the layer registers its slots).
+    var key: String { get set }
+    var isAnimatable: Bool { get }
+    /// The value as an animatable value (nil for non-animatable slots).
+    var interpolatableValue: (any Interpolatable)? { get }
+    /// Stores `value` if it has the slot's type; returns whether it did.
+    func setInterpolatable(_ value: any Interpolatable) -> Bool
+    func copyValue(from other: AnyLayerSlot)
+    func hasSameValue(as other: AnyLayerSlot) -> Bool
+}
+
+final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
+    var value: Value
+    var key = ""
+    init(_ value: Value) { self.value = value }
+
+    var isAnimatable: Bool { true }
+    var interpolatableValue: (any Interpolatable)? { value }
+    func setInterpolatable(_ v: any Interpolatable) -> Bool {
+        guard let typed = coerce(v, to: Value.self) else { return false }
+        value = typed
+        return true
+    }
+    func copyValue(from other: AnyLayerSlot) {
+        if let o = other as? AnimatableSlot<Value> { value = o.value }
+    }
+    func hasSameValue(as other: AnyLayerSlot) -> Bool {
+        guard let o = other as? AnimatableSlot<Value> else { return false }
+        return o.value == value
+    }
+}
+
+final class PropertySlot<Value>: AnyLayerSlot {
+    var value: Value
+    let same: (Value, Value) -> Bool
+    var key = ""
+    init(_ value: Value, same: @escaping (Value, Value) -> Bool) { self.value = value; self.same = same }
+
+    var isAnimatable: Bool { false }
+    var interpolatableValue: (any Interpolatable)? { nil }
+    func setInterpolatable(_ v: any Interpolatable) -> Bool { false }
+    func copyValue(from other: AnyLayerSlot) {
+        if let o = other as? PropertySlot<Value> { value = o.value }
+    }
+    func hasSameValue(as other: AnyLayerSlot) -> Bool {
+        guard let o = other as? PropertySlot<Value> else { return false }
+        return same(o.value, value)
+    }
+}
+
+/// The names of a layer class's slots, in the order its instances list them.
+final class SlotLayout {
+    let keys: [String]
+    let index: [String: Int]
+    /// Keys declared below the library's built-in layer classes (custom properties).
+    let customKeys: Set<String>
+
+    init(keys: [String], customKeys: Set<String>) {
+        self.keys = keys
+        var index: [String: Int] = [:]
+        for (i, k) in keys.enumerated() where index[k] == nil { index[k] = i }
+        self.index = index
+        self.customKeys = customKeys
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var layouts: [ObjectIdentifier: SlotLayout] = [:]
+
+    static func cached(for type: AnyClass) -> SlotLayout? {
+        lock.lock(); defer { lock.unlock() }
+        return layouts[ObjectIdentifier(type)]
+    }
+
+    static func store(_ layout: SlotLayout, for type: AnyClass) {
+        lock.lock(); defer { lock.unlock() }
+        layouts[ObjectIdentifier(type)] = layout
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where the engine reads the current time, in seconds (CACurrentMediaTime). Injected, so tests
+/// drive virtual time and every frame is exact and reproducible.
+public protocol MediaClock: AnyObject {
+    /// The current time in seconds; never decreases.
+    var now: Double { get }
+}
+
+/// A clock that moves only when told to: virtual time for tests and offline rendering.
+public final class ManualClock: MediaClock {
+    /// The current time in seconds.
+    public private(set) var now: Double
+
+    /// A clock reading `now`.
+    public init(now: Double = 0) { self.now = now }
+
+    /// Moves time forward by `seconds` (negative or non-finite amounts are ignored).
+    public func advance(by seconds: Double) {
+        guard seconds.isFinite, seconds > 0 else { return }
+        now += seconds
+    }
+
+    /// Sets the time, if it is not earlier than the current one.
+    public func set(to time: Double) {
+        guard time.isFinite, time >= now else { return }
+        now = time
+    }
+}
+
+/// The system's monotonic clock (CLOCK_MONOTONIC), as Core Animation's media time.
+public final class MonotonicClock: MediaClock {
+    /// A monotonic clock.
+    public init() {}
+
+    /// Seconds since an arbitrary fixed point (boot).
+    public var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import VitrineGraphics
+
+/// The wavy progress bar of seed 002: a line from `origin` across `maxLength` whose progress
+/// point sags by `maxOffset · (1 − |progress − 0.5| · 2)` (most at 50 %), splitting it into a
+/// done part (`strokeColor`) and a remaining part (`trackColor`) at `strokeEnd`, with a
+/// percentage label that follows the tip. Round caps; the done part is drawn last.
+open class ProgressLayer: Layer {
+    /// Progress, clamped to 0…1 when drawn. Defaults to 0. Animatable.
+    @Animatable public var progress: Double = 0
+    /// Where the colours meet, as a fraction of the horizontal extent, 0…1. Defaults to 1. Animatable.
+    @Animatable public var strokeEnd: Double = 1
+    /// The sag at 50 % progress. Defaults to 25. Animatable.
+    @Animatable public var maxOffset: Double = 25
+    /// Where the line starts, in the layer's coordinates. Defaults to (25, 150). Animatable.
+    @Animatable public var origin: Point = Point(x: 25, y: 150)
+    /// The horizontal length of the line. Defaults to 350. Animatable.
+    @Animatable public var maxLength: Double = 350
+    /// Width of both parts. Defaults to 5. Animatable.
+    @Animatable public var lineWidth: Double = 5
+    /// Colour of the remaining part. Defaults to #cccccc. Animatable.
+    @Animatable public var trackColor: Color = Color(r8: 204, g8: 204, b8: 204)
+    /// Colour of the done part. Defaults to #42ff42. Animatable.
+    @Animatable public var strokeColor: Color = Color(r8: 66, g8: 255, b8: 66)
+    /// The label's rectangle at progress 0; it moves with the tip. Defaults to zero. Not animatable.
+    @LayerProperty public var textRect: Rect = .zero
+
+    open override class func needsDisplay(forKey key: String) -> Bool {
+        customPropertyKeys.contains(key) || super.needsDisplay(forKey: key)
+    }
+
+    /// What the renderer draws for one state of the bar (the seed's `report` output included).
+    public struct Layout: Equatable, Sendable {
+        /// The progress point (where the line bends).
+        public var tip: Point
+        /// Where the colours meet.
+        public var contact: Point
+        /// The remaining part, drawn first.
+        public var track: [Point]
+        /// The done part, drawn over the track; empty when progress or strokeEnd is 0.
+        public var done: [Point]
+        /// The label text: the whole percentage of progress ("37%").
+        public var labelText: String
+        /// Where the label goes: `textRect` moved by the tip's displacement.
+        public var labelRect: Rect
+    }
+
+    /// The layout for the given values. With s = strokeEnd and p = progress (both clamped):
+    /// when s > p the contact point lies on tip → end and the done part is origin → tip →
+    /// contact; otherwise it lies on origin → tip and the done part is origin → contact, the
+    /// track contact → tip → end. The contact's x is origin.x + maxLength·s. At p = 0 the bar is
+    /// straight and nothing is green (the track then covers the whole line).
+    public static func layout(origin: Point, maxLength: Double, maxOffset: Double, progress: Double,
+                              strokeEnd: Double, textRect: Rect) -> Layout {
+        func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
+        let p = unit(progress), s = unit(strokeEnd)
+        let sag = maxOffset * (1 - abs(p - 0.5) * 2)
+        let tip = Point(x: origin.x + maxLength * p, y: origin.y + sag)
+        let end = Point(x: origin.x + maxLength, y: origin.y)
+        let contactX = origin.x + maxLength * s
+        var contact: Point
+        var track: [Point], done: [Point]
+        if s > p {
+            let along = p < 1 ? (s - p) / (1 - p) : 1
+            contact = Point(x: contactX, y: origin.y + (tip.y - origin.y) * (1 - along))
+            track = [contact, end]
+            done = [origin, tip, contact]
+        } else {
+            let along = p > 0 ? s / p : 1
+            contact = Point(x: contactX, y: origin.y + (tip.y - origin.y) * along)
+            track = [contact, tip, end]
+            done = s > 0 ? [origin, contact] : []
+        }
+        if p == 0 {
+            contact = origin
+            track = [origin, end]
+            done = []
+        }
+        let label = textRect.offsetBy(dx: maxLength * p, dy: sag)
+        return Layout(tip: tip, contact: contact, track: dropRepeats(track), done: dropRepeats(done),
+                      labelText: "\(Int((p * 100).rounded(.down)))%", labelRect: label)
+    }
+
+    /// This layer's layout for its current properties.
+    public var layout: Layout {
+        ProgressLayer.layout(origin: origin, maxLength: maxLength, maxOffset: maxOffset, progress: progress,
+                             strokeEnd: strokeEnd, textRect: textRect)
+    }
+
+    /// A polyline as an open path (for stroking with round caps).
+    public static func path(through points: [Point]) -> Path {
+        var path = Path()
+        for (i, p) in points.enumerated() { if i == 0 { path.move(to: p) } else { path.addLine(to: p) } }
+        return path
+    }
+
+    /// The stroke of both parts: `lineWidth`, round caps, round joins.
+    public var strokeStyle: StrokeStyle { StrokeStyle(lineWidth: lineWidth, lineCap: .round, lineJoin: .round) }
+
+    /// Consecutive equal points removed (a zero-length piece would draw a stray round cap); a
+    /// polyline that collapses to a single point is dropped.
+    private static func dropRepeats(_ points: [Point]) -> [Point] {
+        var out: [Point] = []
+        for p in points where out.last != p { out.append(p) }
+        return out.count == 1 && points.count > 1 ? [] : out
+    }
+
+    /// The line and the label's reach beyond the bounds.
+    open override func visualExtent() -> Rect {
+        let l = layout
+        var r = bounds.standardized
+        for p in l.track + l.done { r = r.union(Rect(origin: p, size: .zero)) }
+        r = r.insetBy(dx: -lineWidth, dy: -lineWidth)
+        return l.labelRect.isEmpty ? r : r.union(l.labelRect)
+    }
+}

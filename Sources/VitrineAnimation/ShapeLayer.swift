@@ -1,0 +1,75 @@
+import VitrineGraphics
+
+/// A layer that fills and strokes a path (CAShapeLayer), drawn in its own coordinates and not
+/// clipped to its bounds.
+open class ShapeLayer: Layer {
+    /// The shape, in the layer's coordinates. Defaults to nil. Animatable (paths of different
+    /// structure morph sensibly).
+    @Animatable public var path: Path? = nil
+    /// The fill; nil fills nothing. Defaults to opaque black. Animatable.
+    @Animatable public var fillColor: Color? = .black
+    /// Which regions are inside when filling. Defaults to `.nonZero`. Not animatable.
+    @LayerProperty public var fillRule: FillRule = .nonZero
+    /// The stroke; nil strokes nothing. Defaults to nil. Animatable.
+    @Animatable public var strokeColor: Color? = nil
+    /// Width of the stroke. Defaults to 1. Animatable.
+    @Animatable public var lineWidth: Double = 1
+    /// Shape of open ends. Defaults to `.butt`. Not animatable.
+    @LayerProperty public var lineCap: LineCap = .butt
+    /// Shape of corners. Defaults to `.miter`. Not animatable.
+    @LayerProperty public var lineJoin: LineJoin = .miter
+    /// Miter joins longer than miterLimit × lineWidth become bevels. Defaults to 10. Animatable.
+    @Animatable public var miterLimit: Double = 10
+    /// Alternating dash and gap lengths; empty draws a solid line. Defaults to empty. Animatable.
+    @Animatable public var lineDashPattern: [Double] = []
+    /// How far into the dash pattern the stroke starts. Defaults to 0. Animatable.
+    @Animatable public var lineDashPhase: Double = 0
+    /// Where stroking starts, as a fraction of the path's length. Defaults to 0. Animatable.
+    @Animatable public var strokeStart: Double = 0
+    /// Where stroking ends, as a fraction of the path's length. Defaults to 1. Animatable.
+    @Animatable public var strokeEnd: Double = 1
+
+    /// The stroke parameters as one value for the stroker.
+    public var strokeStyle: StrokeStyle {
+        StrokeStyle(lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
+                    dashPattern: lineDashPattern, dashPhase: lineDashPhase)
+    }
+
+    /// The bounds, the path, and the stroke's reach beyond the path (miters and square caps
+    /// included).
+    open override func visualExtent() -> Rect {
+        var extent = bounds.standardized
+        guard let path, !path.isEmpty else { return extent }
+        var reach = 0.0
+        if strokeColor != nil && lineWidth > 0 {
+            var factor = 0.5
+            if lineJoin == .miter { factor = max(factor, miterLimit / 2) }
+            if lineCap == .square { factor = max(factor, 0.5 * 2.0.squareRoot()) }
+            reach = lineWidth * factor + 1
+        }
+        let b = path.bounds
+        if !b.isNull { extent = extent.union(b.insetBy(dx: -reach, dy: -reach)) }
+        return extent
+    }
+}
+
+/// How a text layer aligns its lines (kCAAlignment…).
+public enum TextAlignmentMode: String, Sendable, CaseIterable {
+    case natural, left, right, center, justified
+}
+
+/// A layer that draws a string (CATextLayer). Text is laid out and drawn by the renderer.
+open class TextLayer: Layer {
+    /// The text; nil draws nothing. Defaults to nil. Not animatable.
+    @LayerProperty public var string: String? = nil
+    /// The font family name, matched with fontconfig. Defaults to "sans-serif". Not animatable.
+    @LayerProperty public var font: String = "sans-serif"
+    /// The font size in points. Defaults to 36. Animatable.
+    @Animatable public var fontSize: Double = 36
+    /// The text colour. Defaults to opaque white. Animatable.
+    @Animatable public var foregroundColor: Color? = .white
+    /// How lines are aligned in the bounds. Defaults to `.natural` (left). Not animatable.
+    @LayerProperty public var alignmentMode: TextAlignmentMode = .natural
+    /// Whether text wraps to the bounds' width. Defaults to false. Not animatable.
+    @LayerProperty public var isWrapped: Bool = false
+}
