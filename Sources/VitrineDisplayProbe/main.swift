@@ -73,25 +73,8 @@ func idleForever(_ options: Options) throws {
 }
 
 func bench(_ options: Options) throws {
-    var logger = Logger(label: "vitrine.display.probe")
-    logger.logLevel = .warning
-    do {
-        let presenter = try X11Presenter(displayName: options.display, logger: logger)
-        say("display \(presenter.displayName) \(presenter.size), refresh rate \(presenter.refreshRate.map { "\($0) Hz" } ?? "not reported")")
-        for workload in [PresentWorkload.movingSquare(side: 200), .fullFrame] {
-            say(try PacingBenchmark.run(presenter: presenter, seconds: options.seconds, framesPerSecond: options.fps,
-                                        workload: workload).description)
-        }
-        presenter.close()
-    }
-    for sharedMemory in [true, false] {
-        let presenter = try X11Presenter(displayName: options.display, sharedMemory: sharedMemory, logger: logger)
-        for workload in [PresentWorkload.fullFrame, .movingSquare(side: 64), .movingSquare(side: 200)] {
-            let report = try PresentCostBenchmark.run(presenter: presenter, frames: 300, workload: workload)
-            say("\(presenter.usesSharedMemory ? "MIT-SHM  " : "XPutImage") \(report)")
-        }
-        presenter.close()
-    }
+    try DisplayBenchmarkSuite.run(displayName: options.display, seconds: options.seconds,
+                                  framesPerSecond: options.fps, report: say)
 }
 
 do {

@@ -143,10 +143,18 @@ public final class GraphicsContext {
         blendSolid(pixel, rule: .nonZero)
     }
 
-    /// Strokes `path` with `color`: the outline of the stroke (flattened to 0.1 device pixel)
-    /// filled by the nonzero rule, so overlapping parts of one stroke never double up.
-    public func stroke(_ path: Path, color: Color, style: StrokeStyle) {
-        let outline = path.strokeOutline(style, tolerance: 0.1 / max(state.transform.maxScale, 1e-6))
+    /// Strokes `path` with `color` as CAShapeLayer does: the part between `strokeStart` and
+    /// `strokeEnd` (fractions of the whole length), dashed by the style's pattern, outlined
+    /// (flattened to 0.1 device pixel) and filled by the nonzero rule, so overlapping parts of
+    /// one stroke never double up.
+    public func stroke(_ path: Path, color: Color, style: StrokeStyle,
+                       strokeStart: Double = 0, strokeEnd: Double = 1) {
+        guard style.lineWidth > 0, strokeEnd > strokeStart else { return }
+        var visible = strokeStart <= 0 && strokeEnd >= 1 ? path : path.trimmed(from: strokeStart, to: strokeEnd)
+        if !style.dashPattern.isEmpty {
+            visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
+        }
+        let outline = visible.strokeOutline(style, tolerance: 0.1 / max(state.transform.maxScale, 1e-6))
         fill(outline, color: color, rule: .nonZero)
     }
 

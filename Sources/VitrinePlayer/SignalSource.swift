@@ -18,14 +18,18 @@ public enum PlayerSignal: Sendable, Equatable {
 public final class SignalSource {
     public let fileDescriptor: Int32
     private static let handled: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGTERM, SIGINT]
+    /// The calling thread's mask before the source blocked its signals.
+    private var previousMask = sigset_t()
 
     /// Blocks the player's signals in the calling thread (call it before starting other threads,
-    /// which inherit the mask) and opens the descriptor.
+    /// which inherit the mask) and opens the descriptor. Releasing the source restores the
+    /// thread's previous mask: child processes started afterwards (and the thread itself) get
+    /// the signals' ordinary behaviour back.
     public init() throws {
         var set = sigset_t()
         sigemptyset(&set)
         for s in SignalSource.handled { sigaddset(&set, s) }
-        guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else { throw SystemError("pthread_sigmask", errno) }
+        guard pthread_sigmask(SIG_BLOCK, &set, &previousMask) == 0 else { throw SystemError("pthread_sigmask", errno) }
         // SIGPIPE would kill the process when a FIFO reader or the notify socket goes away.
         signal(SIGPIPE, SIG_IGN)
         let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
@@ -33,7 +37,10 @@ public final class SignalSource {
         fileDescriptor = fd
     }
 
-    deinit { close(fileDescriptor) }
+    deinit {
+        close(fileDescriptor)
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+    }
 
     /// Every signal that arrived since the last call, oldest first.
     public func drain() -> [PlayerSignal] {

@@ -54,11 +54,14 @@ final class XvfbServer {
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
     }
 
-    /// Stops the server the polite way and reaps it.
+    /// Stops the server the polite way and reaps it; kills it if it has not gone within two
+    /// seconds (e.g. when it inherited a mask that blocks SIGTERM).
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill() } else { process.waitUntilExit() }
     }
 
     deinit { stop() }

@@ -115,54 +115,61 @@ final class PathDataTests: XCTestCase {
 
     // MARK: - Arcs
 
+    /// The points where an arc's cubics meet, and its last end point.
+    private func joints(_ e: [PathElement]) -> [Point] { e.dropFirst().compactMap(\.endPoint) }
+
     func testArcQuarterEndpointAndMidpointOnCircle() throws {
         // From (10, 0) to (0, 10), radius 10, sweep 1 (clockwise on screen), small: centre (0, 0).
+        // A quarter is two 45° cubics meeting at 45° on the circle.
         let e = try elements("M 10 0 A 10 10 0 0 1 0 10")
-        XCTAssertEqual(e.count, 2)
-        guard case .cubic(let c1, let c2, let end) = e[1] else { return XCTFail("\(e)") }
-        XCTAssertEqual(end, P(0, 10))
-        let mid = Path.cubicPoint(P(10, 0), c1, c2, end, 0.5)
-        XCTAssertEqual(mid.length, 10, accuracy: 10 * 3e-4)  // the cubic's known radial error
+        XCTAssertEqual(e.count, 3)
+        XCTAssertEqual(e.last?.endPoint, P(0, 10))
+        let mid = try XCTUnwrap(e[1].endPoint)
+        XCTAssertEqual(mid.length, 10, accuracy: 1e-9)
         XCTAssertEqual(mid.x, mid.y, accuracy: 1e-9)
         XCTAssertGreaterThan(mid.x, 0)
+        // Each cubic's own midpoint strays from the circle by its small radial error only.
+        guard case .cubic(let c1, let c2, let p) = e[1] else { return XCTFail("\(e)") }
+        XCTAssertEqual(Path.cubicPoint(P(10, 0), c1, c2, p, 0.5).length, 10, accuracy: 10 * 1e-5)
         // Sweep 0 takes the other small arc, around (10, 10).
-        guard case .cubic(let d1, let d2, _) = try elements("M 10 0 A 10 10 0 0 0 0 10")[1] else { return XCTFail() }
-        let mid0 = Path.cubicPoint(P(10, 0), d1, d2, P(0, 10), 0.5)
-        XCTAssertEqual(mid0.distance(to: P(10, 10)), 10, accuracy: 3e-3)
-        XCTAssertEqual(mid0.x, 10 - 10 / 2.0.squareRoot(), accuracy: 3e-3)
+        let other = try elements("M 10 0 A 10 10 0 0 0 0 10")
+        let mid0 = try XCTUnwrap(other[1].endPoint)
+        XCTAssertEqual(mid0.distance(to: P(10, 10)), 10, accuracy: 1e-9)
+        XCTAssertEqual(mid0.x, 10 - 10 / 2.0.squareRoot(), accuracy: 1e-9)
     }
 
-    func testLargeArcSplitsIntoQuarterCubics() throws {
-        // 270° around (10, 10): three cubics, every joint on the circle.
+    func testLargeArcSplitsIntoEighthCubics() throws {
+        // 270° around (10, 10): six 45° cubics, every joint on the circle.
         let e = try elements("M 10 0 A 10 10 0 1 1 0 10")
-        XCTAssertEqual(e.count, 4)
+        XCTAssertEqual(e.count, 7)
         for element in e.dropFirst() {
             guard case .cubic(_, _, let p) = element else { return XCTFail("\(element)") }
             XCTAssertEqual(p.distance(to: P(10, 10)), 10, accuracy: 1e-9)
         }
         XCTAssertEqual(e.last?.endPoint, P(0, 10))
-        // A full half turn is two cubics.
-        XCTAssertEqual(try elements("M 0 0 A 5 5 0 0 1 10 0").count, 3)
+        // A full half turn is four cubics.
+        XCTAssertEqual(try elements("M 0 0 A 5 5 0 0 1 10 0").count, 5)
     }
 
     func testArcRadiiScaledUpWhenTooSmall() throws {
         // Radius 1 cannot span 10: scaled to 5, a half circle through (5, -5) (sweep 1 from 180°).
         let e = try elements("M 0 0 A 1 1 0 0 1 10 0")
-        XCTAssertEqual(e.count, 3)
-        XCTAssertEqual(e[1].endPoint!.x, 5, accuracy: 1e-9)
-        XCTAssertEqual(e[1].endPoint!.y, -5, accuracy: 1e-9)
-        XCTAssertEqual(e[2].endPoint, P(10, 0))
+        XCTAssertEqual(e.count, 5)
+        let top = joints(e)[1]
+        XCTAssertEqual(top.x, 5, accuracy: 1e-9)
+        XCTAssertEqual(top.y, -5, accuracy: 1e-9)
+        XCTAssertEqual(e.last?.endPoint, P(10, 0))
     }
 
     func testRotatedEllipticArc() throws {
-        // rx 20 along screen y (rotation 90°), ry 10 along x: a quarter from (10, 0) to (0, 20) around (0, 0).
+        // rx 20 along screen y (rotation 90°), ry 10 along x: a quarter from (10, 0) to (0, 20)
+        // around (0, 0); the joint of its two cubics is at the ellipse's parametric 45° point.
         let e = try elements("M 10 0 A 20 10 90 0 1 0 20")
-        XCTAssertEqual(e.count, 2)
-        guard case .cubic(let c1, let c2, let end) = e[1] else { return XCTFail("\(e)") }
-        XCTAssertEqual(end, P(0, 20))
-        let mid = Path.cubicPoint(P(10, 0), c1, c2, end, 0.5)
-        XCTAssertEqual(mid.x, 10 / 2.0.squareRoot(), accuracy: 0.01)
-        XCTAssertEqual(mid.y, 20 / 2.0.squareRoot(), accuracy: 0.01)
+        XCTAssertEqual(e.count, 3)
+        XCTAssertEqual(e.last?.endPoint, P(0, 20))
+        let mid = try XCTUnwrap(e[1].endPoint)
+        XCTAssertEqual(mid.x, 10 / 2.0.squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(mid.y, 20 / 2.0.squareRoot(), accuracy: 1e-9)
     }
 
     func testDegenerateArcs() throws {

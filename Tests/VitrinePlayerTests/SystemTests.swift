@@ -81,4 +81,20 @@ final class SystemTests: XCTestCase {
         XCTAssertEqual(source.drain(), [.reload, .nextScene, .restartPlaylist, .terminate])
         XCTAssertEqual(source.drain(), [])
     }
+
+    func testReleasingTheSourceRestoresTheSignalMask() throws {
+        var before = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &before)
+        do {
+            let source = try SignalSource()
+            var during = sigset_t()
+            pthread_sigmask(SIG_BLOCK, nil, &during)
+            XCTAssertEqual(sigismember(&during, SIGTERM), 1)
+            _ = source
+        }
+        var after = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &after)
+        XCTAssertEqual(sigismember(&after, SIGTERM), sigismember(&before, SIGTERM))
+        XCTAssertEqual(sigismember(&after, SIGHUP), sigismember(&before, SIGHUP))
+    }
 }

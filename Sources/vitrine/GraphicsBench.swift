@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import VitrineGraphics
 
@@ -90,8 +91,10 @@ func builtInScenes() -> [(String, Scene)] {
 
 /// Reads one scene of peers-bench.py's scenes.json.
 func loadScene(_ file: String, _ name: String) throws -> Scene {
-    let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as! [String: Any]
-    let s = root[name] as! [String: Any]
+    let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+    guard let s = (root as? [String: Any])?[name] as? [String: Any] else {
+        throw ValidationError("\(file) has no scene '\(name)'")
+    }
     func color(_ v: Any?) -> Color {
         let c = (v as! [Any]).map { ($0 as! NSNumber).doubleValue }
         return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
@@ -158,34 +161,57 @@ func time(_ scene: Scene, _ ctx: GraphicsContext, frames: Int, warmup: Int, cpuT
     return (samples[samples.count / 2], samples[0])
 }
 
-let args = CommandLine.arguments
-if args.count == 6 {
-    let scene = try loadScene(args[1], args[2])
-    let bitmap = Bitmap(width: scene.width, height: scene.height)
-    let ctx = GraphicsContext(bitmap: bitmap)
-    let (median, minimum) = time(scene, ctx, frames: Int(args[3])!, warmup: Int(args[4])!)
-    let bytes = Data(bytes: bitmap.pixels, count: bitmap.width * bitmap.height * 4)
-    try bytes.write(to: URL(fileURLWithPath: args[5]).appendingPathComponent("\(args[2])_ext.argb32"))
-    print(String(format: "median_ms=%.4f min_ms=%.4f", median, minimum))
-} else {
-    // graphics-bench [--png DIR] [--frames N] [SCENE …]   (thread CPU time per frame)
-    var pngDirectory: String?
+struct GraphicsBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graphics",
+        abstract: "Time the renderer on one scene of peers-bench.py, or on the built-in scenes.",
+        discussion: """
+            With five arguments it speaks shared/tools/peers-bench.py's external-renderer protocol:
+            renders SCENE of SCENES_JSON WARMUP then FRAMES times (clear + draw), prints
+            `median_ms=X min_ms=Y` (wall clock) and writes OUT/SCENE_ext.argb32.
+            With none it times the built-in scenes in thread CPU time (--png DIR saves them).
+            """)
+
+    @Argument(help: "SCENES_JSON SCENE FRAMES WARMUP OUT (peers-bench protocol), or nothing.")
+    var arguments: [String] = []
+
+    @Option(help: "Frames to time per built-in scene.")
     var frames = 50
-    var only: Set<String> = []
-    var rest = args.dropFirst()
-    while let a = rest.popFirst() {
-        switch a {
-        case "--png": pngDirectory = rest.popFirst()
-        case "--frames": frames = Int(rest.popFirst() ?? "") ?? frames
-        default: only.insert(a)
+
+    @Option(help: "Directory to save the built-in scenes' last frames as PNG.")
+    var png: String?
+
+    @Option(help: "Only these built-in scenes (comma separated).")
+    var scenes: String?
+
+    func validate() throws {
+        guard arguments.isEmpty || arguments.count == 5 else {
+            throw ValidationError("expected SCENES_JSON SCENE FRAMES WARMUP OUT, or no arguments")
+        }
+        if arguments.count == 5, Int(arguments[2]).map({ $0 > 0 }) != true || Int(arguments[3]).map({ $0 >= 0 }) != true {
+            throw ValidationError("FRAMES must be a positive integer and WARMUP a non-negative one")
         }
     }
-    for (name, scene) in builtInScenes() where only.isEmpty || only.contains(name) {
-        let bitmap = Bitmap(width: scene.width, height: scene.height)
-        let ctx = GraphicsContext(bitmap: bitmap)
-        let (median, minimum) = time(scene, ctx, frames: frames, warmup: 5, cpuTime: true)
-        print(name.padding(toLength: 18, withPad: " ", startingAt: 0)
-              + String(format: " median %8.3f ms   min %8.3f ms", median, minimum))
-        if let pngDirectory { try bitmap.writePNG(to: "\(pngDirectory)/\(name).png") }
+
+    func run() throws {
+        if arguments.count == 5 {
+            let scene = try loadScene(arguments[0], arguments[1])
+            let bitmap = Bitmap(width: scene.width, height: scene.height)
+            let ctx = GraphicsContext(bitmap: bitmap)
+            let (median, minimum) = time(scene, ctx, frames: Int(arguments[2])!, warmup: Int(arguments[3])!)
+            let bytes = Data(bytes: bitmap.pixels, count: bitmap.width * bitmap.height * 4)
+            try bytes.write(to: URL(fileURLWithPath: arguments[4]).appendingPathComponent("\(arguments[1])_ext.argb32"))
+            print(String(format: "median_ms=%.4f min_ms=%.4f", median, minimum))
+            return
+        }
+        let only = Set(scenes.map { $0.split(separator: ",").map(String.init) } ?? [])
+        for (name, scene) in builtInScenes() where only.isEmpty || only.contains(name) {
+            let bitmap = Bitmap(width: scene.width, height: scene.height)
+            let ctx = GraphicsContext(bitmap: bitmap)
+            let (median, minimum) = time(scene, ctx, frames: frames, warmup: 5, cpuTime: true)
+            print(name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                  + String(format: " median %8.3f ms   min %8.3f ms", median, minimum))
+            if let png { try bitmap.writePNG(to: "\(png)/\(name).png") }
+        }
     }
 }

@@ -1,0 +1,31 @@
+import Logging
+
+/// Everything `vitrine bench --pacing` measures on a real X server: the display link's pacing
+/// under the X11 presenter (a moving square and whole-frame updates), then the cost of one
+/// present for whole frames and small dirty rectangles, with MIT-SHM and with XPutImage.
+public enum DisplayBenchmarkSuite {
+    /// Runs the suite on `displayName` (nil: `$DISPLAY`), handing each report line to `report`.
+    public static func run(displayName: String?, seconds: Double, framesPerSecond: Int,
+                           report: (String) -> Void) throws {
+        var logger = Logger(label: "vitrine.bench")
+        logger.logLevel = .warning
+        do {
+            let presenter = try X11Presenter(displayName: displayName, logger: logger)
+            defer { presenter.close() }
+            report("display \(presenter.displayName) \(presenter.size), refresh rate "
+                   + (presenter.refreshRate.map { "\($0) Hz" } ?? "not reported"))
+            for workload in [PresentWorkload.movingSquare(side: 200), .fullFrame] {
+                report(try PacingBenchmark.run(presenter: presenter, seconds: seconds,
+                                               framesPerSecond: framesPerSecond, workload: workload).description)
+            }
+        }
+        for sharedMemory in [true, false] {
+            let presenter = try X11Presenter(displayName: displayName, sharedMemory: sharedMemory, logger: logger)
+            defer { presenter.close() }
+            for workload in [PresentWorkload.fullFrame, .movingSquare(side: 64), .movingSquare(side: 200)] {
+                let result = try PresentCostBenchmark.run(presenter: presenter, frames: 300, workload: workload)
+                report("\(presenter.usesSharedMemory ? "MIT-SHM  " : "XPutImage") \(result)")
+            }
+        }
+    }
+}

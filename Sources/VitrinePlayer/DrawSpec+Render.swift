@@ -1,0 +1,40 @@
+import VitrineGraphics
+
+extension DrawSpec {
+    /// The spec drawn into a new bitmap of its size.
+    public func render() -> Bitmap {
+        let bitmap = Bitmap(width: width, height: height)
+        render(into: GraphicsContext(bitmap: bitmap))
+        return bitmap
+    }
+
+    /// Draws the spec into `context`: background, then every item in source order.
+    public func render(into context: GraphicsContext) {
+        context.clear(background ?? .clear)
+        for item in items {
+            switch item {
+            case .shape(let shape): DrawSpec.draw(shape, in: context)
+            case .text(let text): DrawSpec.draw(text, in: context)
+            }
+        }
+    }
+
+    static func draw(_ shape: Shape, in context: GraphicsContext) {
+        context.saveGState()
+        defer { context.restoreGState() }
+        context.concatenate(shape.transform)
+        let grouped = shape.opacity < 1
+        if grouped { context.beginTransparencyLayer(alpha: shape.opacity) }
+        if let fill = shape.fillColor { context.fill(shape.path, color: fill, rule: shape.fillRule) }
+        if let stroke = shape.strokeColor {
+            context.stroke(shape.path, color: stroke, style: shape.strokeStyle,
+                           strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)
+        }
+        if grouped { context.endTransparencyLayer() }
+    }
+
+    static func draw(_ text: Text, in context: GraphicsContext) {
+        guard let font = try? Font(family: text.font, size: text.fontSize) else { return }
+        context.fill(font.path(for: text.string, at: text.position), color: text.color)
+    }
+}

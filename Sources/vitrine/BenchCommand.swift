@@ -1,0 +1,35 @@
+import ArgumentParser
+import VitrineDisplay
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the renderer, the display path and the player.",
+        discussion: """
+            vitrine bench --pacing            display link pacing and present cost on $DISPLAY
+            vitrine bench graphics …          the renderer (peers-bench.py's external-renderer protocol)
+            """,
+        subcommands: [GraphicsBenchCommand.self])
+
+    @Flag(help: "Run the display link under the X11 presenter and report frame intervals, missed frames and present cost (MIT-SHM and XPutImage).")
+    var pacing = false
+
+    @Option(help: "X display for --pacing (default: $DISPLAY).")
+    var display: String?
+
+    @Option(help: "Seconds of pacing per workload.")
+    var seconds: Double = 5
+
+    @Option(help: "Frames per second for --pacing.")
+    var fps: Int = 60
+
+    func validate() throws {
+        guard pacing else { throw ValidationError("choose a benchmark: --pacing, or a subcommand (see --help)") }
+        guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be from 0 to 3600") }
+        guard (1...1000).contains(fps) else { throw ValidationError("--fps must be from 1 to 1000") }
+    }
+
+    func run() throws {
+        try DisplayBenchmarkSuite.run(displayName: display, seconds: seconds, framesPerSecond: fps) { print($0) }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import VitrineGraphics
+import VitrinePlayer
+
+struct DrawCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "draw",
+        abstract: "Render a static draw spec (TOML shapes and text) to a PNG file.",
+        discussion: "The spec's keys are those of shared/tools/skia-reference.py: width, height, background, [[shape]] and [[text]] tables.")
+
+    @Argument(help: "The draw spec (TOML).")
+    var spec: String
+
+    @Option(name: .shortAndLong, help: "Where to write the PNG.")
+    var output: String
+
+    func run() throws {
+        let drawSpec: DrawSpec
+        do { drawSpec = try DrawSpec.load(file: spec) } catch {
+            printError(error)
+            throw ExitCode(65)
+        }
+        try drawSpec.render().writePNG(to: output)
+    }
+}
+
+/// Prints an error to stderr as users read it: `FILE:LINE:COLUMN: … › KEY: message` lines.
+func printError(_ error: Error) {
+    var standardError = StandardError()
+    print(error, to: &standardError)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandleStandardError.write(string)
+    }
+}
