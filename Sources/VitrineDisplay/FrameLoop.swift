@@ -4,12 +4,24 @@ import Glibc
 /// and the display link's deadlines wait together, so nothing busy-waits and a paused link
 /// with quiet descriptors sleeps until the kernel has something to say.
 ///
+/// Timers (`schedule(at:)`) share the same wait: a paused link with a timer set sleeps until
+/// the timer, on the link's clock, so a virtual clock drives them as it drives frames.
+///
 /// Each pass: sources with input already buffered in user space run first (Xlib reads events
-/// ahead of the socket); then, unless a frame is due, the loop waits for the next deadline or a
-/// descriptor; ready sources run; then the due frame, if any, is delivered.
+/// ahead of the socket); then, unless a frame is due, the loop waits for the next deadline (the
+/// link's or a timer's) or a descriptor; ready sources run, then due timers; then the due frame,
+/// if any, is delivered.
 public final class FrameLoop {
     /// Identifies a watched source, for `unwatch`.
     public struct SourceID: Hashable { fileprivate let value: Int }
+    /// Identifies a scheduled timer, for `cancel`.
+    public struct TimerID: Hashable { fileprivate let value: Int }
+
+    private struct Timer {
+        var id: TimerID
+        var deadline: MonotonicInstant
+        var handler: () throws -> Void
+    }
 
     private struct Source {
         var id: SourceID
@@ -25,6 +37,8 @@ public final class FrameLoop {
 
     private var sources: [Source] = []
     private var nextSourceID = 0
+    private var timers: [Timer] = []
+    private var nextTimerID = 0
     private var stopRequested = false
     private var pollSet: [pollfd] = []
 
@@ -56,6 +70,36 @@ public final class FrameLoop {
     /// Stops watching a source.
     public func unwatch(_ id: SourceID) { sources.removeAll { $0.id == id } }
 
+    /// Calls `handler` once on the loop's thread when the link's clock reaches `deadline` (at
+    /// once, on the next pass, if it already has). Timers with the same deadline run in the
+    /// order they were scheduled.
+    @discardableResult
+    public func schedule(at deadline: MonotonicInstant, _ handler: @escaping () throws -> Void) -> TimerID {
+        let id = TimerID(value: nextTimerID)
+        nextTimerID += 1
+        timers.append(Timer(id: id, deadline: deadline, handler: handler))
+        return id
+    }
+
+    /// Cancels a timer that has not run yet (a timer that ran or was cancelled is ignored).
+    public func cancel(_ id: TimerID) { timers.removeAll { $0.id == id } }
+
+    /// The earliest deadline of the scheduled timers.
+    private var nextTimerDeadline: MonotonicInstant? { timers.lazy.map(\.deadline).min() }
+
+    /// Runs every timer due at `now`, earliest first; a timer a handler schedules for a time
+    /// already past runs on the next pass.
+    private func runDueTimers(at now: MonotonicInstant) throws {
+        let due = timers.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id.value) < ($1.deadline, $1.id.value) }
+        guard !due.isEmpty else { return }
+        let ids = Set(due.map(\.id))
+        timers.removeAll { ids.contains($0.id) }
+        for timer in due {
+            try timer.handler()
+            if stopRequested { return }
+        }
+    }
+
     /// Makes `run` return after the current pass. Call it on the loop's thread (from a handler or
     /// the frame callback); other threads stop the loop through a descriptor it watches.
     public func stop() { stopRequested = true }
@@ -73,11 +117,16 @@ public final class FrameLoop {
             }
 
             var now = link.clock.now()
-            let deadline = link.nextDeadline
-            if deadline.map({ now < $0 }) ?? true {
+            try runDueTimers(at: now)
+            if stopRequested { return }
+            let frameDeadline = link.nextDeadline
+            if frameDeadline.map({ now < $0 }) ?? true {
+                let deadline = [frameDeadline, nextTimerDeadline].compactMap { $0 }.min()
                 try waitForInput(until: deadline)
                 if stopRequested { return }
                 now = link.clock.now()
+                try runDueTimers(at: now)
+                if stopRequested { return }
             }
 
             if let frame = link.frame(at: now) {
