@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "VitrineDisplayTests",
                     dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11",
                                    .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer"]),
+        .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer", "CX11"]),
     ],
     swiftLanguageModes: [.v5]
 )

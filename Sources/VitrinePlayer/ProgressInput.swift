@@ -106,7 +106,7 @@ private extension Substring {
 
 /// Where progress comes from: a FIFO that update scripts write lines into (psplash style), or
 /// a state file rewritten by some other program.
-public enum ProgressSourceSpec: Equatable, Sendable {
+public enum ProgressSourceSpec: Hashable, Sendable {
     case fifo(String)
     case file(String)
 

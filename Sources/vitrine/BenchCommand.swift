@@ -8,8 +8,9 @@ struct BenchCommand: ParsableCommand {
         discussion: """
             vitrine bench --pacing            display link pacing and present cost on $DISPLAY
             vitrine bench graphics …          the renderer (peers-bench.py's external-renderer protocol)
+            vitrine bench player [CONFIG]     each scene's frame cost, pixels redrawn, CPU share and RSS
             """,
-        subcommands: [GraphicsBenchCommand.self])
+        subcommands: [GraphicsBenchCommand.self, PlayerBenchCommand.self])
 
     @Flag(help: "Run the display link under the X11 presenter and report frame intervals, missed frames and present cost (MIT-SHM and XPutImage).")
     var pacing = false

@@ -1,0 +1,358 @@
+import VitrineAnimation
+import VitrineGraphics
+
+/// Something a frame of the player did that the world outside the screen hears about.
+public enum PlayerEvent: Equatable, Sendable {
+    /// A scene began (with its transition in, if any). `index` is its place in the playlist.
+    case sceneStarted(index: Int, name: String)
+    /// A scene could not be built (e.g. an image vanished since the playlist was checked); the
+    /// player went on to the next one.
+    case sceneFailed(name: String, error: String)
+    /// A playlist that does not loop played its last scene to the end.
+    case finished
+}
+
+/// The playlist state machine: which scene plays, since when, what comes next, and the
+/// transitions between scenes, as a layer tree an `Engine` runs.
+///
+/// Everything happens at frame time: signals, progress input and reloads are requests that the
+/// next `frameWillRender(at:)` carries out with that frame's timestamp, so the display link's
+/// clock is the one source of truth and a virtual clock drives the player as exactly as a real
+/// one. The tree:
+///
+///     stage (the screen; background colour shows in the letterbox bars)
+///     └─ viewport (the canvas's letterboxed rectangle, clipping)
+///        ├─ holder of the outgoing scene (during a transition)
+///        └─ holder of the current scene (canvas-sized, scaled to the viewport)
+///           └─ the scene's root
+public final class Player {
+    /// The root of the layer tree: the whole screen.
+    public let stage = Layer()
+    /// Runs the tree; its clock is set to each frame's timestamp.
+    public let engine: Engine
+    /// The playlist playing.
+    public private(set) var playlist: Playlist
+    /// The size of the screen the stage covers, in pixels.
+    public private(set) var screenSize: Size
+    /// Whether a playlist without `loop` has played to its end.
+    public private(set) var isFinished = false
+
+    /// How long a scene that waits for progress stays after its progress is complete (100 %,
+    /// and the bar has finished gliding there), so the full bar is seen.
+    public static let progressCompleteHold = 0.5
+    /// A scene that ends less than this before the frame that notices starts its successor at
+    /// its exact end time (so durations do not drift by a frame per scene); a later one (the
+    /// process was stalled) starts it at the frame's time.
+    public static let catchUpLimit = 0.25
+
+    private let clock = ManualClock()
+    private let viewport = Layer()
+    private let onlyScene: String?
+    private var order: [Int] = []
+    private var current: ShownScene?
+    private var outgoing: ShownScene?
+    private var transitionEnd: Double?
+    private var requests: [Request] = []
+    private var progressState: [ProgressSourceSpec: ProgressState] = [:]
+
+    private enum Request {
+        case next, restart, replace(Playlist), progress(ProgressCommand, ProgressSourceSpec)
+    }
+
+    /// The last PROGRESS and MSG of a source, given to a scene when it starts.
+    private struct ProgressState { var fraction: Double?; var message: String? }
+
+    /// A scene on the stage.
+    private final class ShownScene {
+        let position: Int
+        let instance: SceneInstance
+        let holder = Layer()
+        let canvas: Size
+        let startTime: Double
+        var progressCompletedAt: Double?
+
+        init(position: Int, instance: SceneInstance, canvas: Size, startTime: Double) {
+            self.position = position
+            self.instance = instance
+            self.canvas = canvas
+            self.startTime = startTime
+        }
+    }
+
+    /// A player for `playlist` on a screen of `screenSize` pixels; `onlyScene` plays just the
+    /// scene of that name over and over (all scenes when nil or not in the playlist). Nothing is
+    /// on the stage before the first `frameWillRender(at:)`.
+    public init(playlist: Playlist, screenSize: Size, onlyScene: String? = nil) {
+        self.playlist = playlist
+        self.screenSize = screenSize
+        self.onlyScene = onlyScene
+        engine = Engine(root: stage, clock: clock)
+        stage.anchorPoint = .zero
+        viewport.anchorPoint = .zero
+        viewport.masksToBounds = true
+        stage.addSublayer(viewport)
+        adopt(playlist)
+        layout(for: screenSize)
+    }
+
+    // MARK: - State
+
+    /// The name of the scene playing (the incoming one during a transition), nil before the
+    /// first frame.
+    public var currentSceneName: String? { current?.instance.definition.name }
+    /// The playlist index of the scene playing.
+    public var currentSceneIndex: Int? { current.map { order[$0.position] } }
+    /// The scene playing.
+    public var currentScene: SceneInstance? { current?.instance }
+    /// The scene leaving during a transition.
+    public var outgoingScene: SceneInstance? { outgoing?.instance }
+    /// When the scene playing started, in engine time.
+    public var currentSceneStartTime: Double? { current?.startTime }
+    /// Whether a transition is under way.
+    public var isTransitioning: Bool { outgoing != nil }
+    /// Whether a request waits for the next frame (the display link must not stay paused).
+    public var hasPendingRequests: Bool { !requests.isEmpty || current == nil }
+    /// The layer holding the scene playing (placed, scaled and animated by transitions).
+    public var currentHolder: Layer? { current?.holder }
+    /// The layer holding the scene leaving, during a transition.
+    public var outgoingHolder: Layer? { outgoing?.holder }
+    /// The canvas's rectangle on the screen.
+    public var viewportFrame: Rect { viewport.frame }
+
+    /// When a frame must run even if nothing animates: the end of the scene playing (or of its
+    /// hold after progress completed), or of the transition. Nil when only input can end it.
+    public var nextDeadline: Double? {
+        guard !isFinished else { return nil }
+        return [transitionEnd, current.flatMap(endTime)].compactMap { $0 }.min()
+    }
+
+    // MARK: - Requests (carried out by the next frame)
+
+    /// Goes to the next scene with the transition (after the last: the first, even without
+    /// `loop`: an operator's skip never ends the player).
+    public func requestNextScene() { requests.append(.next) }
+    /// Starts the playlist again from its first scene, with the transition.
+    public func requestRestart() { requests.append(.restart) }
+    /// Switches to `playlist` (a reload) from its first scene, with its transition; the stage
+    /// and the screen stay, so nothing flashes.
+    public func requestReplace(with playlist: Playlist) { requests.append(.replace(playlist)) }
+    /// Routes a PROGRESS or MSG line from `source` to the scenes that read it: the one playing
+    /// now animates to it, and a scene reading that source later starts from it. QUIT is the
+    /// caller's to act on and is ignored here.
+    public func receive(_ command: ProgressCommand, from source: ProgressSourceSpec) {
+        requests.append(.progress(command, source))
+    }
+
+    // MARK: - Layout
+
+    /// Lays the stage out for a screen of `size` pixels: the canvas letterboxed in it. A
+    /// transition under way ends at once (its motion was laid out for the old size).
+    public func layout(for size: Size) {
+        screenSize = size
+        withoutActions {
+            finishTransition()
+            stage.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+            stage.position = .zero
+            let box = Letterbox(canvas: playlist.settings.canvas, screen: size)
+            viewport.bounds = Rect(x: 0, y: 0, width: box.frame.width, height: box.frame.height)
+            viewport.position = box.frame.origin
+            if let current { place(current) }
+        }
+    }
+
+    /// Puts a scene's holder at rest in the viewport: its canvas fitted and centred.
+    private func place(_ shown: ShownScene) {
+        let fit = Letterbox(canvas: shown.canvas, screen: viewport.bounds.size)
+        let holder = shown.holder
+        holder.anchorPoint = .zero
+        holder.bounds = Rect(x: 0, y: 0, width: shown.canvas.width, height: shown.canvas.height)
+        holder.transform = AffineTransform(scaleX: fit.scale, y: fit.scale)
+        holder.position = fit.frame.origin
+        holder.opacity = 1
+    }
+
+    // MARK: - Frames
+
+    /// Brings the tree to the frame at engine time `t` (the display link's timestamp): starts
+    /// the first scene, carries out the requests, ends a finished transition, and moves on from
+    /// a scene whose time is up. Then render the engine's tick at `t`. Throws
+    /// `PlayerError.noPlayableScene` when no scene of the playlist can be built.
+    @discardableResult
+    public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
+        clock.set(to: t)
+        var events: [PlayerEvent] = []
+        if current == nil {
+            try show(position: 0, at: t, transition: Transition.none, duration: 0, events: &events)
+        }
+
+        let pending = requests
+        requests.removeAll()
+        for request in pending {
+            switch request {
+            case .next:
+                try show(position: (current!.position + 1) % order.count, at: t, events: &events)
+            case .restart:
+                try show(position: 0, at: t, events: &events)
+            case .replace(let newPlaylist):
+                withoutActions {
+                    finishTransition()
+                    adopt(newPlaylist)
+                    layout(for: screenSize)
+                }
+                try show(position: 0, at: t, events: &events)
+            case .progress(let command, let source):
+                apply(command, from: source)
+            }
+        }
+
+        if let end = transitionEnd, t >= end { withoutActions { finishTransition() } }
+
+        if !isFinished, let shown = current, let end = endTime(of: shown), t >= end {
+            let next = shown.position + 1
+            if next < order.count || playlist.settings.loop {
+                let begin = t - end <= Player.catchUpLimit ? end : t
+                try show(position: next % order.count, at: begin, events: &events)
+                if let end = transitionEnd, t >= end { withoutActions { finishTransition() } }
+            } else {
+                isFinished = true
+                events.append(.finished)
+            }
+        }
+        return events
+    }
+
+    /// When the scene shown ends: its duration after its start, or the hold after its progress
+    /// completed (noted the first time it is asked after completion).
+    private func endTime(of shown: ShownScene) -> Double? {
+        switch shown.instance.definition.duration {
+        case .seconds(let seconds):
+            return shown.startTime + seconds
+        case .untilProgressComplete:
+            guard shown.instance.progressComplete else { return nil }
+            if shown.progressCompletedAt == nil { shown.progressCompletedAt = clock.now }
+            return shown.progressCompletedAt! + Player.progressCompleteHold
+        }
+    }
+
+    // MARK: - Scenes and transitions
+
+    /// Shows the scene at `position` of the play order from time `start`, with the playlist's
+    /// transition unless one is given. A scene that cannot be built is reported and the next
+    /// one tried; when none can be, throws.
+    private func show(position: Int, at start: Double, transition: Transition? = nil, duration: Double? = nil,
+                      events: inout [PlayerEvent]) throws {
+        var attempt = position
+        for _ in 0..<order.count {
+            let definition = playlist.scenes[order[attempt]]
+            do {
+                let instance = try SceneInstance(definition, playlist: playlist)
+                let shown = ShownScene(position: attempt, instance: instance, canvas: playlist.settings.canvas,
+                                       startTime: start)
+                begin(shown, at: start, transition: transition ?? playlist.settings.transition,
+                      duration: duration ?? playlist.settings.transitionDuration)
+                events.append(.sceneStarted(index: order[attempt], name: definition.name))
+                return
+            } catch {
+                events.append(.sceneFailed(name: definition.name, error: "\(error)"))
+                attempt = (attempt + 1) % order.count
+            }
+        }
+        throw PlayerError.noPlayableScene(file: playlist.file)
+    }
+
+    /// Puts `incoming` on the stage at `start` and starts the transition from the scene shown.
+    private func begin(_ incoming: ShownScene, at start: Double, transition: Transition, duration: Double) {
+        withoutActions {
+            // A transition still under way is cut short: its outgoing scene goes, its incoming
+            // one comes to rest, and the new transition starts from there.
+            finishTransition()
+            incoming.instance.attach(to: engine)
+            incoming.instance.start(at: start)
+            if let spec = incoming.instance.definition.progressSource, let state = progressState[spec] {
+                if let fraction = state.fraction { incoming.instance.setProgress(fraction) }
+                if let message = state.message { incoming.instance.setMessage(message) }
+            }
+            incoming.holder.addSublayer(incoming.instance.root)
+            place(incoming)
+            viewport.addSublayer(incoming.holder)
+
+            let leaving = current
+            current = incoming
+            guard let leaving else { return }
+            if transition == .none || duration <= 0 {
+                remove(leaving)
+                return
+            }
+            SceneTransition(style: transition, duration: duration, beginTime: start)
+                .apply(incoming: incoming.holder, outgoing: leaving.holder, width: viewport.bounds.width)
+            outgoing = leaving
+            transitionEnd = start + duration
+        }
+    }
+
+    /// Ends the transition under way at once: the outgoing scene leaves the stage and the
+    /// incoming one is at rest.
+    private func finishTransition() {
+        guard let leaving = outgoing else { return }
+        remove(leaving)
+        current?.holder.removeAnimation(forKey: SceneTransition.animationKey)
+        outgoing = nil
+        transitionEnd = nil
+    }
+
+    /// Takes a scene off the stage and off the engine.
+    private func remove(_ shown: ShownScene) {
+        shown.holder.removeFromSuperlayer()
+        shown.instance.detach()
+    }
+
+    /// Takes `newPlaylist`'s settings and play order; progress remembered for the old one is
+    /// forgotten.
+    private func adopt(_ newPlaylist: Playlist) {
+        playlist = newPlaylist
+        let indices = Array(newPlaylist.scenes.indices)
+        let chosen = onlyScene.map { name in indices.filter { newPlaylist.scenes[$0].name == name } } ?? []
+        order = chosen.isEmpty ? indices : chosen
+        progressState = [:]
+        isFinished = false
+        stage.backgroundColor = newPlaylist.settings.background
+    }
+
+    // MARK: - Progress
+
+    private func apply(_ command: ProgressCommand, from source: ProgressSourceSpec) {
+        var state = progressState[source] ?? ProgressState()
+        let reads = current?.instance.definition.progressSource == source
+        switch command {
+        case .progress(let fraction):
+            state.fraction = fraction
+            // An implicit animation from the value shown now to the new one.
+            if reads { current?.instance.setProgress(fraction) }
+        case .message(let text):
+            state.message = text
+            if reads { current?.instance.setMessage(text) }
+        case .quit:
+            return
+        }
+        progressState[source] = state
+    }
+
+    private func withoutActions(_ body: () -> Void) {
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        body()
+        Transaction.commit()
+    }
+}
+
+/// Why a player cannot play.
+public enum PlayerError: Error, CustomStringConvertible, Equatable {
+    /// No scene of the playlist in `file` could be built.
+    case noPlayableScene(file: String)
+
+    public var description: String {
+        switch self {
+        case .noPlayableScene(let file): return "\(file): no scene of the playlist could be built"
+        }
+    }
+}

@@ -1,0 +1,323 @@
+import Logging
+import VitrineAnimation
+import VitrineDisplay
+import VitrineGraphics
+
+/// One run of the player on a presenter, in one thread: a `FrameLoop` polls the frame
+/// deadlines, the presenter's events, the signalfd and the progress inputs together.
+///
+/// - Frames: the display link's target timestamp is the time of everything (`Player`, the
+///   engine, the transitions). When nothing animates, no transition runs and no request waits,
+///   the link pauses (a static scene costs no CPU) and a timer wakes it for the scene's end.
+/// - systemd: `READY=1` once the first frame is on screen; `STATUS=` naming the scene after
+///   each scene change is presented; `RELOADING=1` + `MONOTONIC_USEC` on SIGHUP, then `READY=1`
+///   when the new playlist's first frame is on screen (or at once when the reload failed);
+///   `WATCHDOG=1` from a loop timer at the interval systemd asks for (also while paused: a loop
+///   stuck in a frame or on a stalled X connection stops sending it); `STOPPING=1` on the way out.
+/// - Signals (`SignalSource`): HUP reloads, USR1 skips to the next scene, USR2 restarts the
+///   playlist, TERM and INT stop after the frame in progress.
+/// - Progress inputs: one `ProgressSource` per distinct `progressSource` of the playlist;
+///   PROGRESS and MSG go to the `Player`, QUIT stops, malformed lines are logged rate-limited.
+public final class PlayerSession {
+    /// Why `run()` returned.
+    public enum Outcome: Equatable, Sendable {
+        /// SIGTERM or SIGINT.
+        case terminated
+        /// A progress source sent QUIT.
+        case quit
+        /// A playlist without `loop` played to its end.
+        case finished
+        /// `stopAfterFrames` frames were presented.
+        case frameLimitReached
+        /// `stopAfterSeconds` passed.
+        case durationElapsed
+    }
+
+    /// How a session runs.
+    public struct Options {
+        /// The config file SIGHUP re-reads.
+        public var configFile: String
+        /// Frames per second; nil takes the playlist's `fps` (and a reload's).
+        public var framesPerSecond: Int?
+        /// Stop after presenting this many frames.
+        public var stopAfterFrames: Int?
+        /// Stop this many seconds after the first frame.
+        public var stopAfterSeconds: Double?
+        /// Pause the display link while nothing changes (false: a frame at every deadline, e.g.
+        /// for a headless run that writes a file per frame).
+        public var pausesWhenIdle: Bool
+
+        /// Options for playing `configFile`.
+        public init(configFile: String, framesPerSecond: Int? = nil, stopAfterFrames: Int? = nil,
+                    stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true) {
+            self.configFile = configFile
+            self.framesPerSecond = framesPerSecond
+            self.stopAfterFrames = stopAfterFrames
+            self.stopAfterSeconds = stopAfterSeconds
+            self.pausesWhenIdle = pausesWhenIdle
+        }
+    }
+
+    /// The playlist state machine.
+    public let player: Player
+    /// Where frames go.
+    public let presenter: Presenter
+    /// The loop (and through it the display link and its clock).
+    public let loop: FrameLoop
+    /// Renders the player's stage into the frame bitmap (resized with the output).
+    public let renderer: FrameRenderer
+    /// Frames presented so far.
+    public private(set) var framesPresented = 0
+
+    private let options: Options
+    private let notifier: SystemdNotifier?
+    private let signals: SignalSource?
+    private let logger: Logger
+    private let loadPlaylist: (String) throws -> Playlist
+    private var link: DisplayLink { loop.link }
+
+    private var outcome: Outcome?
+    private var readyPending = true
+    private var statusPending: String?
+    private var wakeTimer: FrameLoop.TimerID?
+    private var inputs: [ProgressSourceSpec: (source: ProgressSource, watch: FrameLoop.SourceID)] = [:]
+    private var malformedInput = RateLimiter(burst: 5, interval: 10)
+
+    /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
+    /// systemd) hears the service state; `signals` (nil: signals keep their default actions)
+    /// delivers the operator's signals; `loadPlaylist` re-reads the config on SIGHUP.
+    public init(player: Player, presenter: Presenter, loop: FrameLoop, options: Options,
+                notifier: SystemdNotifier?, signals: SignalSource?, logger: Logger,
+                loadPlaylist: @escaping (String) throws -> Playlist = PlaylistLoader.load(file:)) {
+        self.player = player
+        self.presenter = presenter
+        self.loop = loop
+        self.options = options
+        self.notifier = notifier
+        self.signals = signals
+        self.logger = logger
+        self.loadPlaylist = loadPlaylist
+        renderer = PlayerSession.makeRenderer(for: player, size: presenter.size)
+    }
+
+    private static func makeRenderer(for player: Player, size: PixelSize) -> FrameRenderer {
+        FrameRenderer(engine: player.engine, size: (size.width, size.height),
+                      background: player.playlist.settings.background)
+    }
+
+    // MARK: - Running
+
+    /// Plays until a signal, QUIT, the end of a playlist that does not loop, or a limit of the
+    /// options; says STOPPING=1 before returning. Errors of the presenter or of building every
+    /// scene end the run (thrown).
+    public func run() throws -> Outcome {
+        link.preferredFramesPerSecond = options.framesPerSecond ?? player.playlist.settings.fps
+        if let signals {
+            loop.watch(signals.fileDescriptor) { [unowned self] in self.handle(signals.drain()) }
+        }
+        loop.watch(presenter) { [unowned self] events in self.handle(events) }
+        openInputs(for: player.playlist)
+        if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
+        if let seconds = options.stopAfterSeconds {
+            loop.schedule(at: link.clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))) { [unowned self] in
+                self.stop(.durationElapsed)
+            }
+        }
+        logger.info("playing \(options.configFile): \(player.playlist.scenes.count) scene(s) on \(presenter.size) at \(link.preferredFramesPerSecond) fps")
+
+        defer {
+            notifier?.stopping()
+            for (_, input) in inputs { loop.unwatch(input.watch) }
+            inputs = [:]
+        }
+        try loop.run { [unowned self] frame in try self.render(frame) }
+        return outcome ?? .terminated
+    }
+
+    private func stop(_ reason: Outcome) {
+        if outcome == nil { outcome = reason }
+        loop.stop()
+    }
+
+    /// One frame: the player's state at the frame's target time, rendered and presented; then
+    /// what systemd should hear, and whether the link may sleep.
+    private func render(_ frame: DisplayFrame) throws {
+        let t = frame.targetTimestamp
+        let events = try player.frameWillRender(at: t)
+        for event in events { note(event) }
+
+        // Setting the background repaints the frame whole: only when a reload changed it.
+        let background = player.playlist.settings.background
+        if renderer.background != background { renderer.background = background }
+        let result = renderer.renderFrame(at: t)
+        try presenter.present(renderer.bitmap, dirty: result.dirty)
+        framesPresented += 1
+
+        if readyPending {
+            try presenter.finishPresenting()
+            readyPending = false
+            notifier?.ready()
+        }
+        if let status = statusPending {
+            statusPending = nil
+            notifier?.status(status)
+        }
+        if events.contains(.finished) {
+            logger.info("the playlist has played to its end (loop = false)")
+            stop(.finished)
+        }
+        if let limit = options.stopAfterFrames, framesPresented >= limit { stop(.frameLimitReached) }
+
+        if options.pausesWhenIdle, !result.isAnimating, !player.isTransitioning, !player.hasPendingRequests {
+            sleepUntilNeeded(frameDuration: frame.duration)
+        }
+    }
+
+    private func note(_ event: PlayerEvent) {
+        switch event {
+        case .sceneStarted(let index, let name):
+            logger.info("scene '\(name)' (\(index + 1)/\(player.playlist.scenes.count))")
+            statusPending = "playing '\(name)' (\(index + 1)/\(player.playlist.scenes.count))"
+        case .sceneFailed(let name, let error):
+            logger.error("scene '\(name)' could not be built, skipped: \(error)")
+        case .finished:
+            break
+        }
+    }
+
+    // MARK: - Sleeping and waking
+
+    /// Pauses the link, with a timer for the player's next deadline (one frame early, so the
+    /// frame that answers it is the one due then).
+    private func sleepUntilNeeded(frameDuration: Double) {
+        link.isPaused = true
+        if let id = wakeTimer { loop.cancel(id) }
+        wakeTimer = nil
+        guard let deadline = player.nextDeadline else { return }
+        wakeTimer = loop.schedule(at: MonotonicInstant(seconds: deadline - frameDuration)) { [unowned self] in
+            self.wakeTimer = nil
+            self.link.isPaused = false
+        }
+    }
+
+    /// Something changed outside the frame: the next deadline gets a frame.
+    private func wake() {
+        link.isPaused = false
+    }
+
+    private func scheduleWatchdog(every interval: Double) {
+        loop.schedule(at: link.clock.now().advanced(byNanoseconds: Int64(interval * 1e9))) { [unowned self] in
+            self.notifier?.watchdog()
+            self.scheduleWatchdog(every: interval)
+        }
+    }
+
+    // MARK: - Presenter events
+
+    private func handle(_ events: [PresenterEvent]) {
+        for event in events {
+            guard case .resized(let size) = event else { continue }
+            logger.info("output resized to \(size)")
+            player.layout(for: Size(width: Double(size.width), height: Double(size.height)))
+            renderer.resize(width: size.width, height: size.height)
+            wake()
+        }
+    }
+
+    // MARK: - Signals
+
+    private func handle(_ received: [PlayerSignal]) {
+        for signal in received {
+            switch signal {
+            case .reload:
+                reload()
+            case .nextScene:
+                logger.info("SIGUSR1: next scene")
+                player.requestNextScene()
+            case .restartPlaylist:
+                logger.info("SIGUSR2: restarting the playlist")
+                player.requestRestart()
+            case .terminate:
+                logger.info("stopping on a signal")
+                stop(.terminated)
+                return
+            }
+        }
+        wake()
+    }
+
+    /// SIGHUP: validates the config again; a valid one replaces the playlist (READY=1 follows
+    /// its first frame), an invalid one is reported line by line and the old one plays on.
+    private func reload() {
+        notifier?.reloading()
+        logger.info("SIGHUP: reloading \(options.configFile)")
+        let playlist: Playlist
+        do {
+            playlist = try loadPlaylist(options.configFile)
+        } catch {
+            let lines = "\(error)".split(separator: "\n")
+            logger.error("reload failed with \(lines.count) error(s); still playing the previous playlist")
+            for line in lines { logger.error("\(line)") }
+            notifier?.status("reload of \(options.configFile) failed; playing the previous playlist")
+            notifier?.ready()
+            return
+        }
+        player.requestReplace(with: playlist)
+        if options.framesPerSecond == nil { link.preferredFramesPerSecond = playlist.settings.fps }
+        openInputs(for: playlist)
+        readyPending = true
+        logger.info("reloaded: \(playlist.scenes.count) scene(s)")
+    }
+
+    // MARK: - Progress inputs
+
+    /// Opens the progress sources `playlist` reads (keeping those already open, so a FIFO
+    /// survives a reload) and closes the others.
+    private func openInputs(for playlist: Playlist) {
+        var wanted: [ProgressSourceSpec] = []
+        for scene in playlist.scenes {
+            if let spec = scene.progressSource, !wanted.contains(spec) { wanted.append(spec) }
+        }
+        for (spec, input) in inputs where !wanted.contains(spec) {
+            loop.unwatch(input.watch)
+            inputs[spec] = nil
+        }
+        for spec in wanted where inputs[spec] == nil {
+            do {
+                let source = try ProgressSource(spec)
+                let id = loop.watch(source.fileDescriptor) { [unowned self] in self.read(source) }
+                inputs[spec] = (source, id)
+            } catch {
+                logger.error("progress input \(spec) cannot be opened: \(error)")
+            }
+        }
+    }
+
+    private func read(_ source: ProgressSource) {
+        for result in source.read() {
+            switch result {
+            case .success(.quit):
+                logger.info("QUIT from \(source.spec)")
+                stop(.quit)
+                return
+            case .success(let command):
+                player.receive(command, from: source.spec)
+                wake()
+            case .failure(let error):
+                guard malformedInput.allow(at: link.clock.now().seconds) else { continue }
+                let dropped = malformedInput.suppressed
+                malformedInput.resetSuppressed()
+                logger.warning("ignored a line of \(source.spec): \(error)\(dropped > 0 ? " (\(dropped) more suppressed)" : "")")
+            }
+        }
+    }
+}
+
+extension ProgressSourceSpec: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .fifo(let path): return "fifo:\(path)"
+        case .file(let path): return "file:\(path)"
+        }
+    }
+}

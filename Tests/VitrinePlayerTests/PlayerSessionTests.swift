@@ -1,0 +1,71 @@
+import Logging
+import VitrineAnimation
+import VitrineDisplay
+import VitrineGraphics
+import XCTest
+@testable import VitrinePlayer
+
+/// The session's run loop on a virtual clock and a headless presenter: what is on screen when,
+/// and how little the loop does while nothing moves.
+final class PlayerSessionTests: XCTestCase {
+    private func session(_ text: String, screen: PixelSize, clock: VirtualClock,
+                         options: (inout PlayerSession.Options) -> Void = { _ in }) throws -> (PlayerSession, HeadlessPresenter) {
+        let playlist = try PlayerTests.load(text)
+        let presenter = HeadlessPresenter(size: screen, keepsFrames: true)
+        let player = Player(playlist: playlist, screenSize: Size(Double(screen.width), Double(screen.height)))
+        var o = PlayerSession.Options(configFile: playlist.file)
+        options(&o)
+        let session = PlayerSession(player: player, presenter: presenter,
+                                    loop: FrameLoop(link: try DisplayLink(clock: clock)), options: o,
+                                    notifier: nil, signals: nil, logger: Logger(label: "test"))
+        return (session, presenter)
+    }
+
+    func testStaticScenesPauseTheLinkAndWakeForTheNextScene() throws {
+        let text = PlayerTests.playlistText(scenes: [("red", "2", "#ff0000"), ("blue", "2", "#0000ff")])
+        let clock = VirtualClock()
+        let (session, presenter) = try session(text, screen: PixelSize(width: 80, height: 30), clock: clock) {
+            $0.stopAfterSeconds = 5
+        }
+        XCTAssertEqual(try session.run(), .durationElapsed)
+        // Static scenes: a frame for each scene change and the one after it that finds nothing
+        // moving, not 10 frames a second for 5 s.
+        XCTAssertLessThanOrEqual(presenter.presentCount, 6)
+        XCTAssertLessThanOrEqual(session.loop.wakeUps, 10)
+        // Red (40×30 canvas, pillarboxed in 80×30 between black bars), then blue from 2 s, red at 4 s.
+        let first = try XCTUnwrap(presenter.frames.first)
+        XCTAssertEqual(first[40, 15] & 0xFFFFFF, 0xFF0000)
+        XCTAssertEqual(first[5, 15] & 0xFFFFFF, 0x000000, "letterbox bars show the background")
+        XCTAssertEqual(presenter.screen[40, 15] & 0xFFFFFF, 0xFF0000)
+        XCTAssertTrue(presenter.frames.contains { $0[40, 15] & 0xFFFFFF == 0x0000FF })
+    }
+
+    func testAFadeRunsFramesOnlyWhileItMoves() throws {
+        let text = PlayerTests.playlistText(scenes: [("red", "1", "#ff0000"), ("blue", "10", "#0000ff")],
+                                            transition: "fade", transitionDuration: 0.5)
+        let clock = VirtualClock()
+        let (session, presenter) = try session(text, screen: PixelSize(width: 40, height: 30), clock: clock) {
+            $0.stopAfterSeconds = 3
+            $0.framesPerSecond = 10
+        }
+        XCTAssertEqual(try session.run(), .durationElapsed)
+        let colours = presenter.frames.map { $0[20, 15] & 0xFFFFFF }
+        // Red, then a dissolve through mixtures of red and blue, then blue, and then quiet.
+        XCTAssertEqual(colours.first, 0xFF0000)
+        XCTAssertEqual(colours.last, 0x0000FF)
+        let mixed = colours.filter { $0 != 0xFF0000 && $0 != 0x0000FF }
+        XCTAssertGreaterThanOrEqual(mixed.count, 3, "about five frames of a 0.5 s fade at 10 fps")
+        XCTAssertLessThanOrEqual(presenter.presentCount, 12)
+    }
+
+    func testFrameLimitAndHeadlessModeRenderEveryDeadline() throws {
+        let text = PlayerTests.playlistText(scenes: [("red", "60", "#ff0000")])
+        let clock = VirtualClock()
+        let (session, presenter) = try session(text, screen: PixelSize(width: 40, height: 30), clock: clock) {
+            $0.stopAfterFrames = 25
+            $0.pausesWhenIdle = false
+        }
+        XCTAssertEqual(try session.run(), .frameLimitReached)
+        XCTAssertEqual(presenter.presentCount, 25)
+    }
+}

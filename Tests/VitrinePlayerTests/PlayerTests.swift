@@ -1,0 +1,247 @@
+import Glibc
+import VitrineAnimation
+import VitrineDisplay
+import VitrineGraphics
+import XCTest
+@testable import VitrinePlayer
+
+/// The playlist state machine in virtual time: every time below is exact, chosen by the test.
+final class PlayerTests: XCTestCase {
+    /// Scenes of one colour each on a 40×30 canvas.
+    static func playlistText(scenes: [(name: String, duration: String, colour: String)], transition: String = "none",
+                             transitionDuration: Double = 0.5, loop: Bool = true, canvas: (Int, Int) = (40, 30),
+                             progressSource: String? = nil) -> String {
+        var text = """
+            [player]
+            fps = 10
+            background = "#000000"
+            loop = \(loop)
+            transition = "\(transition)"
+            transitionDuration = \(transitionDuration)
+            canvas = [\(canvas.0), \(canvas.1)]
+
+            """
+        for scene in scenes {
+            text += """
+
+                [[scene]]
+                name = "\(scene.name)"
+                duration = \(scene.duration)
+                \(progressSource.map { "progressSource = \"\($0)\"" } ?? "")
+
+                [[scene.layer]]
+                id = "fill"
+                type = "layer"
+                frame = [0, 0, \(canvas.0), \(canvas.1)]
+                backgroundColor = "\(scene.colour)"
+
+                """
+            if scene.duration == "\"progress\"" {
+                text += """
+
+                    [[scene.layer]]
+                    id = "bar"
+                    type = "progress"
+                    frame = [0, 0, \(canvas.0), \(canvas.1)]
+
+                    """
+            }
+        }
+        return text
+    }
+
+    /// Writes `text` to a temporary file and loads it.
+    static func load(_ text: String) throws -> Playlist {
+        let path = "/tmp/vitrine-player-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        defer { unlink(path) }
+        return try PlaylistLoader.load(file: path)
+    }
+
+    private let abc: [(name: String, duration: String, colour: String)] = [
+        ("a", "1", "#ff0000"), ("b", "2", "#00ff00"), ("c", "1", "#0000ff"),
+    ]
+
+    /// Runs frames every `step` seconds from `start` until `end` and returns each scene start as
+    /// (name, frame time, scene start time).
+    private func starts(_ player: Player, from start: Double, to end: Double, step: Double) throws -> [(String, Double, Double)] {
+        var result: [(String, Double, Double)] = []
+        var n = 0
+        while true {
+            let t = start + Double(n) * step
+            if t > end + 1e-9 { break }
+            for case .sceneStarted(_, let name) in try player.frameWillRender(at: t) {
+                result.append((name, t, player.currentSceneStartTime!))
+            }
+            player.engine.tick(at: t)
+            n += 1
+        }
+        return result
+    }
+
+    func testScenesFollowTheirDurationsOnAnExactSchedule() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc)), screenSize: Size(40, 30))
+        // Frames every 0.3 s do not land on the scene ends (1, 3, 4, 5 s after 100): each scene
+        // still starts at the exact end of the one before, so durations never drift.
+        let seen = try starts(player, from: 100, to: 105.5, step: 0.3)
+        XCTAssertEqual(seen.map(\.0), ["a", "b", "c", "a", "b"])
+        XCTAssertEqual(seen.map(\.2), [100, 101, 103, 104, 105])
+        // … and each is noticed by the first frame at or after its start.
+        for (_, frameTime, startTime) in seen {
+            XCTAssertGreaterThanOrEqual(frameTime, startTime)
+            XCTAssertLessThan(frameTime - startTime, 0.3)
+        }
+        // Only the current scene is on the stage with a cut.
+        XCTAssertNil(player.outgoingHolder)
+    }
+
+    func testAPlaylistWithoutLoopFinishesAfterItsLastScene() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, loop: false)), screenSize: Size(40, 30))
+        var finishedAt: Double?
+        for n in 0...60 {
+            let t = Double(n) / 10
+            if try player.frameWillRender(at: t).contains(.finished) { finishedAt = t }
+        }
+        XCTAssertEqual(finishedAt, 4.0)
+        XCTAssertTrue(player.isFinished)
+        XCTAssertEqual(player.currentSceneName, "c", "the last scene stays on screen")
+        XCTAssertNil(player.nextDeadline)
+    }
+
+    func testFadeDissolvesTheIncomingSceneOverTheOutgoingOne() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, transition: "fade", transitionDuration: 0.5)),
+                            screenSize: Size(40, 30))
+        for n in 0...10 { try player.frameWillRender(at: Double(n) / 10); player.engine.tick(at: Double(n) / 10) }
+        // At 1.0 s "b" began fading in over "a".
+        XCTAssertEqual(player.currentSceneName, "b")
+        XCTAssertEqual(player.outgoingScene?.definition.name, "a")
+        let incoming = try XCTUnwrap(player.currentHolder), outgoing = try XCTUnwrap(player.outgoingHolder)
+        // Ease-in-ease-out is symmetric: half the time is half the opacity.
+        try player.frameWillRender(at: 1.25)
+        player.engine.tick(at: 1.25)
+        XCTAssertEqual(try XCTUnwrap(incoming.presentation()).opacity, 0.5, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(outgoing.presentation()).opacity, 1, "the outgoing scene stays underneath")
+        // The outgoing scene's own time keeps running during the transition.
+        XCTAssertEqual(player.outgoingScene!.root.localTime(fromParentTime: 1.25), 1.25, accuracy: 1e-9)
+        // At the end the outgoing scene leaves the stage.
+        try player.frameWillRender(at: 1.5)
+        XCTAssertNil(player.outgoingHolder)
+        XCTAssertNil(outgoing.superlayer)
+        XCTAssertFalse(player.isTransitioning)
+    }
+
+    func testPushSlidesTheScenesAcrossTheViewport() throws {
+        // A 40×30 canvas on an 80×60 screen: scale 2, the viewport is the whole screen.
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, transition: "push", transitionDuration: 1)),
+                            screenSize: Size(80, 60))
+        try player.frameWillRender(at: 0)
+        player.requestNextScene()
+        try player.frameWillRender(at: 0.5)
+        let incoming = try XCTUnwrap(player.currentHolder), outgoing = try XCTUnwrap(player.outgoingHolder)
+        player.engine.tick(at: 0.5)
+        XCTAssertEqual(try XCTUnwrap(incoming.presentation()).position.x, 80, accuracy: 1e-9, "starts one viewport to the right")
+        XCTAssertEqual(try XCTUnwrap(outgoing.presentation()).position.x, 0, accuracy: 1e-9)
+        try player.frameWillRender(at: 1.0)
+        player.engine.tick(at: 1.0)
+        XCTAssertEqual(incoming.presentation()!.position.x, 40, accuracy: 1e-6, "halfway at half time")
+        XCTAssertEqual(outgoing.presentation()!.position.x, -40, accuracy: 1e-6)
+        XCTAssertEqual(incoming.transform, AffineTransform(scaleX: 2, y: 2))
+        try player.frameWillRender(at: 1.5)
+        player.engine.tick(at: 1.5)
+        XCTAssertEqual(incoming.presentation()!.position.x, 0)
+        XCTAssertNil(player.outgoingHolder)
+    }
+
+    func testOperatorRequestsTakeEffectAtTheNextFrame() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, loop: false)), screenSize: Size(40, 30))
+        try player.frameWillRender(at: 10)
+        player.requestNextScene()
+        XCTAssertTrue(player.hasPendingRequests)
+        XCTAssertEqual(try player.frameWillRender(at: 10.5), [.sceneStarted(index: 1, name: "b")])
+        XCTAssertEqual(player.currentSceneStartTime, 10.5)
+        player.requestNextScene()
+        try player.frameWillRender(at: 10.6)
+        player.requestNextScene()
+        // After the last scene a skip wraps to the first, even without loop.
+        XCTAssertEqual(try player.frameWillRender(at: 10.7), [.sceneStarted(index: 0, name: "a")])
+        player.requestNextScene()
+        try player.frameWillRender(at: 10.8)
+        player.requestRestart()
+        XCTAssertEqual(try player.frameWillRender(at: 10.9), [.sceneStarted(index: 0, name: "a")])
+        XCTAssertEqual(player.currentSceneStartTime, 10.9)
+    }
+
+    func testOnlySceneRepeatsThatScene() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc)), screenSize: Size(40, 30), onlyScene: "b")
+        let seen = try starts(player, from: 0, to: 4.5, step: 0.5)
+        XCTAssertEqual(seen.map(\.0), ["b", "b", "b"])
+        XCTAssertEqual(seen.map(\.2), [0, 2, 4])
+    }
+
+    func testReplacingThePlaylistKeepsTheStageAndStartsOver() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc)), screenSize: Size(100, 30))
+        let stage = player.stage
+        try player.frameWillRender(at: 0)
+        XCTAssertEqual(player.viewportFrame, Rect(x: 30, y: 0, width: 40, height: 30))
+        let other = try Self.load(Self.playlistText(scenes: [("x", "5", "#ffffff")], canvas: (100, 10)))
+        player.requestReplace(with: other)
+        XCTAssertEqual(try player.frameWillRender(at: 0.5), [.sceneStarted(index: 0, name: "x")])
+        XCTAssertTrue(player.stage === stage)
+        XCTAssertEqual(player.playlist.scenes.map(\.name), ["x"])
+        // 100×10 on 100×30: scale 1, bars of 10 above and below.
+        XCTAssertEqual(player.viewportFrame, Rect(x: 0, y: 10, width: 100, height: 10))
+        XCTAssertEqual(player.nextDeadline, 5.5)
+    }
+
+    func testLetterboxKeepsTheAspectAndCentres() {
+        let wide = Letterbox(canvas: Size(1920, 1080), screen: Size(1280, 1024))
+        XCTAssertEqual(wide.scale, 2.0 / 3.0, accuracy: 1e-12)
+        XCTAssertEqual(wide.frame, Rect(x: 0, y: 152, width: 1280, height: 720))
+        let tall = Letterbox(canvas: Size(1080, 1920), screen: Size(1920, 1080))
+        XCTAssertEqual(tall.scale, 0.5625, accuracy: 1e-12)
+        XCTAssertEqual(tall.frame.origin.x, (1920 - 607.5) / 2 .rounded(.down))
+        XCTAssertEqual(tall.frame.height, 1080)
+        XCTAssertEqual(Letterbox(canvas: Size(0, 10), screen: Size(100, 100)).scale, 0)
+    }
+
+    func testResizeLaysTheCanvasOutAgain() throws {
+        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc)), screenSize: Size(40, 30))
+        try player.frameWillRender(at: 0)
+        player.layout(for: Size(120, 60))
+        // 40×30 in 120×60: scale 2, 80×60 centred.
+        XCTAssertEqual(player.viewportFrame, Rect(x: 20, y: 0, width: 80, height: 60))
+        XCTAssertEqual(player.currentHolder?.transform, AffineTransform(scaleX: 2, y: 2))
+        XCTAssertEqual(player.stage.bounds, Rect(x: 0, y: 0, width: 120, height: 60))
+    }
+
+    func testCompletedProgressEndsAProgressScene() throws {
+        let spec = ProgressSourceSpec.fifo("/tmp/vitrine-never-opened")
+        let text = Self.playlistText(scenes: [("wait", "\"progress\"", "#202020"), ("after", "10", "#ffffff")],
+                                     progressSource: "fifo:/tmp/vitrine-never-opened")
+        let player = Player(playlist: try Self.load(text), screenSize: Size(40, 30))
+        var t = 0.0
+        func frame() throws -> [PlayerEvent] {
+            let events = try player.frameWillRender(at: t)
+            player.engine.tick(at: t)
+            t += 0.1
+            return events
+        }
+        _ = try frame()
+        XCTAssertNil(player.nextDeadline, "waits for progress only")
+        player.receive(.progress(0.5), from: spec)
+        player.receive(.progress(1), from: .fifo("/tmp/some-other-source"))
+        for _ in 0..<20 { XCTAssertEqual(try frame(), []) }
+        player.receive(.progress(1), from: spec)
+        var startedAt: Double?
+        for _ in 0..<30 where startedAt == nil {
+            let now = t
+            if try frame().contains(.sceneStarted(index: 1, name: "after")) { startedAt = now }
+        }
+        // Received at 2.1 s: the bar glides for progressAnimationDuration, then the hold.
+        let expected = 2.1 + SceneInstance.progressAnimationDuration + Player.progressCompleteHold
+        XCTAssertEqual(try XCTUnwrap(startedAt), expected, accuracy: 0.15)
+    }
+}

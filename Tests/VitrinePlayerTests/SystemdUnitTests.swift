@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+/// The unit files as systemd reads them, and what the issue asks of them.
+final class SystemdUnitTests: XCTestCase {
+    private var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    private func unit(_ name: String) throws -> String {
+        try String(contentsOf: repository.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+    }
+
+    /// `systemd-analyze verify` on copies whose ExecStart runs the vitrine just built (verify
+    /// checks that the executable exists).
+    func testBothUnitsPassSystemdAnalyzeVerify() throws {
+        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("systemd-analyze is not installed")
+        }
+        let binary = try PlayProcess.executable()
+        let directory = NSTemporaryDirectory() + "vitrine-units-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The template, and an instance of it (vitrine@1.service reads the template's file).
+        for (source, target) in [("vitrine.service", "vitrine.service"), ("vitrine@.service", "vitrine@.service"),
+                                 ("vitrine@.service", "vitrine@1.service")] {
+            let text = try unit(source).replacingOccurrences(of: "/usr/local/bin/vitrine", with: binary)
+            try text.write(toFile: directory + "/" + target, atomically: true, encoding: .utf8)
+        }
+        for name in ["vitrine.service", "vitrine@.service", "vitrine@1.service"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: analyze)
+            process.arguments = ["verify", directory + "/" + name]
+            process.environment = ["SYSTEMD_LOG_LEVEL": "warning", "PATH": "/usr/bin:/bin"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "\(name):\n\(text)")
+            // Warnings about this unit (not about the host's other units) count as failures too.
+            let own = text.split(separator: "\n").filter { $0.contains(name) }
+            XCTAssertEqual(own, [], "\(name):\n\(text)")
+        }
+    }
+
+    /// The service settings the player's behaviour relies on.
+    func testUnitsDeclareTheServiceContract() throws {
+        for name in ["vitrine.service", "vitrine@.service"] {
+            let lines = Set(try unit(name).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+            for required in ["Type=notify", "NotifyAccess=main", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10s",
+                             "Restart=on-failure", "User=vitrine", "NoNewPrivileges=yes", "ProtectSystem=strict"] {
+                XCTAssertTrue(lines.contains(required), "\(name) lacks \(required)")
+            }
+            // An X11 client needs /tmp/.X11-unix and System V shared memory (MIT-SHM).
+            XCTAssertFalse(lines.contains("PrivateTmp=yes"), name)
+            XCTAssertFalse(lines.contains("PrivateIPC=yes"), name)
+            XCTAssertFalse(lines.contains { $0.hasPrefix("After=") && $0.contains("graphical.target") },
+                           "\(name): After=graphical.target with WantedBy=graphical.target is an ordering cycle")
+        }
+    }
+}
