@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "VitrineDisplayTests",
                     dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11",
                                    .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer", "CX11"]),
+        .testTarget(name: "VitrinePlayerTests", dependencies: ["VitrinePlayer", "CX11", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v5]
 )

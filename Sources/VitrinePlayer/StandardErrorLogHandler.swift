@@ -72,7 +72,7 @@ public struct StandardErrorLogHandler: LogHandler {
         return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
 
-    /// The process environment, read once.
+    /// The process environment, as name → value.
     public static var processEnvironment: [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
