@@ -23,20 +23,24 @@ struct PlayerBenchCommand: ParsableCommand {
     @Argument(help: "The playlist (TOML).")
     var config = "config/default.toml"
 
-    @Option(help: "Seconds of each scene to measure (frame cost: that many seconds of frames at 60 fps; CPU: that long live).")
+    // Not --seconds and --display: `vitrine bench` itself has those, and takes them first.
+    @Option(name: .customLong("duration"),
+            help: "Seconds of each scene to measure (frame cost: that many seconds of frames at 60 fps; CPU: that long live).")
     var seconds: Double = 4
 
-    @Option(help: "X display at 1920x1080 to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column).")
+    @Option(name: .customLong("x-display"),
+            help: "X display at 1920x1080 to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column).")
     var display: String?
 
     @Option(help: "Measure only the scene with this name.")
     var scene: String?
 
     func validate() throws {
-        guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be from 0 to 600") }
+        guard seconds > 0, seconds <= 600 else { throw ValidationError("--duration must be from 0 to 600") }
     }
 
     func run() throws {
+        StandardErrorLogHandler.bootstrap(level: .warning)
         let playlist: Playlist
         do { playlist = try PlaylistLoader.load(file: config) } catch {
             printError(error)
@@ -164,7 +168,7 @@ enum ProcessMemory {
     static func peakResidentKiB(pid: pid_t) -> Int? {
         guard let status = readText("/proc/\(pid)/status") else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.dropFirst(6).split(separator: " ").first ?? "")
+            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }

@@ -202,7 +202,7 @@ final class PlayerTests: XCTestCase {
         XCTAssertEqual(wide.frame, Rect(x: 0, y: 152, width: 1280, height: 720))
         let tall = Letterbox(canvas: Size(1080, 1920), screen: Size(1920, 1080))
         XCTAssertEqual(tall.scale, 0.5625, accuracy: 1e-12)
-        XCTAssertEqual(tall.frame.origin.x, (1920 - 607.5) / 2 .rounded(.down))
+        XCTAssertEqual(tall.frame.origin.x, 656, "(1920 - 607.5) / 2 = 656.25, down to a whole pixel")
         XCTAssertEqual(tall.frame.height, 1080)
         XCTAssertEqual(Letterbox(canvas: Size(0, 10), screen: Size(100, 100)).scale, 0)
     }
