@@ -68,4 +68,24 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertEqual(try session.run(), .frameLimitReached)
         XCTAssertEqual(presenter.presentCount, 25)
     }
+
+    func testAResizedOutputGetsTheCanvasLaidOutAgain() throws {
+        let text = PlayerTests.playlistText(scenes: [("red", "60", "#ff0000")])
+        let clock = VirtualClock()
+        let (session, presenter) = try session(text, screen: PixelSize(width: 40, height: 30), clock: clock) {
+            $0.stopAfterSeconds = 2
+        }
+        // At 1 s the output becomes 120×60 (a monitor swapped): an event, like X11's.
+        clock.schedule(at: clock.now().advanced(byNanoseconds: 1_000_000_000)) {
+            presenter.simulateResize(to: PixelSize(width: 120, height: 60))
+            session.loop.link.resume()
+        }
+        XCTAssertEqual(try session.run(), .durationElapsed)
+        // 40×30 in 120×60: scale 2, an 80×60 canvas between 20-pixel bars.
+        XCTAssertEqual(session.renderer.bitmap.width, 120)
+        XCTAssertEqual(presenter.screen[60, 30] & 0xFFFFFF, 0xFF0000)
+        XCTAssertEqual(presenter.screen[21, 59] & 0xFFFFFF, 0xFF0000)
+        XCTAssertEqual(presenter.screen[18, 30] & 0xFFFFFF, 0x000000)
+        XCTAssertEqual(presenter.screen[101, 30] & 0xFFFFFF, 0x000000)
+    }
 }

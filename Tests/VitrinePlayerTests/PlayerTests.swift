@@ -244,4 +244,40 @@ final class PlayerTests: XCTestCase {
         let expected = 2.1 + SceneInstance.progressAnimationDuration + Player.progressCompleteHold
         XCTAssertEqual(try XCTUnwrap(startedAt), expected, accuracy: 0.15)
     }
+
+    func testMessagesReachTheMessageLayerAndWaitForLaterScenes() throws {
+        let source = ProgressSourceSpec.fifo("/tmp/vitrine-never-opened")
+        var text = Self.playlistText(scenes: [("first", "1", "#000000")])
+        for name in ["second", "third"] {
+            text += """
+
+                [[scene]]
+                name = "\(name)"
+                duration = 1
+                \(name == "second" ? "progressSource = \"fifo:/tmp/vitrine-never-opened\"" : "")
+
+                [[scene.layer]]
+                id = "message"
+                type = "text"
+                frame = [0, 0, 40, 30]
+
+                """
+        }
+        let player = Player(playlist: try Self.load(text), screenSize: Size(40, 30))
+        try player.frameWillRender(at: 0)
+        // Sent while "first" (which reads no source) plays: kept for "second".
+        player.receive(.message("Installing"), from: source)
+        try player.frameWillRender(at: 0.5)
+        try player.frameWillRender(at: 1.0)
+        XCTAssertEqual(player.currentSceneName, "second")
+        func shown() -> String? { (player.currentScene?.layer(withID: "message") as? TextLayer)?.string }
+        XCTAssertEqual(shown(), "Installing")
+        player.receive(.message("Done"), from: source)
+        try player.frameWillRender(at: 1.5)
+        XCTAssertEqual(shown(), "Done")
+        // "third" reads no source: its message layer is left alone.
+        try player.frameWillRender(at: 2.0)
+        XCTAssertEqual(player.currentSceneName, "third")
+        XCTAssertNil(shown())
+    }
 }
