@@ -125,7 +125,7 @@ public final class LayerRenderer {
         }
 
         let bounds = layer.bounds.standardized
-        let radius = max(0, layer.cornerRadius)
+        let radius = layer.cornerRadius.isFinite ? max(0, layer.cornerRadius) : 0
         if let color = layer.backgroundColor, color.alpha > 0 {
             fillRoundedRect(bounds, radius: radius, color: color, in: ctx)
         }
@@ -140,6 +140,7 @@ public final class LayerRenderer {
             drawContent(of: layer, in: ctx)
             renderSublayers(of: layer, in: ctx)
         } else {
+            keepStore(of: layer)
             for child in layer.sublayerStorage { keepStores(of: child) }
         }
         if layer.masksToBounds { ctx.restoreGState() }
@@ -213,7 +214,10 @@ public final class LayerRenderer {
         guard drawsItself(layer) else { return }
         let extent = layer.visualExtent()
         let t = ctx.transform
-        let device = IntRect(enclosing: t.apply(to: extent))
+        // Only the part on the target is ever stored (a huge layer must not allocate a huge
+        // store); when that part changes as the layer moves, the store's mapping changes too.
+        let target = IntRect(x: 0, y: 0, width: ctx.bitmap.width, height: ctx.bitmap.height)
+        let device = IntRect(enclosing: t.apply(to: extent)).intersection(target)
         guard device.intersects(ctx.clipBoundingBox) else { keepStore(of: layer); return }
         guard t.b == 0, t.c == 0 else {
             keepStore(of: layer)

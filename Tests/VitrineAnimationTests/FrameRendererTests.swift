@@ -111,6 +111,54 @@ final class FrameRendererTests: XCTestCase {
         assertColor(scene.bitmap, Point(x: 100, y: 100), .blueColor)
     }
 
+    /// A sector larger than the frame, moved by whole pixels while partly off the frame: the
+    /// store keeps only the visible part, so moving must show what a fresh render shows.
+    func testPartlyOffscreenStoreFollowsWholePixelMoves() {
+        func scene(at position: Point) -> (RenderScene, SectorLayer) {
+            let scene = RenderScene()
+            let sector = SectorLayer()
+            sector.bounds = Rect(x: 0, y: 0, width: 400, height: 400)
+            sector.position = position
+            sector.progress = 0.6
+            sector.startAngle = 0.3
+            scene.root.addSublayer(sector)
+            return (scene, sector)
+        }
+        let (moving, sector) = scene(at: Point(x: 0, y: 30))
+        moving.frame(at: 0)
+        for (i, x) in [17.0, 45, 120, 180].enumerated() {
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            sector.position = Point(x: x, y: 30 + Double(i))
+            Transaction.commit()
+            moving.frame(at: Double(i + 1) / 10)
+            let (fresh, _) = scene(at: Point(x: x, y: 30 + Double(i)))
+            fresh.frame(at: 0)
+            XCTAssertTrue(samePixels(moving.bitmap, fresh.bitmap), "after moving to x = \(x)")
+        }
+        XCTAssertLessThanOrEqual(moving.frames.renderer.backingStoreCount, 1)
+    }
+
+    /// A rotated layer that draws itself draws directly (no store), in the rotated place.
+    func testRotatedSelfDrawingLayerDrawsDirectly() {
+        let scene = RenderScene()
+        let sector = SectorLayer()
+        sector.frame = Rect(x: 20, y: 20, width: 160, height: 160)
+        sector.progress = 0.25
+        sector.fillColor = .blueColor
+        sector.transform = AffineTransform(rotationAngle: .pi / 2)
+        scene.root.addSublayer(sector)
+        scene.frame(at: 0)
+        savePNG(scene.bitmap, "rotated-sector")
+        // The quarter from 0 to π/2, turned by π/2 about the centre: from π/2 to π.
+        let c = Point(x: 100, y: 100)
+        assertColor(scene.bitmap, polar(c, 50, .pi * 0.75), .blueColor)
+        assertColor(scene.bitmap, polar(c, 50, .pi * 0.25), .white)
+        assertColor(scene.bitmap, polar(c, 50, .pi * 1.25), .white)
+        XCTAssertEqual(scene.frames.renderer.backingStoreCount, 0)
+        XCTAssertEqual(scene.frames.renderer.contentDrawCount, 1)
+    }
+
     func testStaticSceneRendersNothing() {
         let scene = RenderScene()
         let arrow = ArrowLayer()
