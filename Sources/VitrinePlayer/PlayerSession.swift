@@ -12,8 +12,9 @@ import VitrineGraphics
 /// - systemd: `READY=1` once the first frame is on screen; `STATUS=` naming the scene after
 ///   each scene change is presented; `RELOADING=1` + `MONOTONIC_USEC` on SIGHUP, then `READY=1`
 ///   when the new playlist's first frame is on screen (or at once when the reload failed);
-///   `WATCHDOG=1` from a loop timer at the interval systemd asks for (also while paused: a loop
-///   stuck in a frame or on a stalled X connection stops sending it); `STOPPING=1` on the way out.
+///   `WATCHDOG=1` from a loop timer at the interval systemd asks for, after a round trip to the
+///   output (also while paused: a loop stuck in a frame or on a stalled X server stops sending
+///   it); `STOPPING=1` on the way out.
 /// - Signals (`SignalSource`): HUP reloads, USR1 skips to the next scene, USR2 restarts the
 ///   playlist, TERM and INT stop after the frame in progress.
 /// - Progress inputs: one `ProgressSource` per distinct `progressSource` of the playlist;
@@ -205,8 +206,12 @@ public final class PlayerSession {
         link.isPaused = false
     }
 
+    /// Pings systemd's watchdog every `interval`, after a round trip to the output: a loop
+    /// stuck in a frame never gets here, and a stalled X server (even behind a paused link)
+    /// blocks the round trip, so the pings stop and systemd restarts the player.
     private func scheduleWatchdog(every interval: Double) {
         loop.schedule(at: link.clock.now().advanced(byNanoseconds: Int64(interval * 1e9))) { [unowned self] in
+            try self.presenter.finishPresenting()
             self.notifier?.watchdog()
             self.scheduleWatchdog(every: interval)
         }

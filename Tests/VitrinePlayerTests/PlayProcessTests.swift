@@ -120,6 +120,30 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertGreaterThan(pings.first!, notify.messages.firstIndex(of: "READY=1")!)
     }
 
+    func testAStalledXServerStopsTheWatchdogEvenWhileIdle() throws {
+        let xvfb = try XvfbDisplay(width: 64, height: 48)
+        let config = directory + "/playlist.toml"
+        try writeFile(config, colourPlaylist([("red", "#ff0000")]))
+        let notify = try NotifyLog()
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+                                     environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "200000"])
+        XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
+        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2), "pings while idle (a static scene)")
+
+        // The server stops answering: the player's round trip blocks, so the pings stop (systemd
+        // would restart it after WatchdogSec); when the server answers again they resume.
+        kill(xvfb.pid, SIGSTOP)
+        usleep(150_000)  // a ping already on its way may still arrive
+        _ = notify.wait(seconds: 0.05) { _ in false }
+        let countBefore = notify.messages.count
+        XCTAssertNil(notify.wait(seconds: 0.6) { $0 == "WATCHDOG=1" }, "no ping while the X server is stopped")
+        kill(xvfb.pid, SIGCONT)
+        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2), "pings again once the server answers")
+        XCTAssertGreaterThanOrEqual(notify.messages.count, countBefore + 1)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
     func testProgressLinesFromAFIFOMoveTheBarAndQUITEndsThePlayer() throws {
         let xvfb = try XvfbDisplay(width: 64, height: 48)
         let screen = try ScreenReader(xvfb.name)

@@ -8,6 +8,7 @@ final class XvfbDisplay {
     let number: Int
     private let process: Process
     var name: String { ":\(number)" }
+    var pid: pid_t { process.processIdentifier }
 
     /// Starts `Xvfb :N -screen 0 WxHx24`; skips the test when Xvfb is not installed.
     init(width: Int, height: Int) throws {
