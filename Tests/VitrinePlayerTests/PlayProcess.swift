@@ -8,6 +8,7 @@ final class PlayProcess {
     private let errorPipe = Pipe()
     private let lock = NSLock()
     private var errorBytes = Data()
+    private var errorClosed = false
 
     /// The built `vitrine` next to the test bundle (the products directory of this build), or a
     /// failure that says how to build it.
@@ -33,14 +34,18 @@ final class PlayProcess {
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errorPipe
-        errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.errorBytes.append(data)
-            self.lock.unlock()
-        }
         try process.run()
+        // A reader thread until end of file, so nothing written just before exit is missed.
+        let handle = errorPipe.fileHandleForReading
+        Thread.detachNewThread { [lock = self.lock, weak self] in
+            while true {
+                let data = handle.availableData
+                lock.lock()
+                if data.isEmpty { self?.errorClosed = true } else { self?.errorBytes.append(data) }
+                lock.unlock()
+                if data.isEmpty { return }
+            }
+        }
     }
 
     deinit {
@@ -48,7 +53,6 @@ final class PlayProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        errorPipe.fileHandleForReading.readabilityHandler = nil
     }
 
     var standardError: String {
@@ -65,6 +69,14 @@ final class PlayProcess {
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { return nil }
         process.waitUntilExit()
+        // Everything it wrote is read once the pipe reports end of file.
+        while Date() < deadline.addingTimeInterval(1) {
+            lock.lock()
+            let closed = errorClosed
+            lock.unlock()
+            if closed { break }
+            usleep(5_000)
+        }
         return process.terminationStatus
     }
 
