@@ -67,12 +67,12 @@ struct AnimationLoader {
         let head = String(keyPath.prefix { $0 != "." })
         if let property = type.property(head) {
             guard property.isAnimatable else {
-                throw r.valueError("keyPath", "'\(head)' is not animatable on a '\(type.name)' layer")
+                throw r.valueError("keyPath", "'\(head)' is not animatable (layer type '\(type.name)')")
             }
             if head == keyPath { return property.type }
             if let value = prototype.value(forKeyPath: keyPath), let t = PropertyType.for(Swift.type(of: value)) { return t }
         }
-        var message = "'\(keyPath)' is not an animatable key path of a '\(type.name)' layer"
+        var message = "'\(keyPath)' is not an animatable key path of layer type '\(type.name)'"
         if let guess = suggestion(for: keyPath, among: animatableKeyPaths()) { message += " (did you mean '\(guess)'?)" }
         throw r.valueError("keyPath", message)
     }

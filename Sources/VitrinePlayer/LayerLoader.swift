@@ -9,6 +9,8 @@ enum LayerLoader {
     struct Loaded {
         var definition: LayerDefinition
         let reader: TOMLReader
+        /// False when the layer's own keys had errors (its references are still checked).
+        let isValid: Bool
     }
 
     static func loadLayers(_ tables: [TOMLReader], registry: LayerTypeRegistry, resources: ConfigResources,
@@ -19,12 +21,12 @@ enum LayerLoader {
                 loaded.append(layer)
             }
         }
-        // References are checked only among layers that loaded, so one bad layer does not
-        // also produce "no layer with id" errors wherever it is named.
+        // A layer whose type is unknown is not built at all; naming it elsewhere is not a
+        // second error.
         let failed = Set(tables.compactMap { $0.node("id")?.value.stringValue })
             .subtracting(loaded.compactMap(\.definition.id))
         checkReferences(loaded, failedIDs: failed, errors: &errors)
-        return loaded.map(\.definition)
+        return loaded.filter(\.isValid).map(\.definition)
     }
 
     // MARK: One layer
@@ -82,11 +84,10 @@ enum LayerLoader {
             animations.append(AnimationDefinition(key: key, animation: animation))
         }
 
-        guard errors.errors.count == before else { return nil }
         let definition = LayerDefinition(id: id, type: type, settings: settings, frame: frame, parent: parent, mask: mask,
                                          animations: animations,
                                          hasExplicitBounds: frame != nil || r.contains("bounds"))
-        return Loaded(definition: definition, reader: r)
+        return Loaded(definition: definition, reader: r, isValid: errors.errors.count == before)
     }
 
     /// The path given by one of the shape keys (`rect`, `oval`, `roundedRect`, `arc`), which
@@ -143,30 +144,26 @@ enum LayerLoader {
         var up = [Int?](repeating: nil, count: layers.count)
         var upKey = [String](repeating: "parent", count: layers.count)
         var maskOwner: [Int: Int] = [:]
-        var broken = false
+        // An unresolved reference (already reported) counts as the root, so cycles elsewhere
+        // are still found.
         for (i, layer) in layers.enumerated() {
-            guard let parent = resolve("parent", of: layer) else { broken = true; continue }
-            up[i] = parent
+            up[i] = resolve("parent", of: layer) ?? nil
         }
         for (i, layer) in layers.enumerated() {
-            guard let resolved = resolve("mask", of: layer) else { broken = true; continue }
-            guard let m = resolved else { continue }
+            guard let resolved = resolve("mask", of: layer), let m = resolved else { continue }
             if let other = maskOwner[m] {
                 let owner = layers[other].definition.id.map { "'\($0)'" } ?? "another layer"
                 errors.append(layer.reader.valueError("mask", "layer '\(layers[m].definition.id!)' is already the mask of \(owner)"))
-                broken = true
                 continue
             }
             if layers[m].definition.parent != nil {
                 errors.append(layers[m].reader.error("parent", "this layer is the mask of '\(layer.definition.id ?? "layer \(i + 1)")'; a mask is not placed in the tree, so it takes no parent"))
-                broken = true
                 continue
             }
             maskOwner[m] = i
             up[m] = i
             upKey[m] = "mask"
         }
-        guard !broken else { return }
         // Every layer must reach the root; following `up` from one that does not ends in a cycle.
         var state = [UInt8](repeating: 0, count: layers.count)  // 0 unknown, 1 on the current walk, 2 done
         for start in layers.indices where state[start] == 0 {

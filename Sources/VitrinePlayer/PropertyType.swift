@@ -12,6 +12,8 @@ public struct PropertyType: CustomStringConvertible {
     public let name: String
     /// The Swift type the value is read into.
     public let valueType: Any.Type
+    /// The names of an enumeration's cases; nil for other types.
+    public var cases: [String]? = nil
     let decode: (TOMLNode, ValueSite) throws -> Any
     let format: (Any) -> String
 
@@ -114,7 +116,7 @@ extension PropertyType {
         let cases = allCases(of: iterable)
         let names = cases.compactMap(rawString)
         guard !names.isEmpty, names.count == cases.count else { return nil }
-        return PropertyType(name: names.joined(separator: " | "), valueType: type, decode: { node, site in
+        return PropertyType(name: names.joined(separator: " | "), valueType: type, cases: names, decode: { node, site in
             let text = try site.string(node)
             guard names.contains(text), let value = makeCase(representable, rawValue: text) else {
                 var message = "'\(text)' is not one of " + names.map { "'\($0)'" }.joined(separator: ", ")
