@@ -67,7 +67,7 @@ enum LayerLoader {
             errors.append(r.error("frame", "frame sets the bounds and the position; give either frame or \(clash)"))
         }
         for key in type.requiredKeys where !r.contains(key) {
-            errors.append(r.error(key, "missing required key (a '\(type.name)' layer needs it)", at: r.table.position))
+            errors.append(r.error(key, "missing required key (layer type '\(type.name)')", at: r.table.position))
         }
         let parent = try errors.collect { try r.string("parent") }
         let mask = try errors.collect { try r.string("mask") }
