@@ -80,6 +80,15 @@ open class ArrowLayer: Layer {
 
     /// Whether the outline is stroked (a stroke colour and a positive line width).
     public var strokesOutline: Bool { strokeColor != nil && lineWidth > 0 }
+
+    /// Fills the arrow, then strokes its outline with `lineWidth` and `lineJoin`.
+    open override func draw(in ctx: GraphicsContext) {
+        let path = arrowPath
+        if let fillColor { ctx.fill(path, color: fillColor) }
+        if let strokeColor, lineWidth > 0 {
+            ctx.stroke(path, color: strokeColor, style: StrokeStyle(lineWidth: lineWidth, lineJoin: lineJoin))
+        }
+    }
 }
 
 /// The growing pie sector of seed 004: `progress` 0 → 1 sweeps a filled sector of the circle
@@ -116,4 +125,9 @@ open class SectorLayer: Layer {
 
     /// This layer's sector for its current properties.
     public var sectorPath: Path { SectorLayer.sectorPath(in: bounds, startAngle: startAngle, progress: progress) }
+
+    /// Fills the sector.
+    open override func draw(in ctx: GraphicsContext) {
+        ctx.fill(sectorPath, color: fillColor)
+    }
 }

@@ -107,6 +107,8 @@ open class Layer {
     var hasBeenCommitted = false
     /// `setNeedsDisplay()` was called since the engine last reported a redraw.
     var needsDisplayFlag = false
+    /// `setNeedsDisplay()` was called at least once: the layer has drawn contents from then on.
+    var hasRequestedDisplay = false
     /// The engine running this tree (set on its root).
     weak var attachedEngine: Engine?
     /// The copy of the most recent frame (model layers only).
@@ -239,11 +241,21 @@ open class Layer {
     public func setNeedsDisplay() {
         guard !isPresentationCopy else { return }
         needsDisplayFlag = true
+        hasRequestedDisplay = true
         modelDidChange()
     }
 
     /// Whether `setNeedsDisplay()` was called since the last frame redrew the layer.
     public func needsDisplay() -> Bool { needsDisplayFlag }
+
+    /// Draws the layer's own content, in its own coordinates, between its background and its
+    /// sublayers (CALayer's drawInContext:). The renderer calls it on the presentation copy, so
+    /// animated values are current, and keeps the result in a backing store until a key named by
+    /// `needsDisplay(forKey:)` changes or `setNeedsDisplay()` is called. The default asks the
+    /// model layer's delegate (`LayerDelegate.draw(_:in:)`); subclasses override it.
+    open func draw(in ctx: GraphicsContext) {
+        model().delegate?.draw(self, in: ctx)
+    }
 
     /// The layer's visible extent in its own coordinates, for damage tracking: the bounds, plus
     /// whatever a subclass draws outside them.

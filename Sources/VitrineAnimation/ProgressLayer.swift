@@ -97,6 +97,20 @@ open class ProgressLayer: Layer {
     /// The stroke of both parts: `lineWidth`, round caps, round joins.
     public var strokeStyle: StrokeStyle { StrokeStyle(lineWidth: lineWidth, lineCap: .round, lineJoin: .round) }
 
+    /// Strokes the track, then the done part over it (round caps, `lineWidth`), then writes the
+    /// percentage in `strokeColor`, centred in the label rectangle, sized to its height.
+    open override func draw(in ctx: GraphicsContext) {
+        let l = layout
+        let style = strokeStyle
+        if l.track.count > 1 { ctx.stroke(ProgressLayer.path(through: l.track), color: trackColor, style: style) }
+        if l.done.count > 1 { ctx.stroke(ProgressLayer.path(through: l.done), color: strokeColor, style: style) }
+        let label = l.labelRect.standardized
+        if !label.isEmpty {
+            TextBox.draw(l.labelText, family: Font.defaultFamily, lineHeight: label.height, color: strokeColor,
+                         alignment: .center, in: label, into: ctx)
+        }
+    }
+
     /// Consecutive equal points removed (a zero-length piece would draw a stray round cap); a
     /// polyline that collapses to a single point is dropped.
     private static func dropRepeats(_ points: [Point]) -> [Point] {

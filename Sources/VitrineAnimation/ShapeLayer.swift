@@ -35,6 +35,17 @@ open class ShapeLayer: Layer {
                     dashPattern: lineDashPattern, dashPhase: lineDashPhase)
     }
 
+    /// Fills the path by `fillRule`, then strokes the part between `strokeStart` and
+    /// `strokeEnd` with the dash pattern, caps and joins. The renderer calls it every time it
+    /// draws the layer (a shape is cheap to draw and its path usually changes when it animates).
+    open override func draw(in ctx: GraphicsContext) {
+        guard let path, !path.isEmpty else { return }
+        if let fillColor { ctx.fill(path, color: fillColor, rule: fillRule) }
+        if let strokeColor, lineWidth > 0 {
+            ctx.stroke(path, color: strokeColor, style: strokeStyle, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        }
+    }
+
     /// The bounds, the path, and the stroke's reach beyond the path (miters and square caps
     /// included).
     open override func visualExtent() -> Rect {
@@ -72,4 +83,20 @@ open class TextLayer: Layer {
     @LayerProperty public var alignmentMode: TextAlignmentMode = .natural
     /// Whether text wraps to the bounds' width. Defaults to false. Not animatable.
     @LayerProperty public var isWrapped: Bool = false
+
+    /// The text's properties and the bounds change the drawing.
+    open override class func needsDisplay(forKey key: String) -> Bool {
+        TextLayer.drawingKeys.contains(key) || super.needsDisplay(forKey: key)
+    }
+
+    static let drawingKeys: Set<String> = ["string", "font", "fontSize", "foregroundColor", "alignmentMode",
+                                           "isWrapped", "bounds"]
+
+    /// Draws the string from the top of the bounds, one line per line break (and per wrap when
+    /// `isWrapped`), aligned by `alignmentMode` (justified lines are drawn left-aligned).
+    open override func draw(in ctx: GraphicsContext) {
+        guard let string, !string.isEmpty, let foregroundColor else { return }
+        TextBox.draw(string, family: font, size: fontSize, color: foregroundColor, alignment: alignmentMode,
+                     in: bounds.standardized, wrapped: isWrapped, into: ctx)
+    }
 }

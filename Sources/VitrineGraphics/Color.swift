@@ -79,12 +79,17 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// The premultiplied 32-bit pixel: bytes B, G, R, A in memory on little-endian, so the
     /// UInt32 value is A<<24 | R<<16 | G<<8 | B (an X11 TrueColor ZPixmap with depth 24/32).
+    /// Components outside 0…1 are clamped; NaN counts as 0.
     public var premultipliedPixel: UInt32 {
-        let a = min(max(alpha, 0), 1)
-        func channel(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * a * 255).rounded()) }
+        let a = Color.unit(alpha)
+        func channel(_ v: Double) -> UInt32 { UInt32((Color.unit(v) * a * 255).rounded()) }
         let a8 = UInt32((a * 255).rounded())
         return a8 << 24 | channel(red) << 16 | channel(green) << 8 | channel(blue)
     }
+
+    /// `v` clamped to 0…1, NaN as 0 (min/max would pass NaN through).
+    @inline(__always)
+    static func unit(_ v: Double) -> Double { v > 0 ? (v < 1 ? v : 1) : 0 }
 
     /// Reads a premultiplied pixel back into a straight-alpha colour.
     public init(premultipliedPixel p: UInt32) {

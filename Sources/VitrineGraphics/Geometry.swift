@@ -190,11 +190,11 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public func apply(to r: Rect) -> Rect {
         if r.isNull { return r }
         let s = r.standardized
-        let corners = [Point(x: s.minX, y: s.minY), Point(x: s.maxX, y: s.minY),
-                       Point(x: s.minX, y: s.maxY), Point(x: s.maxX, y: s.maxY)].map(apply(to:))
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        let x0 = xs.min()!, y0 = ys.min()!
-        return Rect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
+        let p0 = apply(to: Point(x: s.minX, y: s.minY)), p1 = apply(to: Point(x: s.maxX, y: s.minY))
+        let p2 = apply(to: Point(x: s.minX, y: s.maxY)), p3 = apply(to: Point(x: s.maxX, y: s.maxY))
+        let x0 = Swift.min(p0.x, p1.x, p2.x, p3.x), y0 = Swift.min(p0.y, p1.y, p2.y, p3.y)
+        let x1 = Swift.max(p0.x, p1.x, p2.x, p3.x), y1 = Swift.max(p0.y, p1.y, p2.y, p3.y)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// The largest factor by which the transform stretches a length (for flattening tolerance

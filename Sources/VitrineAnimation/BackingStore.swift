@@ -1,0 +1,79 @@
+import VitrineGraphics
+
+/// The drawn content of one layer that draws itself, kept as device pixels so that frames in
+/// which nothing it draws has changed only composite it.
+///
+/// The pixels are valid for one mapping from the layer's coordinates to store pixels (the
+/// layer's device transform, a translation and scale, moved so the content's device box
+/// starts at the store's origin) and for the values its drawing keys had. Moving the layer by
+/// whole pixels keeps them valid; anything else redraws. The bitmap and its context are kept
+/// and reused for any later size that fits and is not much smaller.
+final class BackingStore {
+    /// The model layer the content belongs to (checked, since identifiers can be reused).
+    weak var owner: Layer?
+    private(set) var bitmap: Bitmap
+    private(set) var context: GraphicsContext
+    /// The pixels in use, from the bitmap's origin.
+    private(set) var size: (width: Int, height: Int) = (0, 0)
+    /// Layer coordinates → store pixels for the current content; nil when there is none.
+    private(set) var transform: AffineTransform?
+    /// The slots of the layer as drawn (a snapshot), to compare drawing keys with.
+    private var drawnSlots: [AnyLayerSlot] = []
+    private var drawnLayout: SlotLayout?
+    /// The last render pass that used the store.
+    var lastPass = 0
+
+    init(owner: Layer, width: Int, height: Int) {
+        self.owner = owner
+        bitmap = Bitmap(width: width, height: height)
+        context = GraphicsContext(bitmap: bitmap)
+    }
+
+    /// Forgets the content, so the next use redraws.
+    func invalidate() { transform = nil }
+
+    /// Whether the content can be shown for `layer` (its presentation) drawn through `transform`
+    /// into a box of `width × height` pixels: same mapping, same size, and every slot at
+    /// `keyIndices` (the class's drawing keys) unchanged.
+    func isValid(for layer: Layer, transform: AffineTransform, width: Int, height: Int, keyIndices: [Int]) -> Bool {
+        guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform),
+              drawnLayout === layer.slotLayout else { return false }
+        for i in keyIndices where !layer.slots[i].hasSameValue(as: drawnSlots[i]) { return false }
+        return true
+    }
+
+    /// Redraws the content: clears a `width × height` box (growing the bitmap when it does not
+    /// fit, shrinking it when it is less than a quarter used), maps the layer's coordinates with
+    /// `transform`, clips to `extent` (layer coordinates) and lets the layer draw.
+    func redraw(_ layer: Layer, transform: AffineTransform, extent: Rect, width: Int, height: Int) {
+        let fits = width <= bitmap.width && height <= bitmap.height
+        if !fits || width * height * 4 < bitmap.width * bitmap.height {
+            bitmap = Bitmap(width: width, height: height)
+            context = GraphicsContext(bitmap: bitmap)
+        } else {
+            bitmap.fill(0, in: IntRect(x: 0, y: 0, width: width, height: height))
+        }
+        size = (width, height)
+        context.saveGState()
+        context.clip(to: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        context.concatenate(transform)
+        context.clip(to: extent)
+        layer.draw(in: context)
+        context.restoreGState()
+        self.transform = transform
+        drawnLayout = layer.slotLayout
+        // A presentation copy never changes after its frame, so its slots are a snapshot as
+        // they are; a model layer's slots change in place, so copy them.
+        drawnSlots = layer.isPresentationCopy ? layer.slots : type(of: layer).init(layer: layer).slots
+    }
+}
+
+extension AffineTransform {
+    /// Equal within a millionth of a pixel in every coefficient (rounding in transforms that
+    /// were built from the same values along different paths).
+    func isClose(to o: AffineTransform) -> Bool {
+        let e = 1e-6
+        return abs(a - o.a) <= e && abs(b - o.b) <= e && abs(c - o.c) <= e && abs(d - o.d) <= e
+            && abs(tx - o.tx) <= e && abs(ty - o.ty) <= e
+    }
+}

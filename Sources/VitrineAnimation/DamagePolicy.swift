@@ -1,0 +1,63 @@
+import VitrineGraphics
+
+/// Turns the damage of a frame (`FrameUpdate.dirtyRects`, in the root's superlayer space)
+/// into the pixel rectangles to repaint and present: mapped to device pixels, widened for
+/// anti-aliased edges, merged where that costs little, and replaced by the whole frame when
+/// repainting rectangle by rectangle would not save much.
+public struct DamagePolicy: Sendable, Equatable {
+    /// Pixels added on every side (anti-aliasing reaches half a pixel beyond an edge).
+    public var outset: Int = 1
+    /// Two rectangles merge when their bounding box is at most this many times their combined
+    /// area (so overlapping and adjacent ones merge, distant ones stay apart).
+    public var mergeSlack: Double = 1.25
+    /// More rectangles than this are replaced by their bounding box.
+    public var maximumRectCount: Int = 8
+    /// When the rectangles cover more than this fraction of the frame, the frame is repainted
+    /// whole.
+    public var fullFrameFraction: Double = 0.5
+
+    /// The default policy: 1 px outset, slack 1.25, at most 8 rectangles, whole frame above 50 %.
+    public init() {}
+
+    /// The rectangles of `frame` (the bitmap's pixels) to repaint for damage `rects`, given in a
+    /// space that `transform` maps to device pixels. Empty when nothing is damaged.
+    public func deviceRects(for rects: [Rect], frame: IntRect, transform: AffineTransform = .identity) -> [IntRect] {
+        var out: [IntRect] = []
+        for r in rects where !r.isNull {
+            let box = IntRect(enclosing: transform.isIdentity ? r : transform.apply(to: r))
+            guard !box.isEmpty else { continue }
+            let widened = IntRect(x: box.x - outset, y: box.y - outset,
+                                  width: box.width + 2 * outset, height: box.height + 2 * outset)
+            let clipped = widened.intersection(frame)
+            if !clipped.isEmpty { out.append(clipped) }
+        }
+        // Pairwise merging is quadratic per round: past a few dozen, take the bounding box.
+        if out.count <= 64 { out = merged(out) }
+        if out.count > maximumRectCount { out = [out.dropFirst().reduce(out[0]) { $0.union($1) }] }
+        let area = out.reduce(0) { $0 + $1.area }
+        if Double(area) > fullFrameFraction * Double(frame.area) { return frame.isEmpty ? [] : [frame] }
+        return out
+    }
+
+    /// Merges pairs whose bounding box wastes little area until no pair does.
+    func merged(_ rects: [IntRect]) -> [IntRect] {
+        var out = rects
+        var changed = true
+        while changed {
+            changed = false
+            search: for i in out.indices {
+                for j in out.indices where j > i {
+                    let u = out[i].union(out[j])
+                    if out[i].intersects(out[j])
+                        || Double(u.area) <= mergeSlack * Double(out[i].area + out[j].area) {
+                        out[i] = u
+                        out.remove(at: j)
+                        changed = true
+                        break search
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,89 @@
+import VitrineGraphics
+
+/// What rendering one frame did.
+public struct FrameResult: Sendable, Equatable {
+    /// The scene time of the frame.
+    public let time: Double
+    /// The device rectangles of `FrameRenderer.bitmap` that were repainted, for the presenter
+    /// (empty: the bitmap did not change).
+    public let dirty: [IntRect]
+    /// Whether an animation will still change what is shown (false: the display link may sleep).
+    public let isAnimating: Bool
+    /// How many pixels were repainted (the area of `dirty`).
+    public let pixelsRedrawn: Int
+}
+
+/// One frame, from time to pixels: ticks the engine, turns its damage into device rectangles,
+/// repaints only those in `bitmap` (each set to `background`, then the presentation tree drawn
+/// over it), and reports them for presenting. A frame in which nothing changed repaints nothing.
+///
+/// Damage is in the root's superlayer space, which is the bitmap's pixel space: the root is
+/// placed in the bitmap by its own `position`, `anchorPoint`, `bounds` and `transform`.
+public final class FrameRenderer {
+    /// The engine that runs the tree.
+    public let engine: Engine
+    /// The renderer, with the backing stores of layers that draw themselves.
+    public let renderer: LayerRenderer
+    /// The frame. Replaced by `resize(width:height:)`; otherwise the same bitmap every frame.
+    public private(set) var bitmap: Bitmap
+    /// What shows where no layer draws. Changing it repaints the next frame whole.
+    public var background: Color { didSet { needsFullFrame = true } }
+    /// Whether frames repaint only their damage (true, the default) or always the whole frame
+    /// (for benchmarks and checking).
+    public var damageTracking = true
+    /// How damage becomes device rectangles.
+    public var damagePolicy = DamagePolicy()
+
+    private var context: GraphicsContext
+    private var needsFullFrame = true
+
+    /// A renderer of `engine`'s tree into a `size.width × size.height` bitmap (negative sizes
+    /// count as 0) over `background`.
+    public init(engine: Engine, size: (width: Int, height: Int), background: Color = .clear) {
+        self.engine = engine
+        self.background = background
+        renderer = LayerRenderer()
+        bitmap = Bitmap(width: max(0, size.width), height: max(0, size.height))
+        context = GraphicsContext(bitmap: bitmap)
+    }
+
+    /// The frame's pixels as a rectangle.
+    public var frameRect: IntRect { IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) }
+
+    /// Renders the frame at the engine clock's current time.
+    @discardableResult
+    public func renderFrame() -> FrameResult { renderFrame(at: engine.clock.now) }
+
+    /// Renders the frame at scene time `time`: the first frame (and the first after a resize or
+    /// a background change) whole, later ones only where they changed.
+    @discardableResult
+    public func renderFrame(at time: Double) -> FrameResult {
+        let update = engine.tick(at: time)
+        renderer.invalidateContents(of: update.redrawLayers)
+        let rects: [IntRect]
+        if needsFullFrame || !damageTracking {
+            rects = frameRect.isEmpty ? [] : [frameRect]
+        } else {
+            rects = damagePolicy.deviceRects(for: update.dirtyRects, frame: frameRect)
+        }
+        needsFullFrame = false
+        if !rects.isEmpty {
+            renderer.render(update.presentation, into: context, dirty: rects, background: background)
+        }
+        return FrameResult(time: time, dirty: rects, isAnimating: update.isAnimating,
+                           pixelsRedrawn: rects.reduce(0) { $0 + $1.area })
+    }
+
+    /// Makes the next frame repaint everything (after the bitmap was changed from outside).
+    public func setNeedsFullFrame() { needsFullFrame = true }
+
+    /// Replaces the bitmap with one of the new size (negative sizes count as 0); the next frame
+    /// is repainted whole. Does nothing when the size is unchanged.
+    public func resize(width: Int, height: Int) {
+        let w = max(0, width), h = max(0, height)
+        guard w != bitmap.width || h != bitmap.height else { return }
+        bitmap = Bitmap(width: w, height: h)
+        context = GraphicsContext(bitmap: bitmap)
+        needsFullFrame = true
+    }
+}

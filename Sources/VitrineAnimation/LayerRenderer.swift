@@ -1,0 +1,295 @@
+import VitrineGraphics
+
+/// Draws a layer tree — normally a presentation tree from `Engine.tick(at:)` — into a
+/// `GraphicsContext`, back to front, as Core Animation composites it.
+///
+/// For each visible layer (not hidden, opacity above 0), in its own coordinates (`position`,
+/// `anchorPoint`, `bounds` origin and `transform`, through `transformToSuperlayer`):
+/// the mask clips everything the layer shows; then come the background (rounded by
+/// `cornerRadius`), the `contents` image placed by `contentsGravity`, the layer's own drawing
+/// (`draw(in:)`), the sublayers ordered by `zPosition` (ties keep their order), and the border
+/// on top. `masksToBounds` clips contents, drawing and sublayers to the rounded bounds.
+/// `opacity` applies to the layer as a group: through a transparency layer when the layer
+/// shows more than one thing that could overlap, otherwise by multiplying the alpha.
+///
+/// Layers that draw themselves — a class that names keys in `needsDisplay(forKey:)`, a layer
+/// that `needsDisplayOnBoundsChange`, or one on which `setNeedsDisplay()` was called (delegate
+/// drawing) — keep their drawing in a backing store at device resolution while their device
+/// transform is a translation and scale; it is redrawn only when a drawing key's value
+/// changed, the layer asked for it (`invalidateContents(of:)`), or the mapping to device pixels
+/// changed other than by whole pixels. Otherwise (rotation, skew) they draw directly. Shape
+/// layers always draw directly, as Core Animation renders shapes.
+///
+/// Not thread-safe; reuse one renderer per output so backing stores carry across frames.
+public final class LayerRenderer {
+    /// How many times a layer's `draw(in:)` ran for its contents (backing store redraws and
+    /// direct draws of layers that draw themselves; shape layers not counted).
+    public private(set) var contentDrawCount = 0
+
+    private var stores: [ObjectIdentifier: BackingStore] = [:]
+    /// Slot indices of each class's drawing keys (`needsDisplay(forKey:)`).
+    private var drawingKeyIndices: [ObjectIdentifier: [Int]] = [:]
+    private var pass = 0
+
+    /// A renderer with no backing stores yet.
+    public init() {}
+
+    /// Draws the tree under `root` over what the context holds, under its current transform and
+    /// clip. The root is placed by its own `transformToSuperlayer`.
+    public func render(_ root: Layer, into context: GraphicsContext) {
+        beginPass()
+        renderLayer(root, in: context)
+        endPass()
+    }
+
+    /// Draws the tree under `root` only inside `dirty` (device pixels of the context's bitmap):
+    /// each rectangle is first set to `background` (replaced, not blended; transparent by
+    /// default), then the tree is drawn clipped to it.
+    public func render(_ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear) {
+        beginPass()
+        let toDevice = context.transform
+        let inverse = toDevice.inverted()
+        for rect in dirty where !rect.isEmpty {
+            context.saveGState()
+            if toDevice.isIdentity {
+                context.clip(to: rect.rect)
+            } else if let inverse, toDevice.b == 0, toDevice.c == 0 {
+                context.clip(to: inverse.apply(to: rect.rect))
+            } else if let inverse {
+                let r = rect.rect
+                var outline = Path()
+                outline.move(to: inverse.apply(to: Point(x: r.minX, y: r.minY)))
+                outline.addLine(to: inverse.apply(to: Point(x: r.maxX, y: r.minY)))
+                outline.addLine(to: inverse.apply(to: Point(x: r.maxX, y: r.maxY)))
+                outline.addLine(to: inverse.apply(to: Point(x: r.minX, y: r.maxY)))
+                outline.closeSubpath()
+                context.clip(to: outline)
+            } else {
+                context.restoreGState()
+                continue
+            }
+            context.clear(background)
+            renderLayer(root, in: context)
+            context.restoreGState()
+        }
+        endPass()
+    }
+
+    /// Marks the contents of these layers (model layers or their presentation copies) for
+    /// redrawing: pass `FrameUpdate.redrawLayers`, which includes layers that called
+    /// `setNeedsDisplay()`. Changes of drawing keys are also noticed without it.
+    public func invalidateContents(of layers: [Layer]) {
+        for layer in layers {
+            let model = layer.model()
+            if let store = stores[ObjectIdentifier(model)], store.owner === model { store.invalidate() }
+        }
+    }
+
+    /// Releases every backing store (their layers redraw when next shown).
+    public func discardBackingStores() { stores.removeAll() }
+
+    /// How many layers currently keep a backing store.
+    public var backingStoreCount: Int { stores.count }
+
+    // MARK: - Passes
+
+    private func beginPass() { pass &+= 1 }
+
+    /// Drops the stores of layers the pass did not meet (removed from the tree, or gone).
+    private func endPass() {
+        guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
+        stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
+    }
+
+    // MARK: - One layer
+
+    private func renderLayer(_ layer: Layer, in ctx: GraphicsContext) {
+        let local = layer.transformToSuperlayer
+        guard !layer.isHidden, layer.opacity > 0, local.determinant != 0, local.determinant.isFinite else {
+            keepStores(of: layer)
+            return
+        }
+        ctx.saveGState()
+        defer { ctx.restoreGState() }
+        ctx.concatenate(local)
+        guard !ctx.clipBoundingBox.isEmpty else { keepStores(of: layer); return }
+
+        var grouped = false
+        if layer.opacity < 1 {
+            grouped = drawingCount(layer, toDevice: ctx.transform) > 1
+            if grouped { ctx.beginTransparencyLayer(alpha: layer.opacity) } else { ctx.setAlpha(ctx.alpha * layer.opacity) }
+        }
+        if let mask = layer.mask {
+            let alpha = ctx.renderAlphaMask { renderLayer(mask, in: ctx) }
+            ctx.clip(toMask: alpha)
+        }
+
+        let bounds = layer.bounds.standardized
+        let radius = layer.cornerRadius.isFinite ? max(0, layer.cornerRadius) : 0
+        if let color = layer.backgroundColor, color.alpha > 0 {
+            fillRoundedRect(bounds, radius: radius, color: color, in: ctx)
+        }
+        if layer.masksToBounds {
+            ctx.saveGState()
+            ctx.clip(toRoundedRect: bounds, cornerRadius: radius)
+        }
+        if !ctx.clipBoundingBox.isEmpty {
+            if let image = layer.contents as? Image {
+                ctx.draw(image, in: layer.contentsGravity.rect(forContentsOf: image.size, in: bounds))
+            }
+            drawContent(of: layer, in: ctx)
+            renderSublayers(of: layer, in: ctx)
+        } else {
+            keepStore(of: layer)
+            for child in layer.sublayerStorage { keepStores(of: child) }
+        }
+        if layer.masksToBounds { ctx.restoreGState() }
+        drawBorder(of: layer, bounds: bounds, radius: radius, in: ctx)
+        if grouped { ctx.endTransparencyLayer() }
+    }
+
+    private func renderSublayers(of layer: Layer, in ctx: GraphicsContext) {
+        let children = layer.sublayerStorage
+        var ordered = true
+        for i in children.indices.dropFirst() where children[i].zPosition < children[i - 1].zPosition {
+            ordered = false
+            break
+        }
+        if ordered {
+            for child in children { renderLayer(child, in: ctx) }
+        } else {
+            let sorted = children.enumerated().sorted {
+                $0.element.zPosition != $1.element.zPosition ? $0.element.zPosition < $1.element.zPosition
+                    : $0.offset < $1.offset
+            }
+            for (_, child) in sorted { renderLayer(child, in: ctx) }
+        }
+    }
+
+    private func fillRoundedRect(_ rect: Rect, radius: Double, color: Color, in ctx: GraphicsContext) {
+        if radius == 0 {
+            ctx.fill(rect, color: color)
+        } else {
+            var path = Path()
+            path.addRoundedRect(rect, cornerRadius: radius)
+            ctx.fill(path, color: color)
+        }
+    }
+
+    /// The border: a band `borderWidth` wide inside the rounded bounds (inner corners rounded
+    /// by the radius less the width), as Core Animation draws it.
+    private func drawBorder(of layer: Layer, bounds: Rect, radius: Double, in ctx: GraphicsContext) {
+        let width = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
+        guard width > 0, let color = layer.borderColor, color.alpha > 0 else { return }
+        var band = Path()
+        band.addRoundedRect(bounds, cornerRadius: radius)
+        let inner = bounds.insetBy(dx: width, dy: width)
+        if inner.width > 0, inner.height > 0 { band.addRoundedRect(inner, cornerRadius: max(0, radius - width)) }
+        ctx.fill(band, color: color, rule: .evenOdd)
+    }
+
+    // MARK: - Own drawing
+
+    /// Whether the layer has drawn contents of its own (besides shape layers, drawn directly).
+    private func drawsItself(_ layer: Layer) -> Bool {
+        !(layer is ShapeLayer)
+            && (!drawingKeys(of: layer).isEmpty || layer.needsDisplayOnBoundsChange || layer.model().hasRequestedDisplay)
+    }
+
+    /// Slot indices of the keys the layer's class names in `needsDisplay(forKey:)`.
+    private func drawingKeys(of layer: Layer) -> [Int] {
+        let id = ObjectIdentifier(type(of: layer))
+        if let cached = drawingKeyIndices[id] { return cached }
+        let cls = type(of: layer), keys = layer.slotLayout.keys
+        let indices = keys.indices.filter { cls.needsDisplay(forKey: keys[$0]) }
+        drawingKeyIndices[id] = indices
+        return indices
+    }
+
+    private func drawContent(of layer: Layer, in ctx: GraphicsContext) {
+        if layer is ShapeLayer {
+            layer.draw(in: ctx)
+            return
+        }
+        guard drawsItself(layer) else { return }
+        let extent = layer.visualExtent()
+        let t = ctx.transform
+        // Only the part on the target is ever stored (a huge layer must not allocate a huge
+        // store); when that part changes as the layer moves, the store's mapping changes too.
+        let target = IntRect(x: 0, y: 0, width: ctx.bitmap.width, height: ctx.bitmap.height)
+        let device = IntRect(enclosing: t.apply(to: extent)).intersection(target)
+        guard device.intersects(ctx.clipBoundingBox) else { keepStore(of: layer); return }
+        guard t.b == 0, t.c == 0 else {
+            keepStore(of: layer)
+            ctx.saveGState()
+            ctx.clip(to: extent)
+            layer.draw(in: ctx)
+            ctx.restoreGState()
+            contentDrawCount += 1
+            return
+        }
+        let store = backingStore(for: layer, width: device.width, height: device.height)
+        var toStore = t
+        toStore.tx -= Double(device.x)
+        toStore.ty -= Double(device.y)
+        if !store.isValid(for: layer, transform: toStore, width: device.width, height: device.height,
+                          keyIndices: drawingKeys(of: layer)) {
+            store.redraw(layer, transform: toStore, extent: extent, width: device.width, height: device.height)
+            contentDrawCount += 1
+        }
+        ctx.composite(store.bitmap, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
+                      toX: device.x, y: device.y)
+    }
+
+    /// The layer's store, made on first use, marked as used by this pass.
+    private func backingStore(for layer: Layer, width: Int, height: Int) -> BackingStore {
+        let model = layer.model()
+        let id = ObjectIdentifier(model)
+        if let store = stores[id], store.owner === model {
+            store.lastPass = pass
+            return store
+        }
+        let store = BackingStore(owner: model, width: width, height: height)
+        store.lastPass = pass
+        stores[id] = store
+        return store
+    }
+
+    /// Keeps the layer's store (if it has one) through this pass although it is not drawn.
+    private func keepStore(of layer: Layer) {
+        if !stores.isEmpty, let store = stores[ObjectIdentifier(layer.model())] { store.lastPass = pass }
+    }
+
+    /// Keeps the stores of a subtree that is not drawn this pass (hidden, clipped away).
+    private func keepStores(of layer: Layer) {
+        keepStore(of: layer)
+        for child in layer.sublayerStorage { keepStores(of: child) }
+        if let mask = layer.mask { keepStores(of: mask) }
+    }
+
+    // MARK: - Group opacity
+
+    /// How many separately blended drawings the layer shows (counting stops at 2): background,
+    /// contents, its own drawing (a shape's fill and stroke count apart; a backing store is
+    /// one), border, and each sublayer's drawings — one for a sublayer that groups itself.
+    private func drawingCount(_ layer: Layer, toDevice t: AffineTransform) -> Int {
+        var n = 0
+        if let c = layer.backgroundColor, c.alpha > 0 { n += 1 }
+        if layer.contents is Image { n += 1 }
+        if let shape = layer as? ShapeLayer {
+            if let path = shape.path, !path.isEmpty {
+                if shape.fillColor != nil { n += 1 }
+                if shape.strokeColor != nil && shape.lineWidth > 0 { n += 1 }
+            }
+        } else if drawsItself(layer) {
+            n += t.b == 0 && t.c == 0 ? 1 : 2
+        }
+        if layer.borderWidth > 0, let c = layer.borderColor, c.alpha > 0 { n += 1 }
+        for child in layer.sublayerStorage where n < 2 {
+            guard !child.isHidden, child.opacity > 0 else { continue }
+            let k = drawingCount(child, toDevice: child.transformToSuperlayer.concatenating(t))
+            n += k > 1 && child.opacity < 1 ? 1 : k
+        }
+        return n
+    }
+}

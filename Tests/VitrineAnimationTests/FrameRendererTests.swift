@@ -1,0 +1,308 @@
+import Foundation
+import XCTest
+import VitrineGraphics
+@testable import VitrineAnimation
+
+/// Counts every `draw(in:)` of its instances (presentation copies included).
+final class CountingSectorLayer: SectorLayer {
+    nonisolated(unsafe) static var draws = 0
+    override func draw(in ctx: GraphicsContext) {
+        CountingSectorLayer.draws += 1
+        super.draw(in: ctx)
+    }
+}
+
+/// Draws a filled circle through its delegate, once asked with `setNeedsDisplay()`.
+final class CircleDelegate: LayerDelegate {
+    var draws = 0
+    var color = Color.redColor
+    func draw(_ layer: Layer, in ctx: GraphicsContext) {
+        draws += 1
+        var p = Path()
+        p.addEllipse(in: layer.bounds)
+        ctx.fill(p, color: color)
+    }
+}
+
+/// Backing stores, damage and the frame loop's cost.
+final class FrameRendererTests: XCTestCase {
+    /// Seed 004's warning: a finished animation held by fillMode forwards must not redraw.
+    func testFinishedAnimationHeldForwardsNeverRedraws() {
+        let scene = RenderScene()
+        let sector = CountingSectorLayer()
+        sector.frame = Rect(x: 20, y: 20, width: 160, height: 160)
+        scene.root.addSublayer(sector)
+        CountingSectorLayer.draws = 0
+        scene.frame(at: 0)
+        XCTAssertEqual(CountingSectorLayer.draws, 1, "drawn once when first shown")
+        let a = linearAnimation("progress", from: 0, to: 1, duration: 1)
+        a.isRemovedOnCompletion = false
+        a.fillMode = .forwards
+        sector.add(a, forKey: "grow")
+        for i in 1...10 { scene.frame(at: Double(i) / 10) }
+        XCTAssertEqual(CountingSectorLayer.draws, 11, "one redraw per frame while progress moves")
+        let drawsAtEnd = CountingSectorLayer.draws
+        for i in 1...100 {
+            let result = scene.frame(at: 1 + Double(i) / 60)
+            XCTAssertEqual(result.dirty, [], "nothing to repaint at frame \(i) after the end")
+            XCTAssertEqual(result.pixelsRedrawn, 0)
+            XCTAssertFalse(result.isAnimating)
+        }
+        XCTAssertEqual(CountingSectorLayer.draws, drawsAtEnd, "100 frames after the end: no draw(in:) at all")
+        assertColor(scene.bitmap, Point(x: 60, y: 60), Color(red: 1, green: 0.5, blue: 0), "held at the full disc")
+    }
+
+    func testBackingStoreRedrawsOnlyForItsDrawingKeys() {
+        let scene = RenderScene()
+        let sector = CountingSectorLayer()
+        sector.frame = Rect(x: 20, y: 20, width: 100, height: 100)
+        sector.progress = 0.5
+        scene.root.addSublayer(sector)
+        CountingSectorLayer.draws = 0
+        scene.frame(at: 0)
+        XCTAssertEqual(CountingSectorLayer.draws, 1)
+        // Moving by whole pixels and fading reuse the stored pixels.
+        func withoutActions(_ body: () -> Void) {
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            body()
+            Transaction.commit()
+        }
+        withoutActions { sector.position = Point(x: 90, y: 75) }
+        scene.frame(at: 0.1)
+        withoutActions { sector.opacity = 0.5 }
+        scene.frame(at: 0.2)
+        XCTAssertEqual(CountingSectorLayer.draws, 1, "position and opacity are not drawing keys")
+        assertColor(scene.bitmap, Point(x: 90 + 20, y: 75 + 20), Color(red: 1, green: 0.75, blue: 0.5),
+                    tolerance: 3 / 255, "the stored sector, moved and half transparent")
+        // A drawing key, and setNeedsDisplay, redraw.
+        withoutActions { sector.progress = 0.75 }
+        scene.frame(at: 0.3)
+        XCTAssertEqual(CountingSectorLayer.draws, 2)
+        sector.setNeedsDisplay()
+        scene.frame(at: 0.4)
+        XCTAssertEqual(CountingSectorLayer.draws, 3)
+        // Half a pixel of movement changes the pixels: redraw at the new phase.
+        withoutActions { sector.position = Point(x: 90.5, y: 75) }
+        scene.frame(at: 0.5)
+        XCTAssertEqual(CountingSectorLayer.draws, 4)
+    }
+
+    func testDelegateDrawsOnceAskedAndIsCached() {
+        let scene = RenderScene()
+        let delegate = CircleDelegate()
+        let layer = Layer()
+        layer.frame = Rect(x: 50, y: 50, width: 100, height: 100)
+        layer.delegate = delegate
+        scene.root.addSublayer(layer)
+        scene.frame(at: 0)
+        XCTAssertEqual(delegate.draws, 0, "as in Core Animation, nothing is drawn until asked")
+        layer.setNeedsDisplay()
+        scene.frame(at: 0.1)
+        XCTAssertEqual(delegate.draws, 1)
+        assertColor(scene.bitmap, Point(x: 100, y: 100), .redColor)
+        assertColor(scene.bitmap, Point(x: 55, y: 55), .white)
+        for i in 2...20 { scene.frame(at: Double(i) / 10) }
+        XCTAssertEqual(delegate.draws, 1, "cached while nothing asks for a redraw")
+        delegate.color = .blueColor
+        layer.setNeedsDisplay()
+        scene.frame(at: 2.1)
+        XCTAssertEqual(delegate.draws, 2)
+        assertColor(scene.bitmap, Point(x: 100, y: 100), .blueColor)
+    }
+
+    /// A sector larger than the frame, moved by whole pixels while partly off the frame: the
+    /// store keeps only the visible part, so moving must show what a fresh render shows.
+    func testPartlyOffscreenStoreFollowsWholePixelMoves() {
+        func scene(at position: Point) -> (RenderScene, SectorLayer) {
+            let scene = RenderScene()
+            let sector = SectorLayer()
+            sector.bounds = Rect(x: 0, y: 0, width: 400, height: 400)
+            sector.position = position
+            sector.progress = 0.6
+            sector.startAngle = 0.3
+            scene.root.addSublayer(sector)
+            return (scene, sector)
+        }
+        let (moving, sector) = scene(at: Point(x: 0, y: 30))
+        moving.frame(at: 0)
+        for (i, x) in [17.0, 45, 120, 180].enumerated() {
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            sector.position = Point(x: x, y: 30 + Double(i))
+            Transaction.commit()
+            moving.frame(at: Double(i + 1) / 10)
+            let (fresh, _) = scene(at: Point(x: x, y: 30 + Double(i)))
+            fresh.frame(at: 0)
+            XCTAssertTrue(samePixels(moving.bitmap, fresh.bitmap), "after moving to x = \(x)")
+        }
+        XCTAssertLessThanOrEqual(moving.frames.renderer.backingStoreCount, 1)
+    }
+
+    /// A rotated layer that draws itself draws directly (no store), in the rotated place.
+    func testRotatedSelfDrawingLayerDrawsDirectly() {
+        let scene = RenderScene()
+        let sector = SectorLayer()
+        sector.frame = Rect(x: 20, y: 20, width: 160, height: 160)
+        sector.progress = 0.25
+        sector.fillColor = .blueColor
+        sector.transform = AffineTransform(rotationAngle: .pi / 2)
+        scene.root.addSublayer(sector)
+        scene.frame(at: 0)
+        savePNG(scene.bitmap, "rotated-sector")
+        // The quarter from 0 to π/2, turned by π/2 about the centre: from π/2 to π.
+        let c = Point(x: 100, y: 100)
+        assertColor(scene.bitmap, polar(c, 50, .pi * 0.75), .blueColor)
+        assertColor(scene.bitmap, polar(c, 50, .pi * 0.25), .white)
+        assertColor(scene.bitmap, polar(c, 50, .pi * 1.25), .white)
+        XCTAssertEqual(scene.frames.renderer.backingStoreCount, 0)
+        XCTAssertEqual(scene.frames.renderer.contentDrawCount, 1)
+    }
+
+    func testStaticSceneRendersNothing() {
+        let scene = RenderScene()
+        let arrow = ArrowLayer()
+        arrow.frame = Rect(x: 10, y: 10, width: 180, height: 180)
+        arrow.thickness = 20
+        arrow.lengthRadians = 4
+        arrow.fillColor = .black
+        scene.root.addSublayer(arrow)
+        let first = scene.frame(at: 0)
+        XCTAssertEqual(first.dirty, [IntRect(x: 0, y: 0, width: 200, height: 200)], "the first frame is whole")
+        let draws = scene.frames.renderer.contentDrawCount
+        for i in 1...30 {
+            let r = scene.frame(at: Double(i) / 30)
+            XCTAssertEqual(r.dirty, [])
+        }
+        XCTAssertEqual(scene.frames.renderer.contentDrawCount, draws)
+    }
+
+    func testAnimatingArrowRedrawsOnlyItsBox() {
+        let scene = RenderScene(width: 1920, height: 1080)
+        let arrow = ArrowLayer()
+        arrow.frame = Rect(x: 800, y: 400, width: 200, height: 200)
+        arrow.thickness = 30
+        arrow.fillColor = .black
+        arrow.lengthRadians = 2 * .pi
+        scene.root.addSublayer(arrow)
+        scene.frame(at: 0)
+        arrow.add(linearAnimation("lengthRadians", from: 0, to: 2 * .pi, duration: 2), forKey: "l")
+        let r = scene.frame(at: 0.5)
+        XCTAssertEqual(r.dirty, [IntRect(x: 799, y: 399, width: 202, height: 202)], "the arrow's box, 1 px wider")
+        XCTAssertEqual(r.pixelsRedrawn, 202 * 202)
+        XCTAssertTrue(r.isAnimating)
+    }
+
+    func testDamagePolicyMergesAndFallsBack() {
+        let policy = DamagePolicy()
+        let frame = IntRect(x: 0, y: 0, width: 100, height: 100)
+        XCTAssertEqual(policy.deviceRects(for: [], frame: frame), [])
+        XCTAssertEqual(policy.deviceRects(for: [Rect(x: 10.5, y: 10, width: 5, height: 5)], frame: frame),
+                       [IntRect(x: 9, y: 9, width: 8, height: 7)], "enclosing pixels, outset by one")
+        // Overlapping and touching rectangles merge; distant ones stay apart.
+        let merged = policy.deviceRects(for: [Rect(x: 10, y: 10, width: 10, height: 10), Rect(x: 15, y: 15, width: 10, height: 10),
+                                              Rect(x: 70, y: 70, width: 5, height: 5)], frame: frame)
+        XCTAssertEqual(Set(merged), [IntRect(x: 9, y: 9, width: 17, height: 17), IntRect(x: 69, y: 69, width: 7, height: 7)])
+        // More than half the frame: the whole frame.
+        XCTAssertEqual(policy.deviceRects(for: [Rect(x: 0, y: 0, width: 80, height: 70)], frame: frame), [frame])
+        // Off-frame damage is dropped; a transform maps into device pixels.
+        XCTAssertEqual(policy.deviceRects(for: [Rect(x: 300, y: 0, width: 10, height: 10)], frame: frame), [])
+        XCTAssertEqual(policy.deviceRects(for: [Rect(x: 1, y: 1, width: 2, height: 2)], frame: frame,
+                                          transform: AffineTransform(scaleX: 2, y: 2)),
+                       [IntRect(x: 1, y: 1, width: 6, height: 6)])
+    }
+
+    /// Builds the same animated scene each time: an arrow masking an image, a growing pie, a
+    /// wavy progress bar, a moving half-transparent group, a rotating card with rounded clip.
+    func makeBusyScene() -> RenderScene {
+        let scene = RenderScene(width: 400, height: 300, background: Color(red: 0.95, green: 0.95, blue: 0.9))
+        let photo = Layer()
+        photo.frame = Rect(x: 0, y: 0, width: 120, height: 120)
+        photo.contents = solidImage(Color(red: 0.9, green: 0.4, blue: 0.1), width: 8, height: 8)
+        let arrow = ArrowLayer()
+        arrow.frame = Rect(x: 10, y: 10, width: 100, height: 100)
+        arrow.thickness = 20
+        arrow.headLengthRadians = .pi / 8
+        arrow.startRadians = -.pi / 2
+        arrow.fillColor = .black
+        arrow.lengthRadians = 2 * .pi
+        photo.mask = arrow
+        scene.root.addSublayer(photo)
+        let pie = PieLayer()
+        pie.frame = Rect(x: 120, y: 0, width: 120, height: 120)
+        scene.root.addSublayer(pie)
+        pie.attach(to: scene.engine)
+        pie.setValues([3, 1, 2], colors: [.redColor, .greenColor, .blueColor])
+        let bar = ProgressLayer()
+        bar.frame = Rect(x: 0, y: 120, width: 240, height: 80)
+        bar.origin = Point(x: 10, y: 20)
+        bar.maxLength = 200
+        bar.textRect = Rect(x: -8, y: 30, width: 30, height: 12)
+        scene.root.addSublayer(bar)
+        let group = Layer()
+        group.frame = Rect(x: 20, y: 130, width: 60, height: 40)
+        group.opacity = 0.6
+        let a = Layer(); a.frame = Rect(x: 0, y: 0, width: 40, height: 30); a.backgroundColor = .redColor
+        let b = Layer(); b.frame = Rect(x: 20, y: 10, width: 40, height: 30); b.backgroundColor = .blueColor
+        group.addSublayer(a); group.addSublayer(b)
+        scene.root.addSublayer(group)
+        let card = Layer()
+        card.frame = Rect(x: 150, y: 130, width: 50, height: 50)
+        card.cornerRadius = 12
+        card.masksToBounds = true
+        card.borderWidth = 3
+        card.borderColor = .black
+        let inner = Layer(); inner.frame = Rect(x: -10, y: 20, width: 70, height: 40); inner.backgroundColor = .greenColor
+        card.addSublayer(inner)
+        scene.root.addSublayer(card)
+
+        scene.frame(at: 0)
+        let l = linearAnimation("lengthRadians", from: 0, to: 2 * .pi, duration: 1.5)
+        l.autoreverses = true
+        arrow.add(l, forKey: "l")
+        bar.add(linearAnimation("progress", from: 0, to: 1, duration: 2), forKey: "p")
+        bar.add(linearAnimation("strokeEnd", from: 0, to: 1, duration: 2), forKey: "s")
+        group.add(linearAnimation("position.x", from: 50, to: 170, duration: 1.7), forKey: "x")
+        card.add(linearAnimation("transform.rotation.z", from: 0, to: .pi, duration: 2.2), forKey: "r")
+        return scene
+    }
+
+    func testDamageTrackedFramesEqualFullFrames() {
+        let tracked = makeBusyScene(), full = makeBusyScene()
+        full.frames.damageTracking = false
+        var partial = 0
+        for i in 1...60 {
+            let t = Double(i) / 30
+            let a = tracked.frame(at: t), b = full.frame(at: t)
+            XCTAssertEqual(b.pixelsRedrawn, 400 * 300)
+            if a.pixelsRedrawn < 400 * 300 { partial += 1 }
+            if !samePixels(tracked.bitmap, full.bitmap) {
+                savePNG(tracked.bitmap, "damage-mismatch-tracked")
+                savePNG(full.bitmap, "damage-mismatch-full")
+                return XCTFail("frame \(i) (t = \(t)) differs between damage-tracked and full rendering")
+            }
+            if i == 45 { savePNG(tracked.bitmap, "busy-t1.5") }
+        }
+        XCTAssertGreaterThan(partial, 40, "damage tracking repainted less than the whole frame")
+    }
+
+    func testResizeRepaintsWhole() {
+        let scene = RenderScene()
+        scene.root.addSublayer(square(Rect(x: 10, y: 10, width: 20, height: 20)))
+        scene.frame(at: 0)
+        scene.frames.resize(width: 120, height: -5)
+        XCTAssertEqual(scene.bitmap.width, 120)
+        XCTAssertEqual(scene.bitmap.height, 0)
+        XCTAssertEqual(scene.frame(at: 0.1).dirty, [], "an empty frame has nothing to repaint")
+        scene.frames.resize(width: 120, height: 80)
+        XCTAssertEqual(scene.frame(at: 0.2).dirty, [IntRect(x: 0, y: 0, width: 120, height: 80)])
+        assertColor(scene.bitmap, Point(x: 15, y: 15), .redColor)
+    }
+
+    func square(_ frame: Rect) -> Layer {
+        let layer = Layer()
+        layer.frame = frame
+        layer.backgroundColor = .redColor
+        return layer
+    }
+}
