@@ -54,7 +54,7 @@ extension LayerTypeRegistry {
         "position": "Where the anchor point sits in the parent's coordinates.",
         "zPosition": "Stacking order among siblings: higher draws on top.",
         "anchorPoint": "The point of the bounds (unit coordinates) that position places and transform turns about.",
-        "transform": "Applied about the anchor point; animatable by parts (transform.rotation.z, transform.scale …).",
+        "transform": "Applied about the anchor point: [a, b, c, d, tx, ty] or { rotation, scale, translation, shear } (scale first, then rotation, then translation); animatable by parts (transform.rotation.z, transform.scale …).",
         "opacity": "Opacity of the layer and its sublayers, 0…1.",
         "isHidden": "Whether the layer and its sublayers are not drawn.",
         "backgroundColor": "Fill of the bounds, rounded by cornerRadius.",
@@ -68,7 +68,7 @@ extension LayerTypeRegistry {
         "speed": "Rate of the layer's time relative to its parent's; 0 pauses.",
         "timeOffset": "Offset added to the layer's time (scrubs a paused layer).",
         // ShapeLayer
-        "path": "The shape, in the layer's coordinates: SVG path data or a shape table.",
+        "path": "The shape, in the layer's coordinates: SVG path data, or a table { rect | oval | roundedRect (+ cornerRadius) | arc = … } as in vitrine draw.",
         "fillColor": "The fill; \"none\" fills nothing.",
         "fillRule": "Which regions are inside when filling.",
         "strokeColor": "The stroke; \"none\" strokes nothing.",
