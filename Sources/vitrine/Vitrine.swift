@@ -5,5 +5,6 @@ struct Vitrine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vitrine",
         abstract: "A kiosk animation player: Core Animation for Linux displays.",
-        subcommands: [PlayCommand.self, DrawCommand.self, BenchCommand.self])
+        subcommands: [PlayCommand.self, RenderCommand.self, CheckCommand.self, ScenesCommand.self,
+                      DrawCommand.self, BenchCommand.self])
 }

@@ -1,0 +1,100 @@
+import VitrineAnimation
+import VitrineGraphics
+import VitrineTOML
+
+/// A loaded, validated config: the player settings and the scenes in play order.
+public struct Playlist {
+    /// The `[player]` table.
+    public var settings: PlayerSettings
+    /// The `[[scene]]` tables, in order.
+    public var scenes: [SceneDefinition]
+    /// The config file it was loaded from.
+    public var file: String
+
+    /// The scene named `name`, if any.
+    public func scene(named name: String) -> SceneDefinition? { scenes.first { $0.name == name } }
+}
+
+/// The `[player]` table.
+public struct PlayerSettings {
+    /// Frames per second of the display link. Default 60.
+    public var fps: Int = 60
+    /// Fills the screen around and behind the scenes (letterbox bars included). Default black.
+    public var background: Color = .black
+    /// Start again from the first scene after the last. Default true.
+    public var loop: Bool = true
+    /// How one scene gives way to the next. Default none.
+    public var transition: Transition = .none
+    /// Seconds a transition takes. Default 0.5.
+    public var transitionDuration: Double = 0.5
+    /// The design size of every scene, scaled to the screen keeping its aspect. Default 1920 × 1080.
+    public var canvas: Size = Size(width: 1920, height: 1080)
+
+    /// The defaults.
+    public init() {}
+}
+
+/// How the player changes scenes.
+public enum Transition: String, CaseIterable, Sendable {
+    /// Cut.
+    case none
+    /// Cross-fade.
+    case fade
+    /// The new scene pushes the old one out to the left.
+    case push
+}
+
+/// How long a scene plays.
+public enum SceneDuration: Equatable, Sendable {
+    /// A fixed time.
+    case seconds(Double)
+    /// Until the scene's progress source reports 100 % (`duration = "progress"`).
+    case untilProgressComplete
+}
+
+/// One `[[scene]]`: its settings and its layers, ready to be instantiated any number of times.
+public struct SceneDefinition {
+    /// The unique name (`--scene`, logs, STATUS).
+    public var name: String
+    /// How long it plays.
+    public var duration: SceneDuration
+    /// Where live progress comes from, if anywhere.
+    public var progressSource: ProgressSourceSpec?
+    /// Fill of the scene's canvas; nil leaves the player's background.
+    public var background: Color?
+    /// The layers, in config order.
+    public var layers: [LayerDefinition]
+    /// Where the scene's table starts in the config.
+    public var position: SourcePosition
+}
+
+/// One `[[scene.layer]]`, validated: what to create and how to set it up.
+public struct LayerDefinition {
+    /// The `id`, if given (`parent`, `mask` and `message` refer to layers by id).
+    public var id: String?
+    /// The layer type.
+    public var type: LayerType
+    /// Property values to set, in config order (already of the property's Swift type).
+    public var settings: [(property: ConfigProperty, value: Any)]
+    /// `frame`, applied after the properties (so it honours a configured anchorPoint).
+    public var frame: Rect?
+    /// The id of the superlayer; nil for the scene root.
+    public var parent: String?
+    /// The id of the layer used as this layer's mask.
+    public var mask: String?
+    /// The animations added when the scene starts.
+    public var animations: [AnimationDefinition]
+    /// Whether the config gives the bounds (`bounds` or `frame`); an image layer without them
+    /// takes its image's size.
+    public var hasExplicitBounds: Bool
+}
+
+/// One `[[scene.layer.animation]]`: a configured animation, added (as a copy) to its layer
+/// each time the scene starts.
+public struct AnimationDefinition {
+    /// The key it is added under (its key path, made unique on the layer).
+    public var key: String
+    /// The configured animation. Its `beginTime` is in the layer's time (the scene time for a
+    /// layer without timing of its own).
+    public var animation: Animation
+}

@@ -1,0 +1,134 @@
+import VitrineAnimation
+import VitrineGraphics
+import VitrineTOML
+
+/// Reads and validates a playlist config: everything `vitrine play` will use (images, fonts,
+/// path data, key paths, value types, ids) is checked at load, and every problem is reported,
+/// each as `FILE:LINE:COLUMN: scene 'NAME' › layer 'ID' › KEY: message`.
+public enum PlaylistLoader {
+    /// Canvas sides above this are refused (a typo must not allocate gigabytes).
+    public static let maximumCanvasSide = 16384.0
+
+    /// Loads `file`; throws `TOMLFieldErrors` with every error.
+    public static func load(file: String) throws -> Playlist {
+        try load(file: file, registry: .standard)
+    }
+
+    /// Loads `file` with the layer types of `registry`.
+    public static func load(file: String, registry: LayerTypeRegistry) throws -> Playlist {
+        let bytes: [UInt8]
+        do { bytes = try readFileContents(file) } catch {
+            throw TOMLFieldErrors([TOMLFieldError(file: file, position: .start, key: nil,
+                                                  message: "cannot read the file: \(error)")])
+        }
+        return try parse(bytes: bytes, file: file, registry: registry)
+    }
+
+    /// Parses a config from its text; `file` names it in errors and locates relative image paths.
+    public static func parse(bytes: [UInt8], file: String, registry: LayerTypeRegistry = .standard) throws -> Playlist {
+        let document: TOMLTable
+        do { document = try TOML.parse(bytes: bytes, file: file) } catch let error as TOMLParseError {
+            throw TOMLFieldErrors([TOMLFieldError(error, file: file)])
+        }
+        let top = TOMLReader(document, file: file)
+        var errors = TOMLFieldErrors()
+        try errors.collect { try top.rejectUnknownKeys(allowed: ["player", "scene"]) }
+        var settings = PlayerSettings()
+        if let player = try errors.collect({ try top.table("player") }) {
+            settings = try readSettings(player.within("player"), errors: &errors)
+        }
+        let resources = ConfigResources(configFile: file)
+        var scenes: [SceneDefinition] = []
+        var firstByName: [String: SourcePosition] = [:]
+        let sceneTables = try errors.collect { try top.arrayOfTables("scene") } ?? []
+        if sceneTables.isEmpty && top.node("scene") == nil {
+            errors.append(top.error("scene", "the playlist has no [[scene]]", at: .start))
+        }
+        for (index, table) in sceneTables.enumerated() {
+            let loader = SceneLoader(table: table, index: index, registry: registry, resources: resources)
+            let scene = try loader.load(errors: &errors)
+            guard let name = scene?.name ?? loader.name else { continue }
+            if let first = firstByName[name] {
+                errors.append(loader.reader.valueError("name", "duplicate scene name '\(name)' (first at line \(first.line))"))
+            } else {
+                firstByName[name] = loader.reader.position(of: "name")
+            }
+            if let scene { scenes.append(scene) }
+        }
+        try errors.throwIfAny()
+        return Playlist(settings: settings, scenes: scenes, file: file)
+    }
+
+    static func readSettings(_ r: TOMLReader, errors: inout TOMLFieldErrors) throws -> PlayerSettings {
+        var s = PlayerSettings()
+        try errors.collect { try r.rejectUnknownKeys(allowed: ConfigKeys.names(ConfigKeys.player)) }
+        if let v = try errors.collect({ try r.int("fps") }) {
+            if (1...240).contains(v) { s.fps = v } else { errors.append(r.valueError("fps", "must be from 1 to 240")) }
+        }
+        if let v = try errors.collect({ try r.color("background") }) { s.background = v }
+        if let v = try errors.collect({ try r.bool("loop") }) { s.loop = v }
+        if let v = try errors.collect({ try r.oneOf("transition", as: Transition.self) }) { s.transition = v }
+        if let v = try errors.collect({ try r.double("transitionDuration", in: 0...3600) }) { s.transitionDuration = v }
+        if let v = try errors.collect({ try r.size("canvas") }) {
+            let sides = [v.width, v.height]
+            if sides.allSatisfy({ $0 >= 1 && $0 <= maximumCanvasSide && $0 == $0.rounded() }) {
+                s.canvas = v
+            } else {
+                errors.append(r.valueError("canvas", "sides must be whole numbers from 1 to \(Int(maximumCanvasSide))"))
+            }
+        }
+        return s
+    }
+}
+
+/// Reads one `[[scene]]` table.
+struct SceneLoader {
+    let reader: TOMLReader
+    /// The name, when the table has a string `name` (also set when other keys are wrong).
+    let name: String?
+    let registry: LayerTypeRegistry
+    let resources: ConfigResources
+
+    init(table: TOMLReader, index: Int, registry: LayerTypeRegistry, resources: ConfigResources) {
+        let name = table.node("name")?.value.stringValue
+        self.name = name
+        reader = table.within(name.map { "scene '\($0)'" } ?? "scene \(index + 1)")
+        self.registry = registry
+        self.resources = resources
+    }
+
+    func load(errors: inout TOMLFieldErrors) throws -> SceneDefinition? {
+        let r = reader
+        let before = errors.errors.count
+        try errors.collect { try r.rejectUnknownKeys(allowed: ConfigKeys.names(ConfigKeys.scene)) }
+        let name = try errors.collect { try r.required("name", r.string("name")) }
+        if let name, name.isEmpty { errors.append(r.valueError("name", "must not be empty")) }
+        var duration: SceneDuration?
+        if let node = r.node("duration") {
+            if node.value.stringValue == "progress" {
+                duration = .untilProgressComplete
+            } else if let seconds = node.value.doubleValue {
+                if seconds.isFinite && seconds > 0 { duration = .seconds(seconds) }
+                else { errors.append(r.valueError("duration", "must be a positive number of seconds")) }
+            } else {
+                errors.append(r.valueError("duration", "expected a number of seconds or \"progress\", found \(node.value.kindDescription)"))
+            }
+        } else {
+            errors.append(r.error("duration", "missing required key", at: r.table.position))
+        }
+        var progressSource: ProgressSourceSpec?
+        if let text = try errors.collect({ try r.string("progressSource") }) {
+            if let spec = ProgressSourceSpec(text) { progressSource = spec }
+            else { errors.append(r.valueError("progressSource", "'\(text)' is not \"fifo:/path\" or \"file:/path\"")) }
+        }
+        if duration == .untilProgressComplete && progressSource == nil && !r.contains("progressSource") {
+            errors.append(r.valueError("duration", "duration = \"progress\" needs a progressSource"))
+        }
+        let background = try errors.collect { try r.color("background") }
+        let layerTables = try errors.collect { try r.arrayOfTables("layer") }
+        let layers = try LayerLoader.loadLayers(layerTables ?? [], registry: registry, resources: resources, errors: &errors)
+        guard errors.errors.count == before, let name, let duration else { return nil }
+        return SceneDefinition(name: name, duration: duration, progressSource: progressSource, background: background,
+                               layers: layers, position: r.table.position)
+    }
+}

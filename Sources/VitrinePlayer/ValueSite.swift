@@ -1,0 +1,148 @@
+import VitrineAnimation
+import VitrineGraphics
+import VitrineTOML
+
+/// Where a value is being read: the table and key it belongs to (errors name both, at the
+/// value's own position) and the resources of the config (files relative to it).
+struct ValueSite {
+    let reader: TOMLReader
+    let key: String
+    let resources: ConfigResources
+
+    /// An error about this key at `node`'s position.
+    func error(_ message: String, at node: TOMLNode) -> TOMLFieldError {
+        reader.error(key, message, at: node.position)
+    }
+
+    /// The same site for a nested table (an inline transform or shape table): its keys are
+    /// reported below this key.
+    func nested(_ table: TOMLTable) -> TOMLReader {
+        TOMLReader(table, file: reader.file, context: reader.context + [key])
+    }
+
+    // MARK: Scalars and arrays
+
+    func number(_ node: TOMLNode, item: Int? = nil) throws -> Double {
+        guard let value = node.value.doubleValue else {
+            throw error(prefix(item) + "expected a number, found \(node.value.kindDescription)", at: node)
+        }
+        guard value.isFinite else { throw error(prefix(item) + "\(value) is not a finite number", at: node) }
+        return value
+    }
+
+    func boolean(_ node: TOMLNode) throws -> Bool {
+        guard let value = node.value.boolValue else {
+            throw error("expected a boolean, found \(node.value.kindDescription)", at: node)
+        }
+        return value
+    }
+
+    func string(_ node: TOMLNode) throws -> String {
+        guard let value = node.value.stringValue else {
+            throw error("expected a string, found \(node.value.kindDescription)", at: node)
+        }
+        return value
+    }
+
+    func elements(_ node: TOMLNode) throws -> [TOMLNode] {
+        guard let items = node.value.arrayValue else {
+            throw error("expected an array, found \(node.value.kindDescription)", at: node)
+        }
+        return items
+    }
+
+    /// An array of finite numbers; with `count`, exactly that many.
+    func numbers(_ node: TOMLNode, count: Int?) throws -> [Double] {
+        guard let items = node.value.arrayValue else {
+            throw error("expected an array of numbers, found \(node.value.kindDescription)", at: node)
+        }
+        if let count, items.count != count {
+            throw error("expected \(count) numbers, found \(items.count)", at: node)
+        }
+        return try items.enumerated().map { try number($1, item: $0 + 1) }
+    }
+
+    private func prefix(_ item: Int?) -> String { item.map { "item \($0): " } ?? "" }
+
+    // MARK: Graphics values
+
+    /// A colour; "none" gives nil when allowed.
+    func color(_ node: TOMLNode, allowsNone: Bool) throws -> Color? {
+        let text = try string(node)
+        if text == "none" {
+            guard allowsNone else { throw error("a colour is needed here; \"none\" is not allowed", at: node) }
+            return nil
+        }
+        do { return try Color(hex: text) } catch {
+            let forms = "\"#rgb\", \"#rrggbb\", \"#rrggbbaa\"" + (allowsNone ? " or \"none\"" : "")
+            throw self.error("'\(text)' is not a colour: expected \(forms)", at: node)
+        }
+    }
+
+    /// `[a, b, c, d, tx, ty]`, or a table of components applied scale (and shear) first, then
+    /// rotation, then translation.
+    func transform(_ node: TOMLNode) throws -> AffineTransform {
+        if let table = node.value.tableValue {
+            let r = nested(table)
+            try r.rejectUnknownKeys(allowed: ["rotation", "scale", "translation", "shear"])
+            var parts = TransformComponents()
+            var errors = TOMLFieldErrors()
+            if let v = try errors.collect({ try r.double("rotation") }) { parts.rotation = v }
+            if let v = try errors.collect({ try r.double("shear") }) { parts.shear = v }
+            if let v = try errors.collect({ try r.point("translation") }) {
+                parts.translationX = v.x; parts.translationY = v.y
+            }
+            if let scale = r.node("scale") {
+                if let uniform = scale.value.doubleValue {
+                    parts.scaleX = uniform; parts.scaleY = uniform
+                } else if let both = try errors.collect({ try r.size("scale") }) {
+                    parts.scaleX = both.width; parts.scaleY = both.height
+                }
+            }
+            try errors.throwIfAny()
+            let t = parts.transform
+            guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else {
+                throw error("transform entries must be finite", at: node)
+            }
+            return t
+        }
+        guard node.value.arrayValue != nil else {
+            throw error("expected [a, b, c, d, tx, ty] or a table of rotation, scale, translation and shear, found \(node.value.kindDescription)", at: node)
+        }
+        let v = try numbers(node, count: 6)
+        return AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
+    }
+
+    /// SVG path data (errors give the byte offset) or a table with one shape key.
+    func path(_ node: TOMLNode) throws -> Path {
+        if let data = node.value.stringValue {
+            do { return try Path(svgPathData: data) } catch let e as PathDataError {
+                throw error("bad path data at byte \(e.offset): \(e.message)", at: node)
+            }
+        }
+        guard let table = node.value.tableValue else {
+            throw error("expected SVG path data or a table with one of \(ShapeGeometry.keys.joined(separator: ", ")), found \(node.value.kindDescription)", at: node)
+        }
+        let r = nested(table)
+        try r.rejectUnknownKeys(allowed: Set(ShapeGeometry.keys + ShapeGeometry.modifierKeys))
+        guard let path = try ShapeGeometry.read(r) else {
+            throw error("a path table needs one of \(ShapeGeometry.keys.joined(separator: ", "))", at: node)
+        }
+        return path
+    }
+
+    /// An image file, relative to the config file.
+    func image(_ node: TOMLNode) throws -> any LayerContents {
+        let name = try string(node)
+        do { return try resources.image(named: name) } catch {
+            throw self.error("cannot load image '\(name)': \(error)", at: node)
+        }
+    }
+
+    /// A font family that fontconfig resolves to a usable font.
+    func fontFamily(_ node: TOMLNode) throws -> String {
+        let family = try string(node)
+        guard resources.isUsableFont(family) else { throw error("no usable font for family '\(family)'", at: node) }
+        return family
+    }
+}

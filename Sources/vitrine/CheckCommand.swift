@@ -1,0 +1,26 @@
+import ArgumentParser
+import VitrinePlayer
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a playlist config: everything `play` would load.",
+        discussion: "Prints \"CONFIG: OK (N scenes)\", or every error as FILE:LINE:COLUMN: scene › layer › KEY: message on stderr and exits 65.")
+
+    @Argument(help: "The playlist config (TOML).")
+    var config: String
+
+    func run() throws {
+        let playlist: Playlist
+        do {
+            playlist = try PlaylistLoader.load(file: config)
+            // Building every scene once catches what only instantiation could reveal.
+            for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
+        } catch {
+            printError(error)
+            throw ExitCode(65)
+        }
+        let count = playlist.scenes.count
+        print("\(config): OK (\(count) scene\(count == 1 ? "" : "s"))")
+    }
+}
