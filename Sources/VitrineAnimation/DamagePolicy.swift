@@ -10,13 +10,14 @@ public struct DamagePolicy: Sendable, Equatable {
     /// Two rectangles merge when their bounding box is at most this many times their combined
     /// area (so overlapping and adjacent ones merge, distant ones stay apart).
     public var mergeSlack: Double = 1.25
-    /// More rectangles than this are replaced by their bounding box.
-    public var maximumRectCount: Int = 8
+    /// More rectangles than this are merged, the pair that wastes the least area first, until
+    /// this many remain (each rectangle costs a walk of the tree and one X request).
+    public var maximumRectCount: Int = 12
     /// When the rectangles cover more than this fraction of the frame, the frame is repainted
     /// whole.
     public var fullFrameFraction: Double = 0.5
 
-    /// The default policy: 1 px outset, slack 1.25, at most 8 rectangles, whole frame above 50 %.
+    /// The default policy: 1 px outset, slack 1.25, at most 12 rectangles, whole frame above 50 %.
     public init() {}
 
     /// The rectangles of `frame` (the bitmap's pixels) to repaint for damage `rects`, given in a
@@ -32,11 +33,26 @@ public struct DamagePolicy: Sendable, Equatable {
             if !clipped.isEmpty { out.append(clipped) }
         }
         // Pairwise merging is quadratic per round: past a few dozen, take the bounding box.
-        if out.count <= 64 { out = merged(out) }
-        if out.count > maximumRectCount { out = [out.dropFirst().reduce(out[0]) { $0.union($1) }] }
+        if out.count <= 64 { out = merged(out) } else { out = [out.dropFirst().reduce(out[0]) { $0.union($1) }] }
+        // Widely spaced changes (four squares across the screen) stay apart: only the cheapest
+        // merges are made, never one bounding box over everything.
+        while out.count > max(1, maximumRectCount) { mergeCheapestPair(&out) }
         let area = out.reduce(0) { $0 + $1.area }
         if Double(area) > fullFrameFraction * Double(frame.area) { return frame.isEmpty ? [] : [frame] }
         return out
+    }
+
+    /// Replaces the two rectangles whose bounding box adds the least area by that box.
+    func mergeCheapestPair(_ rects: inout [IntRect]) {
+        var best = (i: 0, j: 1, waste: Int.max)
+        for i in rects.indices {
+            for j in rects.indices where j > i {
+                let waste = rects[i].union(rects[j]).area - rects[i].area - rects[j].area
+                if waste < best.waste { best = (i, j, waste) }
+            }
+        }
+        rects[best.i] = rects[best.i].union(rects[best.j])
+        rects.remove(at: best.j)
     }
 
     /// Merges pairs whose bounding box wastes little area until no pair does.

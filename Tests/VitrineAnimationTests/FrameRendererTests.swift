@@ -205,6 +205,13 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(Set(merged), [IntRect(x: 9, y: 9, width: 17, height: 17), IntRect(x: 69, y: 69, width: 7, height: 7)])
         // More than half the frame: the whole frame.
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 0, y: 0, width: 80, height: 70)], frame: frame), [frame])
+        // Too many rectangles: the closest ones merge first; far-apart corners never become one
+        // box over the whole frame.
+        var few = DamagePolicy()
+        few.maximumRectCount = 2
+        let corners = few.deviceRects(for: [Rect(x: 1, y: 1, width: 4, height: 4), Rect(x: 7, y: 1, width: 4, height: 4),
+                                            Rect(x: 90, y: 90, width: 4, height: 4)], frame: frame)
+        XCTAssertEqual(Set(corners), [IntRect(x: 0, y: 0, width: 12, height: 6), IntRect(x: 89, y: 89, width: 6, height: 6)])
         // Off-frame damage is dropped; a transform maps into device pixels.
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 300, y: 0, width: 10, height: 10)], frame: frame), [])
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 1, y: 1, width: 2, height: 2)], frame: frame,
