@@ -58,7 +58,8 @@ public enum ConfigReference {
         mutating func heading(_ title: String, level: Int) {
             if !text.isEmpty && !text.hasSuffix("\n\n") { text += "\n" }
             switch format {
-            case .markdown: text += String(repeating: "#", count: level) + " " + title + "\n\n"
+            // One level down in Markdown: the reference sits under a heading of the README.
+            case .markdown: text += String(repeating: "#", count: level + 1) + " " + title + "\n\n"
             case .text: text += title + "\n" + String(repeating: level == 1 ? "=" : "-", count: title.count) + "\n"
             }
         }
