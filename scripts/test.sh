@@ -5,4 +5,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
 swift build --build-tests
-swift test --skip-build
+# The suite is XCTest only; Swift Testing's empty run would otherwise close the output.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
+# One plain closing line: "tests: N passed, N failed, N skipped".
+summary=$(grep -E '^[[:space:]]*Executed [0-9]+ tests?, with' "$log" | tail -n 1 || true)
+if [[ -n "$summary" ]]; then
+    executed=$(sed -E 's/.*Executed ([0-9]+) test.*/\1/' <<<"$summary")
+    failed=$(sed -E 's/.* ([0-9]+) failures?.*/\1/' <<<"$summary")
+    skipped=$(grep -oE '[0-9]+ tests? skipped' <<<"$summary" | grep -oE '^[0-9]+' || echo 0)
+    echo "tests: $((executed - failed - skipped)) passed, $failed failed, $skipped skipped"
+fi
+exit "$status"
