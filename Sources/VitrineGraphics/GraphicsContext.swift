@@ -197,6 +197,12 @@ public final class GraphicsContext {
         let r = state.clipBox
         guard !r.isEmpty else { return }
         let mask = state.clipMask
+        if mask == nil && r.x == 0 && r.width == target.stride {
+            // Whole rows are one contiguous run: a single fill at memory speed.
+            PixelFill.fill(target.row(r.y), pixel, count: r.width * r.height)
+            dirty = dirty.union(r)
+            return
+        }
         for y in r.y..<r.maxY {
             SpanBlitter.replace(target.row(y), x: r.x, count: r.width, color: pixel,
                                 mask: mask.map { UnsafePointer($0.deviceRow(y)) })

@@ -24,7 +24,7 @@ enum SpanBlitter {
             let start = row + Int(span.x), length = Int(span.length)
             if span.coverage == 255 {
                 if opaque {
-                    start.update(repeating: color, count: length)
+                    PixelFill.fill(start, color, count: length)
                 } else {
                     blendConstant(start, length, color)
                 }
@@ -53,7 +53,7 @@ enum SpanBlitter {
                         runEnd &+= 8
                     }
                     if scaled >> 24 == 255 {
-                        (row + x).update(repeating: scaled, count: runEnd &- x)
+                        PixelFill.fill(row + x, scaled, count: runEnd &- x)
                     } else {
                         blendConstant(row + x, runEnd &- x, scaled)
                     }
@@ -78,7 +78,7 @@ enum SpanBlitter {
     @inline(__always)
     static func blendConstant(_ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32) {
         let inverse = 255 &- (color >> 24)
-        if inverse == 0 { p.update(repeating: color, count: length); return }
+        if inverse == 0 { PixelFill.fill(p, color, count: length); return }
         if length >= 8 {
             blendConstantWide(p, length, color, inverse)
             return
@@ -172,7 +172,7 @@ enum SpanBlitter {
     /// mask's value (the "source" operator with coverage).
     static func replace(_ row: UnsafeMutablePointer<UInt32>, x: Int, count: Int, color: UInt32,
                         mask: UnsafePointer<UInt8>?) {
-        guard let mask else { (row + x).update(repeating: color, count: count); return }
+        guard let mask else { PixelFill.fill(row + x, color, count: count); return }
         for i in x..<(x + count) {
             let m = UInt32(mask[i])
             if m == 0 { continue }

@@ -128,6 +128,9 @@ func loadScene(_ file: String, _ name: String) throws -> Scene {
     return scene
 }
 
+/// One frame: clear, then every operation. Never inlined, so a profiler can collect exactly
+/// this (valgrind --toggle-collect).
+@inline(never)
 func render(_ scene: Scene, into ctx: GraphicsContext) {
     ctx.clear(scene.background)
     for op in scene.operations {
