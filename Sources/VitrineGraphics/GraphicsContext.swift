@@ -224,6 +224,16 @@ public final class GraphicsContext {
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask
+        if mask == nil {
+            // Fused: the sweep composites each run as it finds it.
+            var blender = SpanBlitter.SolidBlender(row: target.row(region.y), color: pixel)
+            for y in region.y..<region.maxY {
+                blender.row = target.row(y)
+                rasterizer.sweep(row: y, rule: rule, into: &blender)
+            }
+            dirty = dirty.union(region)
+            return
+        }
         for y in region.y..<region.maxY {
             let count = rasterizer.sweep(row: y, rule: rule, into: spans)
             if count == 0 { continue }

@@ -248,13 +248,23 @@ final class Rasterizer {
     /// coverage never 0) and clears the row's cells. Every row of `bounds` must be swept
     /// once. `spans` must hold `maxSpansPerRow` entries.
     func sweep(row y: Int, rule: FillRule, into spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
-        let local = y - bounds.y
-        let rowCells = cells + local * cellStride
-        let rowMarks = marks + local * wordsPerRow
+        var list = CoverageSpanList(spans)
+        sweep(row: y, rule: rule, into: &list)
+        return list.count
+    }
+
+    /// Hands device row `y` of the accumulated shape to `sink` as runs of equal coverage
+    /// (left to right, coverage never 0) and clears the row's cells. Every row of `bounds`
+    /// must be swept once. Inlined into each caller, so a sink that composites pixels runs
+    /// fused with the sweep, without a span list in between.
+    @inline(__always)
+    func sweep<Sink: CoverageSink>(row y: Int, rule: FillRule, into sink: inout Sink) {
+        let local = y &- bounds.y
+        let rowCells = cells + local &* cellStride
+        let rowMarks = marks + local &* wordsPerRow
         let origin = bounds.x
         let end = bounds.width
         let evenOdd = rule == .evenOdd
-        var count = 0
         var sum: Int32 = 0
         var runStart = 0
         for w in 0..<wordsPerRow {
@@ -266,32 +276,22 @@ final class Rasterizer {
                 word &= word &- 1
                 if i > runStart {
                     let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                    if c != 0 {
-                        spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(i - runStart), coverage: c)
-                        count += 1
-                    }
+                    if c != 0 { sink.run(x: origin &+ runStart, length: i &- runStart, coverage: c) }
                 }
                 sum &+= rowCells[i]
                 rowCells[i] = 0
                 let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                if c != 0 && i < end {
-                    spans[count] = CoverageSpan(x: Int32(origin + i), length: 1, coverage: c)
-                    count += 1
-                }
+                if c != 0 && i < end { sink.run(x: origin &+ i, length: 1, coverage: c) }
                 // The right neighbour may hold carried area without a mark of its own.
-                sum &+= rowCells[i + 1]
-                rowCells[i + 1] = 0
-                runStart = i + 1
+                sum &+= rowCells[i &+ 1]
+                rowCells[i &+ 1] = 0
+                runStart = i &+ 1
             } while word != 0
         }
         if end > runStart {
             let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-            if c != 0 {
-                spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(end - runStart), coverage: c)
-                count += 1
-            }
+            if c != 0 { sink.run(x: origin &+ runStart, length: end &- runStart, coverage: c) }
         }
-        return count
     }
 
     /// Clears whatever the current shape accumulated, without producing spans.

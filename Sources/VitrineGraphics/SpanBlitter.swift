@@ -18,18 +18,40 @@ enum SpanBlitter {
             }
             return
         }
-        let opaque = color >> 24 == 255
+        var blender = SolidBlender(row: row, color: color)
         for s in 0..<count {
             let span = spans[s]
-            let start = row + Int(span.x), length = Int(span.length)
-            if span.coverage == 255 {
-                if opaque {
+            blender.run(x: Int(span.x), length: Int(span.length), coverage: span.coverage)
+        }
+    }
+
+    /// Blends a premultiplied colour, unmasked, into one row through runs of coverage:
+    /// the sink of a fused sweep-and-fill.
+    struct SolidBlender: CoverageSink {
+        var row: UnsafeMutablePointer<UInt32>
+        let color: UInt32
+        let isOpaque: Bool
+
+        init(row: UnsafeMutablePointer<UInt32>, color: UInt32) {
+            self.row = row
+            self.color = color
+            isOpaque = color >> 24 == 255
+        }
+
+        @inline(__always)
+        mutating func run(x: Int, length: Int, coverage: Int32) {
+            let start = row + x
+            if coverage == 255 {
+                if isOpaque {
                     PixelFill.fill(start, color, count: length)
                 } else {
                     blendConstant(start, length, color)
                 }
+            } else if length == 1 {
+                // Edge pixels: most runs of partial coverage are one pixel long.
+                start.pointee = PixelMath.sourceOver(PixelMath.scale(color, UInt32(coverage)), start.pointee)
             } else {
-                blendConstant(start, length, PixelMath.scale(color, UInt32(span.coverage)))
+                blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
             }
         }
     }
