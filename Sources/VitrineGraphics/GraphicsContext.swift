@@ -44,6 +44,8 @@ public final class GraphicsContext {
     /// One row of image samples.
     let samples: UnsafeMutablePointer<UInt32>
     let pool: BufferPool
+    /// Outlines strokes; kept so its buffers are reused.
+    var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public init(bitmap: Bitmap) {
@@ -154,8 +156,15 @@ public final class GraphicsContext {
         if !style.dashPattern.isEmpty {
             visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
         }
-        let outline = visible.strokeOutline(style, tolerance: 0.1 / max(state.transform.maxScale, 1e-6))
-        fill(outline, color: color, rule: .nonZero)
+        let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
+        guard pixel >> 24 != 0, style.lineWidth.isFinite, visible.isFinite else { return }
+        // The outline goes from the context's own stroker straight into the rasterizer: no
+        // outline path, and no allocation once the stroker's buffers have grown.
+        stroker.reset(style: style, tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
+        stroker.stroke(visible.elements)
+        rasterizer.reset(clip: state.clipBox)
+        guard rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform) else { return }
+        blendSolid(pixel, rule: .nonZero)
     }
 
     /// Draws `image` scaled to fill `rect` (user space), under the current transform,
