@@ -236,7 +236,10 @@ public final class GraphicsContext {
         if mask == nil {
             // Fused: the sweep composites each run as it finds it.
             var blender = SpanBlitter.SolidBlender(row: target.row(region.y), color: pixel)
+            let prefetchDistance = Prefetch.rowsAhead &* target.stride
             for y in region.y..<region.maxY {
+                // Rows near the bottom prefetch nothing: the rows ahead are not the shape's.
+                blender.prefetchDistance = y &+ Prefetch.rowsAhead < region.maxY ? prefetchDistance : 0
                 blender.row = target.row(y)
                 rasterizer.sweep(row: y, rule: rule, into: &blender)
             }

@@ -1,4 +1,4 @@
-import CWChar
+import CMemory
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -31,6 +31,9 @@ enum SpanBlitter {
         var row: UnsafeMutablePointer<UInt32>
         let color: UInt32
         let isOpaque: Bool
+        /// Pixels from a run to where the same run lies `Prefetch.rowsAhead` rows below, to
+        /// prefetch there (shapes are mostly alike from one row to the next); 0: none.
+        var prefetchDistance = 0
 
         init(row: UnsafeMutablePointer<UInt32>, color: UInt32) {
             self.row = row
@@ -41,12 +44,15 @@ enum SpanBlitter {
         @inline(__always)
         mutating func run(x: Int, length: Int, coverage: Int32) {
             let start = row + x
+            if coverage == 255 && isOpaque {
+                // Write-only: nothing to prefetch.
+                PixelFill.fill(start, color, count: length)
+                return
+            }
+            // Blending reads the destination.
+            if prefetchDistance != 0 { Prefetch.pixels(start + prefetchDistance, count: length) }
             if coverage == 255 {
-                if isOpaque {
-                    PixelFill.fill(start, color, count: length)
-                } else {
-                    blendConstant(start, length, color)
-                }
+                blendConstant(start, length, color)
             } else if length == 1 {
                 // Edge pixels: most runs of partial coverage are one pixel long.
                 start.pointee = PixelMath.sourceOver(PixelMath.scale(color, UInt32(coverage)), start.pointee)
