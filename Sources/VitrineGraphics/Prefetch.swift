@@ -8,7 +8,7 @@ enum Prefetch {
     /// How many rows ahead of the one being swept to prefetch.
     static let rowsAhead = 3
 
-    /// Prefetches, for writing, the cache lines of `count` pixels from `start`.
+    /// Prefetches, for writing, the cache lines of `count` (≥ 1) pixels from `start`.
     @inline(__always)
     static func pixels(_ start: UnsafeMutablePointer<UInt32>, count: Int) {
         let lineBytes = 64

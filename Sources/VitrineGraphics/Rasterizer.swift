@@ -294,20 +294,6 @@ final class Rasterizer {
         }
     }
 
-    /// Device x of the first and last marked cell of device row `y` (within `bounds`), or nil
-    /// when the row has none: where sweeping that row starts and stops touching pixels.
-    func markedExtent(row y: Int) -> (first: Int, last: Int)? {
-        let rowMarks = marks + (y &- bounds.y) &* wordsPerRow
-        var first = 0
-        while first < wordsPerRow && rowMarks[first] == 0 { first &+= 1 }
-        if first == wordsPerRow { return nil }
-        var last = wordsPerRow &- 1
-        while rowMarks[last] == 0 { last &-= 1 }
-        let origin = bounds.x
-        return (origin &+ (first << 6) &+ rowMarks[first].trailingZeroBitCount,
-                origin &+ (last << 6) &+ 63 &- rowMarks[last].leadingZeroBitCount)
-    }
-
     /// Clears whatever the current shape accumulated, without producing spans.
     func discard() {
         for local in 0..<bounds.height {
