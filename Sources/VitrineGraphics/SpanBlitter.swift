@@ -54,8 +54,12 @@ enum SpanBlitter {
             if coverage == 255 {
                 blendConstant(start, length, color)
             } else if length == 1 {
-                // Edge pixels: most runs of partial coverage are one pixel long.
-                start.pointee = PixelMath.sourceOver(PixelMath.scale(color, UInt32(coverage)), start.pointee)
+                // Edge pixels: most runs of partial coverage are one pixel long. An opaque
+                // colour over d at coverage c is a lerp from d to the colour: one weighted sum
+                // instead of two scalings (c → c + c/128 maps 0…255 onto 0…256; within 1/255).
+                let c = UInt32(truncatingIfNeeded: coverage)
+                start.pointee = isOpaque ? PixelMath.lerp(start.pointee, color, c &+ (c >> 7))
+                    : PixelMath.sourceOver(PixelMath.scale(color, c), start.pointee)
             } else {
                 blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
             }
