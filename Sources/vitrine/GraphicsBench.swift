@@ -85,8 +85,17 @@ func builtInScenes() -> [(String, Scene)] {
             ctx.restoreGState()
         }
     }
+    // A progress ring: a trimmed round-capped stroke, then a dashed one (CAShapeLayer's
+    // strokeEnd and lineDashPattern).
+    var ring = Scene()
+    let ringPath = circle(960, 540, 300)
+    ring.extra = { ctx in
+        ctx.stroke(ringPath, color: Color(red: 0.13, green: 0.59, blue: 0.95),
+                   style: StrokeStyle(lineWidth: 24, lineCap: .round), strokeStart: 0, strokeEnd: 0.7)
+        ctx.stroke(ringPath, color: .black, style: StrokeStyle(lineWidth: 4, dashPattern: [12, 8]))
+    }
     return [("big-circle", big), ("many-translucent", many), ("1000-tiny", tiny), ("200-offscreen", offscreen),
-            ("clear", clear), ("cards", cards)]
+            ("clear", clear), ("cards", cards), ("progress-ring", ring)]
 }
 
 /// Reads one scene of peers-bench.py's scenes.json.
