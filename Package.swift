@@ -35,6 +35,8 @@ let package = Package(
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
                        providers: [.apt(["libfontconfig-dev"])]),
+        // wmemset and a prefetch hint for the pixel loops.
+        .systemLibrary(name: "CMemory", path: "Sources/CMemory"),
         .systemLibrary(name: "CX11", path: "Sources/CX11",
                        providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
         // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "VitrineTOML", swiftSettings: fastInDebug),
 
         .target(name: "VitrineGraphics",
-                dependencies: ["CPNG", "CFreeType", "CFontconfig"],
+                dependencies: ["CPNG", "CFreeType", "CFontconfig", "CMemory"],
                 swiftSettings: fastInDebug),
         .target(name: "VitrineAnimation",
                 dependencies: ["VitrineGraphics"],

@@ -44,6 +44,8 @@ public final class GraphicsContext {
     /// One row of image samples.
     let samples: UnsafeMutablePointer<UInt32>
     let pool: BufferPool
+    /// Outlines strokes; kept so its buffers are reused.
+    var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public init(bitmap: Bitmap) {
@@ -154,8 +156,15 @@ public final class GraphicsContext {
         if !style.dashPattern.isEmpty {
             visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
         }
-        let outline = visible.strokeOutline(style, tolerance: 0.1 / max(state.transform.maxScale, 1e-6))
-        fill(outline, color: color, rule: .nonZero)
+        let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
+        guard pixel >> 24 != 0, style.lineWidth.isFinite, visible.isFinite else { return }
+        // The outline goes from the context's own stroker straight into the rasterizer: no
+        // outline path, and no allocation once the stroker's buffers have grown.
+        stroker.reset(style: style, tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
+        stroker.stroke(visible.elements)
+        rasterizer.reset(clip: state.clipBox)
+        guard rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform) else { return }
+        blendSolid(pixel, rule: .nonZero)
     }
 
     /// Draws `image` scaled to fill `rect` (user space), under the current transform,
@@ -197,6 +206,12 @@ public final class GraphicsContext {
         let r = state.clipBox
         guard !r.isEmpty else { return }
         let mask = state.clipMask
+        if mask == nil && r.x == 0 && r.width == target.stride {
+            // Whole rows are one contiguous run: a single fill at memory speed.
+            PixelFill.fill(target.row(r.y), pixel, count: r.width * r.height)
+            dirty = dirty.union(r)
+            return
+        }
         for y in r.y..<r.maxY {
             SpanBlitter.replace(target.row(y), x: r.x, count: r.width, color: pixel,
                                 mask: mask.map { UnsafePointer($0.deviceRow(y)) })
@@ -218,6 +233,19 @@ public final class GraphicsContext {
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask
+        if mask == nil {
+            // Fused: the sweep composites each run as it finds it.
+            var blender = SpanBlitter.SolidBlender(row: target.row(region.y), color: pixel)
+            let prefetchDistance = Prefetch.rowsAhead &* target.stride
+            for y in region.y..<region.maxY {
+                // Rows near the bottom prefetch nothing: the rows ahead are not the shape's.
+                blender.prefetchDistance = y &+ Prefetch.rowsAhead < region.maxY ? prefetchDistance : 0
+                blender.row = target.row(y)
+                rasterizer.sweep(row: y, rule: rule, into: &blender)
+            }
+            dirty = dirty.union(region)
+            return
+        }
         for y in region.y..<region.maxY {
             let count = rasterizer.sweep(row: y, rule: rule, into: spans)
             if count == 0 { continue }

@@ -37,6 +37,28 @@ extension Rasterizer {
         return true
     }
 
+    /// Adds closed polygons given as consecutive runs of `points` (run k ends before
+    /// `ends[k]`) under `transform`: a stroke outline, without building a `Path`. False,
+    /// adding nothing, when a transformed coordinate is not finite.
+    @discardableResult
+    func addPolygons(_ points: [Point], ends: [Int], transform t: AffineTransform) -> Bool {
+        guard !clip.isEmpty, !points.isEmpty else { return true }
+        return points.withUnsafeBufferPointer { points in
+            var bounds = DeviceBounds()
+            for p in points { bounds.add(t.apply(to: p)) }
+            guard bounds.isFinite else { return false }
+            guard var sink = beginShape(bounds) else { return true }
+            var start = 0
+            for end in ends where end > start {
+                sink.move(to: t.apply(to: points[start]))
+                for i in (start &+ 1)..<end { sink.line(to: t.apply(to: points[i])) }
+                start = end
+            }
+            sink.close()
+            return true
+        }
+    }
+
     /// Adds a rectangle with rounded corners (radius clamped to half the shorter side; 0 for
     /// a plain rectangle) under `transform`, without building a `Path`. Same outline as
     /// `Path.addRoundedRect(_:cornerRadius:)`. False when a coordinate is not finite.

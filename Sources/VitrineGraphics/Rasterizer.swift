@@ -90,117 +90,156 @@ final class Rasterizer {
     /// Adds one edge in 24.8 fixed point relative to the region's origin, already clipped to
     /// `0…bounds.width·256 × 0…bounds.height·256`. Downward edges wind positively, upward
     /// ones negatively.
+    ///
+    /// All integer: the x where the edge crosses each row boundary, and the y where a row's
+    /// piece crosses each cell boundary, advance by a quotient and a remainder (a DDA), so
+    /// each costs an add and a compare instead of a multiply, a division or a rounding.
+    /// Boundary crossings are shared by the pieces on both sides, so covers telescope exactly.
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
         var (xa, ya, xb, yb) = (x0, y0, x1, y1)
         var sign: Int32 = 1
         if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
         let firstRow = ya >> 8, lastRow = (yb - 1) >> 8
+        let stride = cellStride, words = wordsPerRow
 
         if xa == xb {
             // Vertical: one cell per row, same sub-pixel x throughout.
             let cx = xa >> 8
             if cx >= bounds.width { return } // on the right border: affects nothing visible
             let twiceFx = Int32(xa & 255) << 1
+            var rowCells = cells + firstRow &* stride
+            var rowMarks = marks + firstRow &* words
+            var top = ya
             var row = firstRow
             while row <= lastRow {
-                let top = max(ya, row << 8), bottom = min(yb, (row + 1) << 8)
-                let cover = sign &* Int32(bottom - top)
-                addCell(row: row, x: cx, cover: cover, area: cover &* twiceFx)
-                row += 1
+                let bottom = min(yb, (row &+ 1) << 8)
+                let cover = sign &* Int32(truncatingIfNeeded: bottom &- top)
+                Rasterizer.addCell(rowCells, rowMarks, x: cx, cover: cover, area: cover &* twiceFx)
+                top = bottom
+                rowCells += stride
+                rowMarks += words
+                row &+= 1
             }
             return
         }
 
-        // Walk rows; the x where the edge crosses each row boundary is computed once and
-        // shared by the pieces above and below it, so covers telescope exactly.
-        let slope = Double(xb - xa) / Double(yb - ya)
-        let xLow = min(xa, xb), xHigh = max(xa, xb)
-        var x = xa, y = ya
-        var row = firstRow
-        while row <= lastRow {
-            let rowTop = row << 8
-            let nextY = min(yb, rowTop + 256)
-            var nextX = xb
-            if nextY != yb {
-                nextX = min(max(xa + Rasterizer.roundToInt(Double(nextY - ya) * slope), xLow), xHigh)
-            }
-            addRowPiece(row: row, x0: x, fy0: y - rowTop, x1: nextX, fy1: nextY - rowTop, sign: sign)
-            x = nextX
-            y = nextY
-            row += 1
+        var rowCells = cells + firstRow &* stride
+        var rowMarks = marks + firstRow &* words
+        let rowTop = firstRow << 8
+        if firstRow == lastRow {
+            addRowPiece(rowCells, rowMarks, x0: xa, fy0: ya &- rowTop, x1: xb, fy1: yb &- rowTop, sign: sign)
+            return
         }
+        // x at row boundary y is xa + ⌊(dx·(y − ya) + dy/2) / dy⌋ (rounded to nearest); q and r
+        // hold that quotient and remainder for the next boundary.
+        let dx = xb &- xa, dy = yb &- ya
+        var (q, r) = Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy)
+        let (lift, rem) = Rasterizer.floorDivMod(dx << 8, dy)
+        var x = xa, fy = ya &- rowTop
+        var row = firstRow
+        while row < lastRow {
+            let nextX = xa &+ q
+            addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign)
+            x = nextX
+            fy = 0
+            q &+= lift
+            r &+= rem
+            if r >= dy { r &-= dy; q &+= 1 }
+            rowCells += stride
+            rowMarks += words
+            row &+= 1
+        }
+        addRowPiece(rowCells, rowMarks, x0: x, fy0: 0, x1: xb, fy1: yb &- (lastRow << 8), sign: sign)
     }
 
     /// One edge piece inside a single row: `fy0 < fy1` are offsets from the row's top
-    /// (0…256); walks the cells from `x0` to `x1`.
+    /// (0…256); walks the cells from `x0` to `x1`. A piece ending exactly on a cell's left
+    /// side belongs to the cell before (its sub-pixel x is 256 there).
     @inline(__always)
-    private func addRowPiece(row: Int, x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32) {
+    private func addRowPiece(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+                             x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32) {
         let low = min(x0, x1), high = max(x0, x1)
         let firstCell = low >> 8
-        if high <= (firstCell + 1) << 8 {
+        if high <= (firstCell &+ 1) << 8 {
             // Inside one cell (possibly touching its right side).
             if firstCell >= bounds.width { return }
             let base = firstCell << 8
-            let cover = sign &* Int32(fy1 - fy0)
-            addCell(row: row, x: firstCell, cover: cover, area: cover &* Int32(x0 - base + x1 - base))
+            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
+            Rasterizer.addCell(rowCells, rowMarks, x: firstCell, cover: cover,
+                               area: cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
-        // Crosses cell boundaries: the y at each boundary comes from the piece's own slope.
-        let ySlope = Double(fy1 - fy0) / Double(x1 - x0)
+        // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
+        // dx = |x1 − x0| > 0, dy = fy1 − fy0 in 1…256 (small enough for 32-bit division).
+        let dy = UInt32(truncatingIfNeeded: fy1 &- fy0)
         var y = fy0
         if x0 < x1 {
+            let dx = UInt32(truncatingIfNeeded: x1 &- x0)
             var cell = x0 >> 8
-            var fx = x0 - (cell << 8)
-            while true {
-                let right = (cell + 1) << 8
-                if x1 <= right {
-                    let cover = sign &* Int32(fy1 - y)
-                    addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + x1 - (cell << 8)))
-                    return
-                }
-                let nextY = min(max(fy0 + Rasterizer.roundToInt(Double(right - x0) * ySlope), y), fy1)
-                let cover = sign &* Int32(nextY - y)
-                addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + 256))
+            let lastCell = (x1 &- 1) >> 8
+            var fx = x0 &- (cell << 8)
+            let first = UInt32(truncatingIfNeeded: ((cell &+ 1) << 8) &- x0) &* dy &+ (dx >> 1)
+            var q = first / dx, r = first % dx
+            let step = dy << 8, lift = step / dx, rem = step % dx
+            while cell < lastCell {
+                let nextY = fy0 &+ Int(q)
+                let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
+                Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
+                                   area: cover &* Int32(truncatingIfNeeded: fx &+ 256))
                 y = nextY
                 fx = 0
-                cell += 1
+                cell &+= 1
+                q &+= lift
+                r &+= rem
+                if r >= dx { r &-= dx; q &+= 1 }
             }
+            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
+            Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
+                               area: cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
-            var cell = (x0 - 1) >> 8
-            var fx = x0 - (cell << 8)
-            while true {
-                let left = cell << 8
-                if x1 >= left {
-                    let cover = sign &* Int32(fy1 - y)
-                    addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx + x1 - left))
-                    return
-                }
-                let nextY = min(max(fy0 + Rasterizer.roundToInt(Double(left - x0) * ySlope), y), fy1)
-                let cover = sign &* Int32(nextY - y)
-                addCell(row: row, x: cell, cover: cover, area: cover &* Int32(fx))
+            let dx = UInt32(truncatingIfNeeded: x0 &- x1)
+            var cell = (x0 &- 1) >> 8
+            let lastCell = x1 >> 8
+            var fx = x0 &- (cell << 8)
+            let first = UInt32(truncatingIfNeeded: fx) &* dy &+ (dx >> 1)
+            var q = first / dx, r = first % dx
+            let step = dy << 8, lift = step / dx, rem = step % dx
+            while cell > lastCell {
+                let nextY = fy0 &+ Int(q)
+                let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
+                Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
+                                   area: cover &* Int32(truncatingIfNeeded: fx))
                 y = nextY
                 fx = 256
-                cell -= 1
+                cell &-= 1
+                q &+= lift
+                r &+= rem
+                if r >= dx { r &-= dx; q &+= 1 }
             }
+            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
+            Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
+                               area: cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
     }
 
     /// Adds a cell's cover (height crossed, ±0…256) and area (cover × twice the mean
-    /// sub-pixel x inside the cell).
+    /// sub-pixel x inside the cell), and marks the cell.
     @inline(__always)
-    private func addCell(row: Int, x: Int, cover: Int32, area: Int32) {
+    private static func addCell(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+                                x: Int, cover: Int32, area: Int32) {
         if cover == 0 { return }
-        let p = cells + (row &* cellStride &+ x)
+        let p = rowCells + x
         p[0] &+= (cover << 9) &- area
         p[1] &+= area
-        marks[row &* wordsPerRow &+ (x >> 6)] |= 1 &<< UInt64(x & 63)
+        rowMarks[x >> 6] |= 1 &<< UInt64(truncatingIfNeeded: x & 63)
     }
 
-    /// Round half away from zero, without a libm call.
+    /// Quotient rounded towards −∞ and the matching remainder in `0..<divisor` (`divisor > 0`).
     @inline(__always)
-    static func roundToInt(_ v: Double) -> Int {
-        Int(v < 0 ? v - 0.5 : v + 0.5)
+    static func floorDivMod(_ value: Int, _ divisor: Int) -> (Int, Int) {
+        let q = value / divisor, r = value % divisor
+        return r < 0 ? (q &- 1, r &+ divisor) : (q, r)
     }
 
     // MARK: - Sweep
@@ -209,13 +248,23 @@ final class Rasterizer {
     /// coverage never 0) and clears the row's cells. Every row of `bounds` must be swept
     /// once. `spans` must hold `maxSpansPerRow` entries.
     func sweep(row y: Int, rule: FillRule, into spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
-        let local = y - bounds.y
-        let rowCells = cells + local * cellStride
-        let rowMarks = marks + local * wordsPerRow
+        var list = CoverageSpanList(spans)
+        sweep(row: y, rule: rule, into: &list)
+        return list.count
+    }
+
+    /// Hands device row `y` of the accumulated shape to `sink` as runs of equal coverage
+    /// (left to right, coverage never 0) and clears the row's cells. Every row of `bounds`
+    /// must be swept once. Inlined into each caller, so a sink that composites pixels runs
+    /// fused with the sweep, without a span list in between.
+    @inline(__always)
+    func sweep<Sink: CoverageSink>(row y: Int, rule: FillRule, into sink: inout Sink) {
+        let local = y &- bounds.y
+        let rowCells = cells + local &* cellStride
+        let rowMarks = marks + local &* wordsPerRow
         let origin = bounds.x
         let end = bounds.width
         let evenOdd = rule == .evenOdd
-        var count = 0
         var sum: Int32 = 0
         var runStart = 0
         for w in 0..<wordsPerRow {
@@ -227,32 +276,22 @@ final class Rasterizer {
                 word &= word &- 1
                 if i > runStart {
                     let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                    if c != 0 {
-                        spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(i - runStart), coverage: c)
-                        count += 1
-                    }
+                    if c != 0 { sink.run(x: origin &+ runStart, length: i &- runStart, coverage: c) }
                 }
                 sum &+= rowCells[i]
                 rowCells[i] = 0
                 let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                if c != 0 && i < end {
-                    spans[count] = CoverageSpan(x: Int32(origin + i), length: 1, coverage: c)
-                    count += 1
-                }
+                if c != 0 && i < end { sink.run(x: origin &+ i, length: 1, coverage: c) }
                 // The right neighbour may hold carried area without a mark of its own.
-                sum &+= rowCells[i + 1]
-                rowCells[i + 1] = 0
-                runStart = i + 1
+                sum &+= rowCells[i &+ 1]
+                rowCells[i &+ 1] = 0
+                runStart = i &+ 1
             } while word != 0
         }
         if end > runStart {
             let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-            if c != 0 {
-                spans[count] = CoverageSpan(x: Int32(origin + runStart), length: Int32(end - runStart), coverage: c)
-                count += 1
-            }
+            if c != 0 { sink.run(x: origin &+ runStart, length: end &- runStart, coverage: c) }
         }
-        return count
     }
 
     /// Clears whatever the current shape accumulated, without producing spans.

@@ -18,18 +18,50 @@ enum SpanBlitter {
             }
             return
         }
-        let opaque = color >> 24 == 255
+        var blender = SolidBlender(row: row, color: color)
         for s in 0..<count {
             let span = spans[s]
-            let start = row + Int(span.x), length = Int(span.length)
-            if span.coverage == 255 {
-                if opaque {
-                    start.update(repeating: color, count: length)
-                } else {
-                    blendConstant(start, length, color)
-                }
+            blender.run(x: Int(span.x), length: Int(span.length), coverage: span.coverage)
+        }
+    }
+
+    /// Blends a premultiplied colour, unmasked, into one row through runs of coverage:
+    /// the sink of a fused sweep-and-fill.
+    struct SolidBlender: CoverageSink {
+        var row: UnsafeMutablePointer<UInt32>
+        let color: UInt32
+        let isOpaque: Bool
+        /// Pixels from a run to where the same run lies `Prefetch.rowsAhead` rows below, to
+        /// prefetch there (shapes are mostly alike from one row to the next); 0: none.
+        var prefetchDistance = 0
+
+        init(row: UnsafeMutablePointer<UInt32>, color: UInt32) {
+            self.row = row
+            self.color = color
+            isOpaque = color >> 24 == 255
+        }
+
+        @inline(__always)
+        mutating func run(x: Int, length: Int, coverage: Int32) {
+            let start = row + x
+            if coverage == 255 && isOpaque {
+                // Write-only: nothing to prefetch.
+                PixelFill.fill(start, color, count: length)
+                return
+            }
+            // Blending reads the destination.
+            if prefetchDistance != 0 { Prefetch.pixels(start + prefetchDistance, count: length) }
+            if coverage == 255 {
+                blendConstant(start, length, color)
+            } else if length == 1 {
+                // Edge pixels: most runs of partial coverage are one pixel long. An opaque
+                // colour over d at coverage c is a lerp from d to the colour: one weighted sum
+                // instead of two scalings (c → c + c/128 maps 0…255 onto 0…256; within 1/255).
+                let c = UInt32(truncatingIfNeeded: coverage)
+                start.pointee = isOpaque ? PixelMath.lerp(start.pointee, color, c &+ (c >> 7))
+                    : PixelMath.sourceOver(PixelMath.scale(color, c), start.pointee)
             } else {
-                blendConstant(start, length, PixelMath.scale(color, UInt32(span.coverage)))
+                blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
             }
         }
     }
@@ -53,7 +85,7 @@ enum SpanBlitter {
                         runEnd &+= 8
                     }
                     if scaled >> 24 == 255 {
-                        (row + x).update(repeating: scaled, count: runEnd &- x)
+                        PixelFill.fill(row + x, scaled, count: runEnd &- x)
                     } else {
                         blendConstant(row + x, runEnd &- x, scaled)
                     }
@@ -78,7 +110,7 @@ enum SpanBlitter {
     @inline(__always)
     static func blendConstant(_ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32) {
         let inverse = 255 &- (color >> 24)
-        if inverse == 0 { p.update(repeating: color, count: length); return }
+        if inverse == 0 { PixelFill.fill(p, color, count: length); return }
         if length >= 8 {
             blendConstantWide(p, length, color, inverse)
             return
@@ -172,7 +204,7 @@ enum SpanBlitter {
     /// mask's value (the "source" operator with coverage).
     static func replace(_ row: UnsafeMutablePointer<UInt32>, x: Int, count: Int, color: UInt32,
                         mask: UnsafePointer<UInt8>?) {
-        guard let mask else { (row + x).update(repeating: color, count: count); return }
+        guard let mask else { PixelFill.fill(row + x, color, count: count); return }
         for i in x..<(x + count) {
             let m = UInt32(mask[i])
             if m == 0 { continue }

@@ -21,10 +21,16 @@ extension Path {
     /// gives an empty path.
     public func strokeOutline(_ style: StrokeStyle, tolerance: Double = Flattening.defaultTolerance) -> Path {
         guard style.lineWidth > 0, style.lineWidth.isFinite, isFinite else { return Path() }
-        let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : Flattening.defaultTolerance
-        var stroker = Stroker(style: style, tolerance: tolerance)
+        var stroker = Stroker(style: style, tolerance: Path.strokeTolerance(tolerance))
         stroker.stroke(elements)
         return stroker.outlinePath()
+    }
+}
+
+extension Path {
+    /// A usable stroke tolerance: `tolerance` when positive and finite, else the default.
+    static func strokeTolerance(_ tolerance: Double) -> Double {
+        tolerance > 0 && tolerance.isFinite ? tolerance : Flattening.defaultTolerance
     }
 }
 
@@ -32,11 +38,11 @@ extension Path {
 /// subpath's centre line (keeping track of which vertices are the user's corners), then walks
 /// it once, collecting the plus side forwards and the minus side to be appended backwards.
 struct Stroker {
-    private let geometry: StrokeGeometry
+    private var geometry: StrokeGeometry
     /// Chord tolerance of the centre line; the other half of the budget goes to the offsets.
-    private let curveTolerance: Double
+    private var curveTolerance: Double
     /// Consecutive centre-line points closer than this (squared) are one point.
-    private let mergeDistanceSquared: Double
+    private var mergeDistanceSquared: Double
 
     /// The current subpath's flattened centre line, and whether each vertex is a corner that
     /// takes the user's join (false inside a flattened curve).
@@ -46,16 +52,31 @@ struct Stroker {
     private var subpathDraws = false
     /// Minus-side offsets of the subpath being stroked, in path order.
     private var minusSide: [Point] = []
-    /// Finished contours, back to back, and where each ends in `points`.
-    private var points: [Point] = []
-    private var contourEnds: [Int] = []
+    /// Finished contours (closed polygons), back to back, and where each ends in `points`.
+    private(set) var points: [Point] = []
+    private(set) var contourEnds: [Int] = []
 
     init(style: StrokeStyle, tolerance: Double) {
+        geometry = StrokeGeometry(style: style, tolerance: tolerance)
+        curveTolerance = 0
+        mergeDistanceSquared = 0
+        reset(style: style, tolerance: tolerance)
+    }
+
+    /// Forgets every contour and takes a new style, keeping the buffers' capacity: a stroker
+    /// kept from frame to frame strokes without allocating once its buffers have grown.
+    mutating func reset(style: StrokeStyle, tolerance: Double) {
         geometry = StrokeGeometry(style: style, tolerance: tolerance)
         curveTolerance = tolerance / 2
         // Far below anything visible, far above rounding noise: Skia's 1/4096 of a pixel, scaled.
         let merge = max(tolerance * 1e-3, 1e-100)
         mergeDistanceSquared = merge * merge
+        center.removeAll(keepingCapacity: true)
+        isCorner.removeAll(keepingCapacity: true)
+        minusSide.removeAll(keepingCapacity: true)
+        points.removeAll(keepingCapacity: true)
+        contourEnds.removeAll(keepingCapacity: true)
+        subpathDraws = false
     }
 
     // MARK: - Walking the path

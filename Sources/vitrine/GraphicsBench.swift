@@ -85,8 +85,17 @@ func builtInScenes() -> [(String, Scene)] {
             ctx.restoreGState()
         }
     }
+    // A progress ring: a trimmed round-capped stroke, then a dashed one (CAShapeLayer's
+    // strokeEnd and lineDashPattern).
+    var ring = Scene()
+    let ringPath = circle(960, 540, 300)
+    ring.extra = { ctx in
+        ctx.stroke(ringPath, color: Color(red: 0.13, green: 0.59, blue: 0.95),
+                   style: StrokeStyle(lineWidth: 24, lineCap: .round), strokeStart: 0, strokeEnd: 0.7)
+        ctx.stroke(ringPath, color: .black, style: StrokeStyle(lineWidth: 4, dashPattern: [12, 8]))
+    }
     return [("big-circle", big), ("many-translucent", many), ("1000-tiny", tiny), ("200-offscreen", offscreen),
-            ("clear", clear), ("cards", cards)]
+            ("clear", clear), ("cards", cards), ("progress-ring", ring)]
 }
 
 /// Reads one scene of peers-bench.py's scenes.json.
@@ -128,6 +137,9 @@ func loadScene(_ file: String, _ name: String) throws -> Scene {
     return scene
 }
 
+/// One frame: clear, then every operation. Never inlined, so a profiler can collect exactly
+/// this (valgrind --toggle-collect).
+@inline(never)
 func render(_ scene: Scene, into ctx: GraphicsContext) {
     ctx.clear(scene.background)
     for op in scene.operations {
@@ -151,6 +163,7 @@ func threadCPUTime() -> UInt64 {
 func time(_ scene: Scene, _ ctx: GraphicsContext, frames: Int, warmup: Int, cpuTime: Bool = false) -> (Double, Double) {
     for _ in 0..<warmup { render(scene, into: ctx) }
     var samples: [Double] = []
+    samples.reserveCapacity(frames) // timed frames allocate nothing of the bench's own
     let now = cpuTime ? threadCPUTime : { DispatchTime.now().uptimeNanoseconds }
     for _ in 0..<frames {
         let t0 = now()
