@@ -95,8 +95,10 @@ public final class LayerRenderer {
 
     private func beginPass() { pass &+= 1 }
 
-    /// Drops the stores of layers the pass did not meet (removed from the tree, or gone).
+    /// Drops the stores of layers the pass did not meet (removed from the tree, or gone), and
+    /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
     private func endPass() {
+        for store in stores.values { store.context.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
     }
