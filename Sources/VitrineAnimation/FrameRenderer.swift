@@ -70,6 +70,8 @@ public final class FrameRenderer {
         if !rects.isEmpty {
             renderer.render(update.presentation, into: context, dirty: rects, background: background)
         }
+        // Idle frames count too: offscreen buffers a past animation needed are released.
+        context.endFrame()
         return FrameResult(time: time, dirty: rects, isAnimating: update.isAnimating,
                            pixelsRedrawn: rects.reduce(0) { $0 + $1.area })
     }

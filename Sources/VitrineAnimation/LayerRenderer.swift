@@ -95,8 +95,10 @@ public final class LayerRenderer {
 
     private func beginPass() { pass &+= 1 }
 
-    /// Drops the stores of layers the pass did not meet (removed from the tree, or gone).
+    /// Drops the stores of layers the pass did not meet (removed from the tree, or gone), and
+    /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
     private func endPass() {
+        for store in stores.values { store.context.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
     }
@@ -117,9 +119,17 @@ public final class LayerRenderer {
         var grouped = false
         if layer.opacity < 1 {
             grouped = drawingCount(layer, toDevice: ctx.transform) > 1
-            if grouped { ctx.beginTransparencyLayer(alpha: layer.opacity) } else { ctx.setAlpha(ctx.alpha * layer.opacity) }
+            if grouped {
+                // The group's buffer need only cover what the layer can draw.
+                ctx.clip(toDeviceRect: deviceExtent(of: layer, toDevice: ctx.transform))
+                ctx.beginTransparencyLayer(alpha: layer.opacity)
+            } else {
+                ctx.setAlpha(ctx.alpha * layer.opacity)
+            }
         }
         if let mask = layer.mask {
+            // Outside what the mask can draw it is 0: the capture (and the layer) need no more.
+            ctx.clip(toDeviceRect: deviceExtent(of: mask, toDevice: mask.transformToSuperlayer.concatenating(ctx.transform)))
             let alpha = ctx.renderAlphaMask { renderLayer(mask, in: ctx) }
             ctx.clip(toMask: alpha)
         }
@@ -268,6 +278,27 @@ public final class LayerRenderer {
     }
 
     // MARK: - Group opacity
+
+    /// The device pixels the tree under `layer` (device transform `t`) can draw on: its bounds,
+    /// contents and drawing (`visualExtent()`, which bounds a layer's own drawing), and its
+    /// sublayers' (cut to the bounds when it masks to them). Conservative: any pixel drawn at
+    /// all lies inside, since coverage outside a shape's enclosing pixels is exactly 0.
+    private func deviceExtent(of layer: Layer, toDevice t: AffineTransform) -> IntRect {
+        guard !layer.isHidden, layer.opacity > 0 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        let bounds = layer.bounds.standardized
+        var extent = layer.visualExtent().union(bounds)
+        if let image = layer.contents as? Image {
+            extent = extent.union(layer.contentsGravity.rect(forContentsOf: image.size, in: bounds))
+        }
+        var box = IntRect(enclosing: t.apply(to: extent))
+        let clip = layer.masksToBounds ? IntRect(enclosing: t.apply(to: bounds)) : nil
+        for child in layer.sublayerStorage {
+            var c = deviceExtent(of: child, toDevice: child.transformToSuperlayer.concatenating(t))
+            if let clip { c = c.intersection(clip) }
+            box = box.union(c)
+        }
+        return box
+    }
 
     /// How many separately blended drawings the layer shows (counting stops at 2): background,
     /// contents, its own drawing (a shape's fill and stroke count apart; a backing store is

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An 8-bit coverage mask in device space: 255 lets drawing through, 0 blocks it, values in
 /// between scale its coverage. The mask covers `bounds`; everything outside reads as 0.
 ///
@@ -10,16 +12,18 @@ public final class AlphaMask {
     public var stride: Int { bounds.width }
     /// Row-major values of `bounds`, `stride` bytes per row.
     public let bytes: UnsafeMutablePointer<UInt8>
-    /// Bytes allocated; pooled masks are allocated once for their context's largest bounds.
+    /// Bytes allocated; pooled masks take any bounds up to their pool size class.
     let capacity: Int
+    /// The pool frame in which the mask was last handed out (for trimming).
+    var lastUse = 0
 
     /// A mask over `bounds`, every value `value` (default 0, blocking everything).
     public init(bounds: IntRect, value: UInt8 = 0) {
         let b = bounds.isEmpty ? IntRect(x: bounds.x, y: bounds.y, width: 0, height: 0) : bounds
         self.bounds = b
         capacity = max(1, b.area)
-        bytes = .allocate(capacity: capacity)
-        bytes.initialize(repeating: value, count: capacity)
+        bytes = AlphaMask.zeroedBytes(capacity)
+        if value != 0 { bytes.update(repeating: value, count: capacity) }
     }
 
     /// A mask over `0..<width × 0..<height` (a whole target), every value `value`.
@@ -31,11 +35,15 @@ public final class AlphaMask {
     init(capacity: Int) {
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
         self.capacity = max(1, capacity)
-        bytes = .allocate(capacity: self.capacity)
-        bytes.initialize(repeating: 0, count: self.capacity)
+        bytes = AlphaMask.zeroedBytes(self.capacity)
     }
 
-    deinit { bytes.deallocate() }
+    deinit { free(bytes) }
+
+    /// `count` zero bytes from `calloc`: pages never written are never made resident.
+    private static func zeroedBytes(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        calloc(count, 1)!.bindMemory(to: UInt8.self, capacity: count)
+    }
 
     /// Gives a pooled mask new bounds; its values are unspecified until written.
     func reshape(to bounds: IntRect) {

@@ -1,42 +1,108 @@
 /// Offscreen buffers a context reuses from frame to frame: bitmaps for transparency layers
-/// and mask captures, masks for clips. A buffer is free again as soon as nothing but the pool
-/// refers to it (checked with `isKnownUniquelyReferenced`), so a mask handed out to a caller
-/// or held by a saved graphics state is never reused underneath it.
+/// and mask captures, masks for clips. Each is sized to the device bounds asked for, rounded
+/// up to a size class (at most a quarter more), so memory follows the area drawn offscreen
+/// rather than the target's size, and the same draw next frame finds its buffer again.
+///
+/// A buffer is free again as soon as nothing but the pool refers to it (checked with
+/// `isKnownUniquelyReferenced`), so a mask handed out to a caller or held by a saved graphics
+/// state is never reused underneath it. Buffers not handed out during the last `idleFrames`
+/// frames (counted by `endFrame()`) are released.
 final class BufferPool {
-    /// Buffers kept beyond this many are simply released when dropped.
-    private static let limit = 8
+    /// Buffers of each kind kept at most; beyond that, the least recently used free one is
+    /// replaced, or the new one is simply released when dropped.
+    static let limit = 8
+    /// Frames a buffer may go unused before `endFrame()` releases it.
+    static let idleFrames = 60
+    /// The smallest size class, in pixels (one 64 × 64 tile).
+    static let minimumClass = 4096
 
-    private var bitmaps: [Bitmap] = []
+    private var bitmaps: [OffscreenBitmap] = []
     private var masks: [AlphaMask] = []
-    private let width: Int
-    private let height: Int
+    private var frame = 0
 
-    /// A pool for a target of `width × height` pixels.
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
+    /// An empty pool.
+    init() {}
 
-    /// A transparent bitmap the size of the target. Callers keep it transparent: whatever
-    /// they draw, they clear again before dropping it.
-    func bitmap() -> Bitmap {
-        for i in bitmaps.indices where isKnownUniquelyReferenced(&bitmaps[i]) {
-            return bitmaps[i]
+    /// A transparent bitmap over `bounds` (device pixels). Callers keep it transparent:
+    /// whatever they draw, they clear again before dropping it.
+    func bitmap(bounds: IntRect) -> OffscreenBitmap {
+        let area = bounds.area
+        var best = -1
+        for i in bitmaps.indices where bitmaps[i].capacity >= area && isKnownUniquelyReferenced(&bitmaps[i]) {
+            if best < 0 || bitmaps[i].capacity < bitmaps[best].capacity { best = i }
         }
-        let b = Bitmap(width: width, height: height)
-        if bitmaps.count < BufferPool.limit { bitmaps.append(b) }
+        let b: OffscreenBitmap
+        if best >= 0 {
+            b = bitmaps[best]
+        } else {
+            b = OffscreenBitmap(capacity: BufferPool.sizeClass(for: area))
+            keep(b, in: &bitmaps)
+        }
+        b.lastUse = frame
+        b.reshape(to: bounds)
         return b
     }
 
-    /// A mask with the given bounds (within the target) and unspecified values.
+    /// A mask with the given bounds and unspecified values.
     func mask(bounds: IntRect) -> AlphaMask {
-        for i in masks.indices where isKnownUniquelyReferenced(&masks[i]) {
-            masks[i].reshape(to: bounds)
-            return masks[i]
+        let area = bounds.area
+        var best = -1
+        for i in masks.indices where masks[i].capacity >= area && isKnownUniquelyReferenced(&masks[i]) {
+            if best < 0 || masks[i].capacity < masks[best].capacity { best = i }
         }
-        let m = AlphaMask(capacity: max(width * height, bounds.area))
+        let m: AlphaMask
+        if best >= 0 {
+            m = masks[best]
+        } else {
+            m = AlphaMask(capacity: BufferPool.sizeClass(for: area))
+            keep(m, in: &masks)
+        }
+        m.lastUse = frame
         m.reshape(to: bounds)
-        if masks.count < BufferPool.limit { masks.append(m) }
         return m
     }
+
+    /// Ends a frame: releases the buffers not handed out in the last `idleFrames` frames.
+    func endFrame() {
+        frame &+= 1
+        let oldest = frame &- BufferPool.idleFrames
+        if bitmaps.contains(where: { $0.lastUse < oldest }) { bitmaps.removeAll { $0.lastUse < oldest } }
+        if masks.contains(where: { $0.lastUse < oldest }) { masks.removeAll { $0.lastUse < oldest } }
+    }
+
+    /// Bytes of the buffers the pool keeps (pixels and mask values).
+    var retainedBytes: Int {
+        bitmaps.reduce(0) { $0 + $1.capacity * MemoryLayout<UInt32>.stride } + masks.reduce(0) { $0 + $1.capacity }
+    }
+
+    /// The capacity for `area` pixels: `minimumClass`, or `area` rounded up to a multiple of
+    /// an eighth of the power of two at or below it (4, 5, 6 or 7 eighths of the next one).
+    static func sizeClass(for area: Int) -> Int {
+        guard area > minimumClass else { return minimumClass }
+        let bits = Int.bitWidth - (area - 1).leadingZeroBitCount
+        let step = 1 << (bits - 3)
+        return (area + step - 1) / step * step
+    }
+
+    /// Adds a new buffer to `buffers`, replacing the least recently used free one when full.
+    private func keep<Buffer: PooledBuffer>(_ buffer: Buffer, in buffers: inout [Buffer]) {
+        if buffers.count < BufferPool.limit {
+            buffers.append(buffer)
+            return
+        }
+        var oldest = -1
+        for i in buffers.indices where isKnownUniquelyReferenced(&buffers[i]) {
+            if oldest < 0 || buffers[i].lastUse < buffers[oldest].lastUse { oldest = i }
+        }
+        if oldest >= 0 { buffers[oldest] = buffer }
+    }
 }
+
+/// A buffer `BufferPool` hands out and trims.
+protocol PooledBuffer: AnyObject {
+    /// The pool frame in which the buffer was last handed out.
+    var lastUse: Int { get }
+}
+
+extension OffscreenBitmap: PooledBuffer {}
+extension AlphaMask: PooledBuffer {}

@@ -27,6 +27,14 @@ extension GraphicsContext {
         clipToAccumulatedShape(ok, rule: .nonZero)
     }
 
+    /// Intersects the clip with a rectangle of device pixels: the clip box shrinks, at no cost
+    /// per pixel. Clipping to a box that contains everything drawn next changes no pixel, and
+    /// keeps the offscreen buffer of a transparency layer or mask capture begun inside small.
+    public func clip(toDeviceRect rect: IntRect) {
+        state.clipBox = state.clipBox.intersection(rect)
+        if state.clipBox.isEmpty { clipToNothing() }
+    }
+
     /// Intersects the clip with the interior of `path` (user space) by `rule`, anti-aliased.
     /// A path with non-finite coordinates clips everything away.
     public func clip(to path: Path, rule: FillRule = .nonZero) {

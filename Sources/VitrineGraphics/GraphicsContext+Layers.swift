@@ -1,9 +1,10 @@
 /// Offscreen levels: transparency layers (group opacity) and mask capture (layer masks).
 ///
-/// Both redirect drawing into a transparent bitmap from the context's pool, the size of the
-/// target, and remember which pixels were drawn; ending one touches only those pixels
-/// (composite or extract, then clear), so the cost follows what was drawn, and the pooled
-/// bitmap is transparent again for the next use. Both save the graphics state when they begin
+/// Both redirect drawing into a transparent bitmap from the context's pool that covers only
+/// the current clip box (nothing inside can draw beyond it), and remember which pixels were
+/// drawn; ending one touches only those pixels (composite or extract, then clear), so both
+/// memory and time follow what is drawn, and the pooled bitmap is transparent again for the
+/// next use. Both save the graphics state when they begin
 /// and restore it when they end; inside, the global alpha starts at 1 and the clip is
 /// inherited (drawing is clipped as it happens, so the result is not clipped a second time).
 extension GraphicsContext {
@@ -20,8 +21,9 @@ extension GraphicsContext {
         guard let top = layers.last, case .transparency(let alpha) = top.kind else { return }
         let (layer, region) = endLayer()
         guard !region.isEmpty else { return }
+        let pixels = layer.bitmap.drawTarget
         for y in region.y..<region.maxY {
-            let source = layer.bitmap.row(y) + region.x
+            let source = pixels.row(y) + region.x
             if alpha != 0 {
                 SpanBlitter.blendPixels(target.row(y), x: region.x, source, count: region.width,
                                         factor: alpha, mask: nil)
@@ -48,8 +50,9 @@ extension GraphicsContext {
         let (layer, region) = endLayer()
         let mask = pool.mask(bounds: region)
         guard !region.isEmpty else { return mask }
+        let pixels = layer.bitmap.drawTarget
         for y in region.y..<region.maxY {
-            let source = layer.bitmap.row(y) + region.x
+            let source = pixels.row(y) + region.x
             let out = mask.row(y)
             for i in 0..<region.width { out[i] = UInt8(truncatingIfNeeded: source[i] >> 24) }
             source.update(repeating: 0, count: region.width)
@@ -71,10 +74,10 @@ extension GraphicsContext {
 
     private func beginLayer(_ kind: Layer.Kind) {
         saveGState()
-        let offscreen = pool.bitmap()
+        let offscreen = pool.bitmap(bounds: state.clipBox)
         layers.append(Layer(kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty,
                             depth: savedStates.count))
-        target = offscreen
+        target = offscreen.drawTarget
         dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
         state.alpha = 1
     }
@@ -85,7 +88,7 @@ extension GraphicsContext {
         let layer = layers.removeLast()
         savedStates.removeLast(savedStates.count - layer.depth)
         state = savedStates.removeLast()
-        let region = dirty.intersection(IntRect(x: 0, y: 0, width: target.width, height: target.height))
+        let region = dirty.intersection(target.bounds)
         target = layer.parent
         dirty = layer.parentDirty
         return (layer, region)

@@ -23,9 +23,11 @@ public final class GraphicsContext {
     struct Layer {
         enum Kind { case transparency(alpha: UInt32), maskCapture }
         let kind: Kind
-        let bitmap: Bitmap
+        /// The offscreen pixels, covering the clip box the level began with (drawing inside
+        /// never leaves it: clips only shrink until the level ends).
+        let bitmap: OffscreenBitmap
         /// The target and its dirty region to return to.
-        let parent: Bitmap
+        let parent: DrawTarget
         let parentDirty: IntRect
         /// `savedStates.count` right after the layer's implicit save.
         let depth: Int
@@ -35,7 +37,7 @@ public final class GraphicsContext {
     var savedStates: [GState] = []
     var layers: [Layer] = []
     /// Where drawing goes now: `bitmap`, or the innermost layer's offscreen bitmap.
-    var target: Bitmap
+    var target: DrawTarget
     /// The part of `target` drawn since it became the target (what a layer must composite).
     var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
 
@@ -50,12 +52,12 @@ public final class GraphicsContext {
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public init(bitmap: Bitmap) {
         self.bitmap = bitmap
-        target = bitmap
+        target = DrawTarget(bitmap)
         state = GState(clipBox: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
         rasterizer = Rasterizer(width: bitmap.width, height: bitmap.height)
         spans = .allocate(capacity: rasterizer.maxSpansPerRow)
         samples = .allocate(capacity: max(1, bitmap.width))
-        pool = BufferPool(width: bitmap.width, height: bitmap.height)
+        pool = BufferPool()
         savedStates.reserveCapacity(16)
         layers.reserveCapacity(4)
     }
@@ -218,6 +220,16 @@ public final class GraphicsContext {
         }
         dirty = dirty.union(r)
     }
+
+    /// Marks the end of a frame: offscreen buffers (transparency layers, mask captures, clip
+    /// masks) that went unused for the last `BufferPool.idleFrames` frames are released, so
+    /// the memory a context keeps follows what recent frames drew.
+    public func endFrame() {
+        pool.endFrame()
+    }
+
+    /// Bytes the context keeps in pooled offscreen buffers (for tests and diagnostics).
+    public var pooledBufferBytes: Int { pool.retainedBytes }
 
     // MARK: - Internals
 

@@ -1,0 +1,134 @@
+import XCTest
+@testable import VitrineGraphics
+
+/// Offscreen buffers sized to the clip box, reused across frames, released when idle; and the
+/// pixels of layers and masks drawn through them at an offset from the device origin.
+final class BufferPoolTests: XCTestCase {
+    func testSizeClassesRoundUpByAtMostAQuarter() {
+        XCTAssertEqual(BufferPool.sizeClass(for: 0), 4096)
+        XCTAssertEqual(BufferPool.sizeClass(for: 4096), 4096)
+        // 4097 lies in 2^12…2^13; steps of 2^13 / 8 = 1024.
+        XCTAssertEqual(BufferPool.sizeClass(for: 4097), 5120)
+        XCTAssertEqual(BufferPool.sizeClass(for: 8192), 8192)
+        // 1920 × 1080 = 2 073 600 lies in 2^20…2^21; steps of 2^18 = 262 144: 8 steps.
+        XCTAssertEqual(BufferPool.sizeClass(for: 1920 * 1080), 2_097_152)
+        var previous = 0
+        for area in stride(from: 4097, to: 3_000_000, by: 977) {
+            let c = BufferPool.sizeClass(for: area)
+            XCTAssertGreaterThanOrEqual(c, area)
+            XCTAssertLessThanOrEqual(Double(c), Double(area) * 1.25)
+            XCTAssertGreaterThanOrEqual(c, previous)
+            previous = c
+        }
+    }
+
+    func testTransparencyLayerBufferCoversOnlyTheClipBox() {
+        let ctx = GraphicsContext(bitmap: Bitmap(width: 1000, height: 1000))
+        ctx.clip(to: Rect(x: 300, y: 200, width: 100, height: 50))
+        ctx.beginTransparencyLayer(alpha: 0.5)
+        ctx.fill(Rect(x: 0, y: 0, width: 1000, height: 1000), color: .black)
+        ctx.endTransparencyLayer()
+        // 5000 pixels → the 5120-pixel class, 4 bytes each; not the 4 MB of the whole target.
+        XCTAssertEqual(ctx.pooledBufferBytes, 5120 * 4)
+    }
+
+    func testLayerAtAnOffsetCompositesInPlace() {
+        let bitmap = Bitmap(width: 80, height: 60)
+        bitmap.fill(0xFFFF_FFFF)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.saveGState()
+        ctx.clip(to: Rect(x: 30, y: 20, width: 20, height: 10))
+        ctx.beginTransparencyLayer(alpha: 1)
+        // Partly outside the clip: only the clipped part may land, at the same device pixels.
+        ctx.fill(Rect(x: 25, y: 15, width: 20, height: 20), color: .black)
+        ctx.endTransparencyLayer()
+        ctx.restoreGState()
+        for y in 0..<60 {
+            for x in 0..<80 {
+                let inside = (30..<45).contains(x) && (20..<30).contains(y)
+                XCTAssertEqual(bitmap[x, y], inside ? 0xFF00_0000 : 0xFFFF_FFFF, "(\(x), \(y))")
+            }
+        }
+    }
+
+    func testNestedLayersWithShrinkingClips() {
+        let bitmap = Bitmap(width: 64, height: 64)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.clip(to: Rect(x: 8, y: 8, width: 48, height: 48))
+        ctx.beginTransparencyLayer(alpha: 1)
+        ctx.fill(Rect(x: 0, y: 0, width: 20, height: 64), color: .black)
+        ctx.saveGState()
+        ctx.clip(to: Rect(x: 40, y: 40, width: 10, height: 10))
+        ctx.beginTransparencyLayer(alpha: 0.5)
+        ctx.fill(Rect(x: 0, y: 0, width: 64, height: 64), color: .black)
+        ctx.endTransparencyLayer()
+        ctx.restoreGState()
+        ctx.endTransparencyLayer()
+        XCTAssertEqual(bitmap[10, 10] >> 24, 255)
+        XCTAssertEqual(bitmap[5, 10] >> 24, 0)      // outside the outer clip
+        XCTAssertEqual(bitmap[25, 25] >> 24, 0)
+        XCTAssertEqual(bitmap[45, 45] >> 24, 128)   // black at 50 %
+        XCTAssertEqual(bitmap[52, 45] >> 24, 0)
+    }
+
+    func testMaskCaptureAtAnOffsetKeepsDeviceCoordinates() {
+        let ctx = GraphicsContext(bitmap: Bitmap(width: 100, height: 100))
+        ctx.clip(to: Rect(x: 40, y: 30, width: 30, height: 30))
+        let mask = ctx.renderAlphaMask {
+            ctx.fill(Rect(x: 50, y: 50, width: 40, height: 40), color: Color(red: 0, green: 0, blue: 0, alpha: 0.5))
+        }
+        XCTAssertEqual(mask.bounds, IntRect(x: 50, y: 50, width: 20, height: 10))
+        XCTAssertEqual(mask[55, 55], 128)
+        XCTAssertEqual(mask[45, 45], 0)
+    }
+
+    func testRepeatedDrawsReuseTheirBuffers() {
+        let pool = BufferPool()
+        let bounds = IntRect(x: 700, y: 300, width: 120, height: 90)
+        let first = pool.bitmap(bounds: bounds)
+        let id = ObjectIdentifier(first)
+        _ = consume first
+        for frame in 0..<5 {
+            // Same size at another place, then smaller: the pooled bitmap serves both.
+            let b = pool.bitmap(bounds: IntRect(x: frame * 10, y: 0, width: 120, height: 90))
+            XCTAssertEqual(ObjectIdentifier(b), id)
+            XCTAssertEqual(b.bounds, IntRect(x: frame * 10, y: 0, width: 120, height: 90))
+            pool.endFrame()
+        }
+        let smaller = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 30, height: 30))
+        XCTAssertEqual(ObjectIdentifier(smaller), id)
+    }
+
+    func testBuffersInUseAreNotHandedOutTwice() {
+        let pool = BufferPool()
+        let a = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 10, height: 10))
+        let b = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 10, height: 10))
+        XCTAssertFalse(a === b)
+        let m = pool.mask(bounds: IntRect(x: 0, y: 0, width: 10, height: 10))
+        let n = pool.mask(bounds: IntRect(x: 0, y: 0, width: 10, height: 10))
+        XCTAssertFalse(m === n)
+    }
+
+    func testIdleBuffersAreReleased() {
+        let ctx = GraphicsContext(bitmap: Bitmap(width: 200, height: 200))
+        let drawGroup = {
+            ctx.beginTransparencyLayer(alpha: 0.5)
+            ctx.fill(Rect(x: 0, y: 0, width: 10, height: 10), color: .black)
+            ctx.endTransparencyLayer()
+        }
+        drawGroup()
+        let used = ctx.pooledBufferBytes
+        XCTAssertEqual(used, BufferPool.sizeClass(for: 200 * 200) * 4)
+        // Used every frame: kept, and no new buffer.
+        for _ in 0..<(BufferPool.idleFrames * 2) {
+            drawGroup()
+            ctx.endFrame()
+        }
+        XCTAssertEqual(ctx.pooledBufferBytes, used)
+        // Not used any more: released at the end of the `idleFrames`th frame without use.
+        for _ in 0..<(BufferPool.idleFrames - 1) { ctx.endFrame() }
+        XCTAssertEqual(ctx.pooledBufferBytes, used)
+        ctx.endFrame()
+        XCTAssertEqual(ctx.pooledBufferBytes, 0)
+    }
+}
