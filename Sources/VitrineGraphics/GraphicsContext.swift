@@ -48,6 +48,8 @@ public final class GraphicsContext {
     let pool: BufferPool
     /// Outlines strokes; kept so its buffers are reused.
     var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
+    /// The last trimmed or dashed stroke path and what it was made from.
+    private var lastVisiblePart: (key: VisiblePartKey, path: Path)?
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public init(bitmap: Bitmap) {
@@ -154,10 +156,7 @@ public final class GraphicsContext {
     public func stroke(_ path: Path, color: Color, style: StrokeStyle,
                        strokeStart: Double = 0, strokeEnd: Double = 1) {
         guard style.lineWidth > 0, strokeEnd > strokeStart else { return }
-        var visible = strokeStart <= 0 && strokeEnd >= 1 ? path : path.trimmed(from: strokeStart, to: strokeEnd)
-        if !style.dashPattern.isEmpty {
-            visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
-        }
+        let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0, style.lineWidth.isFinite, visible.isFinite else { return }
         // The outline goes from the context's own stroker straight into the rasterizer: no
@@ -167,6 +166,23 @@ public final class GraphicsContext {
         rasterizer.reset(clip: state.clipBox)
         guard rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform) else { return }
         blendSolid(pixel, rule: .nonZero)
+    }
+
+    /// The part of `path` a stroke draws: trimmed to `strokeStart`…`strokeEnd`, then dashed.
+    /// The last answer is kept, so drawing the same stroke again (a static frame, the same
+    /// shape in several dirty rectangles) measures and allocates nothing.
+    private func visiblePart(of path: Path, strokeStart: Double, strokeEnd: Double, style: StrokeStyle) -> Path {
+        let whole = strokeStart <= 0 && strokeEnd >= 1
+        if whole && style.dashPattern.isEmpty { return path }
+        let key = VisiblePartKey(path: path, strokeStart: strokeStart, strokeEnd: strokeEnd,
+                                 dashPattern: style.dashPattern, dashPhase: style.dashPhase)
+        if let cached = lastVisiblePart, cached.key == key { return cached.path }
+        var visible = whole ? path : path.trimmed(from: strokeStart, to: strokeEnd)
+        if !style.dashPattern.isEmpty {
+            visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
+        }
+        lastVisiblePart = (key, visible)
+        return visible
     }
 
     /// Draws `image` scaled to fill `rect` (user space), under the current transform,
@@ -283,4 +299,14 @@ public final class GraphicsContext {
               let y0 = whole(min(ay, by)), let y1 = whole(max(ay, by)) else { return nil }
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
+}
+
+/// What a trimmed or dashed stroke path is made from (compared without allocating: the arrays
+/// are shared, not copied).
+struct VisiblePartKey: Equatable {
+    var path: Path
+    var strokeStart: Double
+    var strokeEnd: Double
+    var dashPattern: [Double]
+    var dashPhase: Double
 }

@@ -305,3 +305,25 @@ final class CompositingTests: XCTestCase {
         XCTAssertEqual(bitmap[3, 3], 0)
     }
 }
+
+final class StrokeReuseTests: XCTestCase {
+    /// A trimmed, dashed stroke drawn again is the same pixels (the kept result is the right one),
+    /// and a changed trim is not served from the old result.
+    func testRepeatedTrimmedDashedStrokeReusesItsPathAndStaysCorrect() {
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 20, y: 20, width: 160, height: 160))
+        let style = StrokeStyle(lineWidth: 8, lineCap: .round, dashPattern: [20, 10], dashPhase: 3)
+        func draw(_ end: Double, into context: GraphicsContext) -> [UInt32] {
+            context.clear(.white)
+            context.stroke(circle, color: .black, style: style, strokeStart: 0.1, strokeEnd: end)
+            return Array(UnsafeBufferPointer(start: context.bitmap.pixels, count: 200 * 200))
+        }
+        let context = GraphicsContext(bitmap: Bitmap(width: 200, height: 200))
+        let first = draw(0.6, into: context)
+        XCTAssertEqual(draw(0.6, into: context), first)
+        let longer = draw(0.9, into: context)
+        XCTAssertNotEqual(longer, first)
+        // A fresh context agrees with the reused one.
+        XCTAssertEqual(draw(0.9, into: GraphicsContext(bitmap: Bitmap(width: 200, height: 200))), longer)
+    }
+}
