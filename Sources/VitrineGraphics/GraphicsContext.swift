@@ -48,8 +48,11 @@ public final class GraphicsContext {
     let pool: BufferPool
     /// Outlines strokes; kept so its buffers are reused.
     var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
-    /// The last trimmed or dashed stroke path and what it was made from.
-    private var lastVisiblePart: (key: VisiblePartKey, path: Path)?
+    /// The last few trimmed or dashed stroke paths and what they were made from (a frame often
+    /// strokes a few: a progress ring and its dashed track).
+    private var visibleParts: [(key: VisiblePartKey, path: Path)] = []
+    private var nextVisiblePartSlot = 0
+    private static let visiblePartSlots = 4
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public init(bitmap: Bitmap) {
@@ -169,19 +172,24 @@ public final class GraphicsContext {
     }
 
     /// The part of `path` a stroke draws: trimmed to `strokeStart`…`strokeEnd`, then dashed.
-    /// The last answer is kept, so drawing the same stroke again (a static frame, the same
-    /// shape in several dirty rectangles) measures and allocates nothing.
+    /// The last few answers are kept, so drawing the same strokes again (a static frame, the
+    /// same shape in several dirty rectangles) measures and allocates nothing.
     private func visiblePart(of path: Path, strokeStart: Double, strokeEnd: Double, style: StrokeStyle) -> Path {
         let whole = strokeStart <= 0 && strokeEnd >= 1
         if whole && style.dashPattern.isEmpty { return path }
         let key = VisiblePartKey(path: path, strokeStart: strokeStart, strokeEnd: strokeEnd,
                                  dashPattern: style.dashPattern, dashPhase: style.dashPhase)
-        if let cached = lastVisiblePart, cached.key == key { return cached.path }
+        if let cached = visibleParts.first(where: { $0.key == key }) { return cached.path }
         var visible = whole ? path : path.trimmed(from: strokeStart, to: strokeEnd)
         if !style.dashPattern.isEmpty {
             visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
         }
-        lastVisiblePart = (key, visible)
+        if visibleParts.count < Self.visiblePartSlots {
+            visibleParts.append((key, visible))
+        } else {
+            visibleParts[nextVisiblePartSlot] = (key, visible)
+            nextVisiblePartSlot = (nextVisiblePartSlot + 1) % Self.visiblePartSlots
+        }
         return visible
     }
 
