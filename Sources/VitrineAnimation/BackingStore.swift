@@ -38,7 +38,7 @@ final class BackingStore {
     func isValid(for layer: Layer, transform: AffineTransform, width: Int, height: Int, keyIndices: [Int]) -> Bool {
         guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform),
               drawnLayout === layer.slotLayout else { return false }
-        for i in keyIndices where !layer.slots[i].hasSameValue(as: drawnSlots[i]) { return false }
+        for i in keyIndices where !layer.slots[i].hasSameValue(asSameType: drawnSlots[i]) { return false }
         return true
     }
 
@@ -64,7 +64,7 @@ final class BackingStore {
         drawnLayout = layer.slotLayout
         // A presentation copy never changes after its frame, so its slots are a snapshot as
         // they are; a model layer's slots change in place, so copy them.
-        drawnSlots = layer.isPresentationCopy ? layer.slots : type(of: layer).init(layer: layer).slots
+        drawnSlots = layer.isPresentationCopy ? layer.slots : layer.slots.map { $0.snapshot() }
     }
 }
 

@@ -278,7 +278,7 @@ public final class Engine {
         guard let before, before.slotLayout === now.slotLayout else { return true }
         if model.needsDisplayFlag { return true }
         if model.needsDisplayOnBoundsChange && before.bounds.size != now.bounds.size { return true }
-        for i in redrawKeys(of: now) where !now.slots[i].hasSameValue(as: before.slots[i]) { return true }
+        for i in redrawKeys(of: now) where !now.slots[i].hasSameValue(asSameType: before.slots[i]) { return true }
         return false
     }
 
@@ -294,7 +294,7 @@ public final class Engine {
 
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {
         guard a.slotLayout === b.slotLayout else { return false }
-        for (x, y) in zip(a.slots, b.slots) where !x.hasSameValue(as: y) { return false }
+        for i in a.slots.indices where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
         return true
     }
 

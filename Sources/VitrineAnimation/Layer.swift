@@ -121,27 +121,36 @@ open class Layer {
 
     /// A layer with default properties.
     public required init() {
-        slotLayout = registerSlots()
+        slotLayout = claimSlots()
     }
 
     /// A copy of `layer`'s properties (Core Animation's initWithLayer:, used for presentation
     /// copies). Every `@Animatable` and `@LayerProperty` value is copied; subclasses with other
     /// stored state override this, call super, and copy it.
     public required init(layer: Layer) {
-        slotLayout = registerSlots()
+        slotLayout = claimSlots()
         if layer.slotLayout === slotLayout {
-            for (mine, theirs) in zip(slots, layer.slots) { mine.copyValue(from: theirs) }
+            // Same class: the same slot types at the same positions.
+            for i in slots.indices { slots[i].copyValue(fromSameType: layer.slots[i]) }
         } else {
             for (i, key) in slotLayout.keys.enumerated() {
-                if let j = layer.slotLayout.index[key] { slots[i].copyValue(from: layer.slots[j]) }
+                guard let j = layer.slotLayout.index[key] else { continue }
+                let theirs = layer.slots[j]
+                if type(of: theirs) == type(of: slots[i]) { slots[i].copyValue(fromSameType: theirs) }
             }
         }
         needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange
     }
 
-    /// Finds the property wrappers of this instance (subclass first) and names them.
-    private func registerSlots() -> SlotLayout {
-        let cached = SlotLayout.cached(for: type(of: self))
+    /// Takes this instance's slots, made just now by its property wrappers, from the thread's
+    /// `SlotCollector`. The first instance of a class finds them by reflection instead, and
+    /// names them for the class's `SlotLayout`.
+    private func claimSlots() -> SlotLayout {
+        let collector = SlotCollector.current
+        if let layout = SlotLayout.cached(for: type(of: self)), let claimed = collector.claim(layout) {
+            slots = claimed
+            return layout
+        }
         var found: [AnyLayerSlot] = []
         var names: [String] = [], custom: Set<String> = []
         var mirror: Mirror? = Mirror(reflecting: self)
@@ -150,22 +159,18 @@ open class Layer {
             for child in m.children {
                 guard let holder = child.value as? SlotHolder else { continue }
                 found.append(holder.anySlot)
-                if cached == nil {
-                    let label = child.label ?? ""
-                    let key = label.hasPrefix("_") ? String(label.dropFirst()) : label
-                    names.append(key)
-                    if !builtIn { custom.insert(key) }
-                }
+                let label = child.label ?? ""
+                let key = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                names.append(key)
+                if !builtIn { custom.insert(key) }
             }
             mirror = m.superclassMirror
         }
-        let layout: SlotLayout
-        if let cached { layout = cached } else {
-            layout = SlotLayout(keys: names, customKeys: custom)
-            SlotLayout.store(layout, for: type(of: self))
-        }
-        for (slot, key) in zip(found, layout.keys) { slot.key = key }
+        collector.remove(found)
         slots = found
+        if let layout = SlotLayout.cached(for: type(of: self)) { return layout }
+        let layout = SlotLayout(keys: names, slotTypes: found.map { ObjectIdentifier(type(of: $0)) }, customKeys: custom)
+        SlotLayout.store(layout, for: type(of: self))
         return layout
     }
 
@@ -190,8 +195,10 @@ open class Layer {
         guard !isPresentationCopy else { return }
         modelDidChange()
         guard slot.isAnimatable, hasBeenCommitted, !Transaction.disableActions(),
-              let action = action(forKey: slot.key) else { return }
-        action.run(forKey: slot.key, object: self, arguments: nil)
+              let i = slots.firstIndex(where: { $0 === slot }) else { return }
+        let key = slotLayout.keys[i]
+        guard let action = action(forKey: key) else { return }
+        action.run(forKey: key, object: self, arguments: nil)
     }
 
     func modelDidChange() {
