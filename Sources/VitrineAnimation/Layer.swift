@@ -69,10 +69,13 @@ open class Layer {
     /// A layer whose alpha masks this layer's rendering, in this layer's coordinates.
     /// Defaults to nil. Not animatable (its own properties are).
     public var mask: Layer? {
-        didSet {
-            guard mask !== oldValue else { return }
+        get { maskStorage }
+        set {
+            let oldValue = maskStorage
+            maskStorage = newValue
+            guard newValue !== oldValue else { return }
             oldValue?.maskOwner = nil
-            if let mask {
+            if let mask = newValue {
                 mask.removeFromSuperlayer()
                 mask.maskOwner?.mask = nil
                 mask.maskOwner = self
@@ -80,6 +83,8 @@ open class Layer {
             modelDidChange()
         }
     }
+    /// The mask, set directly by the engine on presentation copies.
+    var maskStorage: Layer?
     /// The layer this layer masks, if it is a mask.
     weak var maskOwner: Layer?
     /// Supplies actions and contents. Held weakly. Defaults to nil.
@@ -88,7 +93,9 @@ open class Layer {
     /// Defaults to empty.
     public var actions: [String: Action] = [:]
     /// Redraw when the bounds change. Defaults to false.
-    open var needsDisplayOnBoundsChange = false
+    open var needsDisplayOnBoundsChange = false {
+        didSet { if needsDisplayOnBoundsChange != oldValue { modelDidChange() } }
+    }
 
     // MARK: Internal state
 
@@ -111,8 +118,14 @@ open class Layer {
     var hasRequestedDisplay = false
     /// The engine running this tree (set on its root).
     weak var attachedEngine: Engine?
-    /// The copy of the most recent frame (model layers only).
+    /// The copy of the most recent frame (model layers only). The engine reuses it for the next
+    /// frame while `modelVersion` is unchanged and every animation samples the same.
     var lastPresentation: Layer?
+    /// Bumped by every change of this model layer: properties, sublayers, mask, animations,
+    /// `setNeedsDisplay()`.
+    var modelVersion: UInt64 = 0
+    /// `modelVersion` when `lastPresentation` was made.
+    var presentedVersion: UInt64 = .max
 
     /// Bumped by every model change anywhere, so the engine knows whether to re-evaluate.
     nonisolated(unsafe) static var modelGeneration: UInt64 = 0
@@ -203,6 +216,7 @@ open class Layer {
 
     func modelDidChange() {
         guard !isPresentationCopy else { return }
+        modelVersion &+= 1
         Layer.modelGeneration &+= 1
         Transaction.noteModelChange()
     }
