@@ -297,6 +297,8 @@ public final class Engine {
             let same = before?.presentation === now.presentation
             let needsRedraw = model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
             if needsRedraw { redraw.append(model); model.needsDisplayFlag = false }
+            // A mask shows its owner only where it has alpha, so what a change in a mask's tree
+            // can alter lies within its old and new extents, and within what the owner draws.
             func damage(_ r: Rect) { addDirty(now.maskOwner == nil ? r : maskDamage(r, owner: now.maskOwner)) }
             guard let before else {
                 changed.append(model)
@@ -326,11 +328,12 @@ public final class Engine {
                            dirtyRects: dirty.isEmpty ? [] : Engine.merge(dirty), isAnimating: isAnimating)
     }
 
-    /// What a change in a mask's tree damages: what the mask's owner and its sublayers draw,
+    /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,
     /// in this frame or the previous one.
     private func maskDamage(_ area: Rect, owner: ObjectIdentifier?) -> Rect {
         guard let owner else { return area }
-        return (current[owner]?.subtreeExtent ?? .null).union(previous[owner]?.subtreeExtent ?? .null)
+        let drawn = (current[owner]?.subtreeExtent ?? .null).union(previous[owner]?.subtreeExtent ?? .null)
+        return area.intersection(drawn)
     }
 
     /// Records `p` and its subtree (and masks) into `current` and `order`; returns the
