@@ -345,7 +345,7 @@ public final class Engine {
         let toRoot = p.transformToSuperlayer.concatenating(parent)
         let opacity = parentOpacity * p.opacity
         let visible = parentVisible && !p.isHidden && opacity > 0
-        var extent = visible ? toRoot.apply(to: p.visualExtent()) : .null
+        var extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
         if let parentClip { extent = extent.intersection(parentClip) }
         var clip = parentClip
         if p.masksToBounds {

@@ -281,6 +281,17 @@ open class Layer {
     /// The layer's visible extent in its own coordinates, for damage tracking: the bounds, plus
     /// whatever a subclass draws outside them.
     open func visualExtent() -> Rect { bounds.standardized }
+
+    /// `visualExtent()`, computed once for a presentation copy (copies do not change after
+    /// their frame, and the engine keeps unchanged ones from frame to frame).
+    var presentedExtent: Rect {
+        guard isPresentationCopy else { return visualExtent() }
+        if let cachedExtent { return cachedExtent }
+        let extent = visualExtent()
+        cachedExtent = extent
+        return extent
+    }
+    private var cachedExtent: Rect?
 }
 
 extension Layer: CustomStringConvertible {

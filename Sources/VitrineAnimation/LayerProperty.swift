@@ -156,7 +156,11 @@ final class SlotCollector {
         guard slots.count >= n else { return nil }
         let start = slots.count - n
         for i in 0..<n where ObjectIdentifier(type(of: slots[start + i])) != layout.slotTypes[i] { return nil }
-        let claimed = Array(slots[start...])
+        // Copied out element by element: an array made from the slice could share the
+        // collector's buffer, and removing from a shared buffer reallocates it.
+        var claimed: [AnyLayerSlot] = []
+        claimed.reserveCapacity(n)
+        for i in start..<slots.count { claimed.append(slots[i]) }
         slots.removeLast(n)
         return claimed
     }

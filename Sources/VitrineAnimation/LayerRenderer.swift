@@ -212,7 +212,7 @@ public final class LayerRenderer {
             return
         }
         guard drawsItself(layer) else { return }
-        let extent = layer.visualExtent()
+        let extent = layer.presentedExtent
         let t = ctx.transform
         // Only the part on the target is ever stored (a huge layer must not allocate a huge
         // store); when that part changes as the layer moves, the store's mapping changes too.
