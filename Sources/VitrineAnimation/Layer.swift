@@ -139,7 +139,9 @@ open class Layer {
 
     /// A copy of `layer`'s properties (Core Animation's initWithLayer:, used for presentation
     /// copies). Every `@Animatable` and `@LayerProperty` value is copied; subclasses with other
-    /// stored state override this, call super, and copy it.
+    /// stored state override this, call super, and copy it. (The engine copies a layer again
+    /// only when its model changed — a property, sublayers, mask, animations — or
+    /// `setNeedsDisplay()` was called: call it after changing such other state.)
     public required init(layer: Layer) {
         slotLayout = claimSlots()
         if layer.slotLayout === slotLayout {
