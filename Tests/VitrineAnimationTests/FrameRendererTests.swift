@@ -231,6 +231,55 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertGreaterThan(partial, 40, "damage tracking repainted less than the whole frame")
     }
 
+    /// A layer whose drawing changes every frame is drawn straight to the frame, not through
+    /// its store; once it stops changing, the next frame that shows it fills the store again.
+    /// Direct and stored drawing blend translucent overlapping strokes in a different order, so
+    /// they may differ by one level in a channel, never more.
+    func testAnimatedDrawingGoesDirectAndStaysWithinOneLevelOfStoredDrawing() {
+        func scene(length: Double, opacity: Double) -> (RenderScene, ArrowLayer) {
+            let scene = RenderScene(background: Color(red: 0.2, green: 0.5, blue: 0.3))
+            let arrow = ArrowLayer()
+            arrow.frame = Rect(x: 10.25, y: 12, width: 170, height: 170)
+            arrow.thickness = 30
+            arrow.headLengthRadians = .pi / 6
+            arrow.lengthRadians = length
+            arrow.fillColor = Color(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.8)
+            arrow.strokeColor = Color(red: 0.1, green: 0.1, blue: 0.6, alpha: 0.7)
+            arrow.lineWidth = 6
+            arrow.lineJoin = .round
+            arrow.opacity = opacity
+            scene.root.addSublayer(arrow)
+            scene.frame(at: 0)
+            return (scene, arrow)
+        }
+        for opacity in [1.0, 0.5] {
+            let (animated, arrow) = scene(length: 1, opacity: opacity)
+            let grow = linearAnimation("lengthRadians", from: 0.5, to: 5.5, duration: 1)
+            grow.fillMode = .forwards
+            grow.isRemovedOnCompletion = false
+            arrow.add(grow, forKey: "grow")
+            let drawsBefore = animated.frames.renderer.contentDrawCount
+            // At 0.1 the animation shows the model's length (1): no change, no draw. After the
+            // end nothing changes; a whole frame then fills the store once, and the next
+            // whole frame only composites it.
+            for (i, t) in [0.1, 0.2, 0.35, 0.6, 1.0, 1.1, 1.2, 1.3, 1.4].enumerated() {
+                if t > 1.25 { animated.frames.setNeedsFullFrame() }
+                animated.frame(at: t)
+                // A renderer that shows the arrow once draws it through its store.
+                let (stored, _) = scene(length: arrow.presentation()!.lengthRadians, opacity: opacity)
+                let difference = maximumChannelDifference(animated.bitmap, stored.bitmap)
+                XCTAssertLessThanOrEqual(difference, 1, "opacity \(opacity), frame \(i) (t = \(t))")
+                if t > 1.25 || opacity < 1 {
+                    XCTAssertEqual(difference, 0, "drawn through the store: the same pixels")
+                }
+            }
+            // At half opacity the store is kept throughout (its alpha applies to the drawing
+            // as a whole), so the end needs no draw.
+            XCTAssertEqual(animated.frames.renderer.contentDrawCount - drawsBefore, opacity < 1 ? 4 : 4 + 1,
+                           "one draw per changing frame, one to fill the store after direct draws")
+        }
+    }
+
     func testResizeRepaintsWhole() {
         let scene = RenderScene()
         scene.root.addSublayer(square(Rect(x: 10, y: 10, width: 20, height: 20)))

@@ -80,6 +80,21 @@ func samePixels(_ a: Bitmap, _ b: Bitmap) -> Bool {
     return true
 }
 
+/// The largest difference of one channel of one pixel between two bitmaps of the same size
+/// (Int.max when the sizes differ).
+func maximumChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
+    guard a.width == b.width, a.height == b.height else { return .max }
+    var worst = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width where a[x, y] != b[x, y] {
+            for shift in stride(from: 0, to: 32, by: 8) {
+                worst = max(worst, abs(Int((a[x, y] >> UInt32(shift)) & 0xFF) - Int((b[x, y] >> UInt32(shift)) & 0xFF)))
+            }
+        }
+    }
+    return worst
+}
+
 /// A linear basic animation of `key` from `from` to `to` over `duration` seconds.
 func linearAnimation(_ key: String, from: Double, to: Double, duration: Double) -> BasicAnimation {
     let a = BasicAnimation(keyPath: key)
