@@ -82,7 +82,11 @@ open class Animation: Action, MediaTiming {
 
     /// Applies the animation to a presentation copy at `time` in the layer's (or group's) time.
     func apply(to layer: Layer, atParentTime time: Double, removedAtEnd: Bool) {
-        let s = sample(atParentTime: time, removedAtEnd: removedAtEnd)
+        apply(to: layer, sample: sample(atParentTime: time, removedAtEnd: removedAtEnd))
+    }
+
+    /// Applies the animation to a presentation copy where `sample` places it.
+    func apply(to layer: Layer, sample s: TimingSample) {
         guard let t = s.iterationTime else { return }
         apply(to: layer, iterationTime: t, iteration: s.iteration)
     }
@@ -100,6 +104,9 @@ final class AnimationRuntime {
     var addedAt: Double?
     var didStart = false
     var didStop = false
+    /// Where the animation stood when its layer's current presentation copy was made (the
+    /// engine reuses the copy while every sample stays the same).
+    var presentedSample: TimingSample?
     /// The value shown before it was added, for a basic animation with no values.
     var capturedValue: (any Interpolatable)?
     /// Transactions waiting for this animation before running their completion blocks.

@@ -22,6 +22,12 @@ final class BackingStore {
     private var drawnLayout: SlotLayout?
     /// The last render pass that used the store.
     var lastPass = 0
+    /// Whether the bitmap holds the content last drawn (false after a direct draw).
+    private(set) var hasPixels = false
+    /// Whether the last draw happened because the content had changed.
+    var changedAtLastDraw = false
+    /// The render pass of the last direct draw.
+    private(set) var directPass = -1
 
     init(owner: Layer, width: Int, height: Int) {
         self.owner = owner
@@ -32,13 +38,13 @@ final class BackingStore {
     /// Forgets the content, so the next use redraws.
     func invalidate() { transform = nil }
 
-    /// Whether the content can be shown for `layer` (its presentation) drawn through `transform`
-    /// into a box of `width × height` pixels: same mapping, same size, and every slot at
-    /// `keyIndices` (the class's drawing keys) unchanged.
-    func isValid(for layer: Layer, transform: AffineTransform, width: Int, height: Int, keyIndices: [Int]) -> Bool {
+    /// Whether the content last drawn is what `layer` (its presentation) shows drawn through
+    /// `transform` into a box of `width × height` pixels: same mapping, same size, and every
+    /// slot at `keyIndices` (the class's drawing keys) unchanged.
+    func matches(_ layer: Layer, transform: AffineTransform, width: Int, height: Int, keyIndices: [Int]) -> Bool {
         guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform),
               drawnLayout === layer.slotLayout else { return false }
-        for i in keyIndices where !layer.slots[i].hasSameValue(as: drawnSlots[i]) { return false }
+        for i in keyIndices where !layer.slots[i].hasSameValue(asSameType: drawnSlots[i]) { return false }
         return true
     }
 
@@ -60,11 +66,25 @@ final class BackingStore {
         context.clip(to: extent)
         layer.draw(in: context)
         context.restoreGState()
+        record(layer, transform: transform, width: width, height: height)
+        hasPixels = true
+    }
+
+    /// Notes that `layer` was drawn straight to the target in render pass `pass`: the state is
+    /// recorded (to notice when it stops changing), the pixels are stale.
+    func noteDirectDraw(_ layer: Layer, transform: AffineTransform, width: Int, height: Int, pass: Int) {
+        record(layer, transform: transform, width: width, height: height)
+        hasPixels = false
+        directPass = pass
+    }
+
+    private func record(_ layer: Layer, transform: AffineTransform, width: Int, height: Int) {
+        size = (width, height)
         self.transform = transform
         drawnLayout = layer.slotLayout
         // A presentation copy never changes after its frame, so its slots are a snapshot as
         // they are; a model layer's slots change in place, so copy them.
-        drawnSlots = layer.isPresentationCopy ? layer.slots : type(of: layer).init(layer: layer).slots
+        drawnSlots = layer.isPresentationCopy ? layer.slots : layer.slots.map { $0.snapshot() }
     }
 }
 

@@ -32,7 +32,14 @@ public final class Engine {
 
     private var observers: [(id: Int, body: (Double) -> Void)] = []
     private var nextObserverID = 0
+    /// What the last reported frame showed of each layer, and the records being built for the
+    /// next (both kept to reuse their storage).
     private var previous: [ObjectIdentifier: LayerRecord] = [:]
+    private var current: [ObjectIdentifier: LayerRecord] = [:]
+    /// The model layers of the frame being diffed, in tree order.
+    private var order: [Layer] = []
+    /// The root of the last reported frame's presentation tree.
+    private var previousPresentation: Layer?
     private var redrawKeysByClass: [ObjectIdentifier: [Int]] = [:]
 
     /// An engine for the tree under `root`, reading time from `clock`.
@@ -64,20 +71,23 @@ public final class Engine {
 
     /// Produces the frame at scene time `t`: commits the implicit transaction (new animations
     /// get their begin time), evaluates the presentation tree, runs frame observers (and
-    /// re-evaluates if they changed the model), sends animationDidStart/animationDidStop,
-    /// removes finished animations and reports what changed.
+    /// re-evaluates what they changed), sends animationDidStart/animationDidStop, removes
+    /// finished animations and reports what changed.
+    ///
+    /// Evaluation is incremental: a layer keeps its presentation copy from the previous frame
+    /// (or the first pass of this one) while its model is unchanged and each of its animations
+    /// samples the same time; a layer whose copy, sublayers' copies or mask's copy changed gets
+    /// a new copy, so earlier frames' trees are never modified.
     @discardableResult
     public func tick(at t: Double) -> FrameUpdate {
         commit(at: t)
-        var presentation = presentationTree(at: t)
-        storePresentations(presentation)
+        var presentation = Engine.evaluate(root, parentTime: t)
         if !observers.isEmpty {
             let generation = Layer.modelGeneration
             for observer in observers { observer.body(t) }
             if Layer.modelGeneration != generation {
                 commit(at: t)
-                presentation = presentationTree(at: t)
-                storePresentations(presentation)
+                presentation = Engine.evaluate(root, parentTime: t)
             }
         }
         let isAnimating = deliverAnimationEvents(at: t)
@@ -85,27 +95,83 @@ public final class Engine {
     }
 
     /// The presentation tree at scene time `t`: a pure function of the model tree and `t`
-    /// (no callbacks, nothing removed). Animations not yet committed by a frame are not included.
+    /// (no callbacks, nothing removed, nothing reused). Animations not yet committed by a frame
+    /// are not included.
     public func presentationTree(at t: Double) -> Layer {
         Engine.presentation(of: root, parentTime: t)
     }
 
     static func presentation(of model: Layer, parentTime: Double) -> Layer {
-        let copy = type(of: model).init(layer: model)
-        copy.isPresentationCopy = true
-        copy.modelLayer = model
         let local = model.localTime(fromParentTime: parentTime)
+        let copy = presentationCopy(of: model)
         for entry in model.animationEntries where entry.animation.runtime.isCommitted {
             entry.animation.apply(to: copy, atParentTime: local, removedAtEnd: entry.animation.isRemovedOnCompletion)
         }
-        copy.sublayerStorage = model.sublayerStorage.map { child in
-            let c = presentation(of: child, parentTime: local)
-            c.superlayer = copy
-            return c
+        attach(model.sublayerStorage.map { presentation(of: $0, parentTime: local) },
+               mask: model.mask.map { presentation(of: $0, parentTime: local) }, to: copy)
+        return copy
+    }
+
+    /// A presentation copy of `model`'s own properties (no animations, no sublayers).
+    private static func presentationCopy(of model: Layer) -> Layer {
+        let copy = type(of: model).init(layer: model)
+        copy.isPresentationCopy = true
+        copy.modelLayer = model
+        return copy
+    }
+
+    /// Makes `sublayers` and `mask` (presentation copies) the sublayers and mask of `copy`.
+    private static func attach(_ sublayers: [Layer], mask: Layer?, to copy: Layer) {
+        for child in sublayers { child.superlayer = copy }
+        copy.sublayerStorage = sublayers
+        mask?.maskOwner = copy
+        copy.maskStorage = mask
+    }
+
+    /// The presentation copy of `model` at `parentTime`, reusing `model.lastPresentation`
+    /// when nothing it shows changed; records the result as `model.lastPresentation`.
+    private static func evaluate(_ model: Layer, parentTime: Double) -> Layer {
+        let local = model.localTime(fromParentTime: parentTime)
+        var reusable = model.presentedVersion == model.modelVersion
+        for entry in model.animationEntries where entry.animation.runtime.isCommitted {
+            let a = entry.animation
+            let s = a.sample(atParentTime: local, removedAtEnd: a.isRemovedOnCompletion)
+            if a.runtime.presentedSample != s {
+                reusable = false
+                a.runtime.presentedSample = s
+            }
         }
-        if let mask = model.mask {
-            copy.mask = presentation(of: mask, parentTime: local)
+        let children = model.sublayerStorage
+        var old = reusable ? model.lastPresentation : nil
+        if let o = old, o.sublayerStorage.count != children.count || (o.maskStorage == nil) != (model.mask == nil) {
+            old = nil
         }
+        // Sublayer copies: nil while each is the old copy's sublayer at the same index.
+        var childCopies: [Layer]?
+        if let old {
+            let oldChildren = old.sublayerStorage
+            for i in children.indices {
+                let c = evaluate(children[i], parentTime: local)
+                if childCopies == nil, c !== oldChildren[i] {
+                    childCopies = []
+                    childCopies!.reserveCapacity(children.count)
+                    childCopies!.append(contentsOf: oldChildren[..<i])
+                }
+                childCopies?.append(c)
+            }
+        } else {
+            childCopies = children.map { evaluate($0, parentTime: local) }
+        }
+        let maskCopy = model.mask.map { evaluate($0, parentTime: local) }
+        if let old, childCopies == nil, maskCopy === old.maskStorage { return old }
+
+        let copy = presentationCopy(of: model)
+        for entry in model.animationEntries where entry.animation.runtime.isCommitted {
+            if let s = entry.animation.runtime.presentedSample { entry.animation.apply(to: copy, sample: s) }
+        }
+        attach(childCopies ?? old!.sublayerStorage, mask: maskCopy, to: copy)
+        model.lastPresentation = copy
+        model.presentedVersion = model.modelVersion
         return copy
     }
 
@@ -137,46 +203,16 @@ public final class Engine {
         if let mask = layer.mask { visit(mask, parentTime: local, body) }
     }
 
-    private func storePresentations(_ presentation: Layer) {
-        walk(presentation) { copy in copy.modelLayer?.lastPresentation = copy }
-    }
-
-    private func walk(_ layer: Layer, _ body: (Layer) -> Void) {
-        body(layer)
-        for child in layer.sublayerStorage { walk(child, body) }
-        if let mask = layer.mask { walk(mask, body) }
-    }
-
     // MARK: Animation events
+
+    private enum AnimationEvent { case start(Animation), stop(Animation) }
 
     /// Sends start/stop notifications, removes finished animations, runs the completions of
     /// transactions they ended. Returns whether any animation is still moving.
     private func deliverAnimationEvents(at t: Double) -> Bool {
-        enum Event { case start(Animation), stop(Animation) }
-        var events: [Event] = []
+        var events: [AnimationEvent] = []
         var moving = false
-        func scan(_ layer: Layer, parentTime: Double, rate: Double) {
-            let local = layer.localTime(fromParentTime: parentTime)
-            let layerRate = rate * layer.speed
-            var kept: [(key: String?, animation: Animation)] = []
-            for entry in layer.animationEntries {
-                let a = entry.animation, r = a.runtime
-                guard r.isCommitted else { kept.append(entry); continue }
-                let s = a.sample(atParentTime: local, removedAtEnd: false)
-                if !r.didStart && s.phase != .before { r.didStart = true; events.append(.start(a)) }
-                if s.phase == .after {
-                    if !r.didStop { r.didStop = true; events.append(.stop(a)) }
-                    if a.isRemovedOnCompletion { continue }
-                } else if layerRate * a.speed != 0 {
-                    moving = true
-                }
-                kept.append(entry)
-            }
-            if kept.count != layer.animationEntries.count { layer.animationEntries = kept }
-            for child in layer.sublayerStorage { scan(child, parentTime: local, rate: layerRate) }
-            if let mask = layer.mask { scan(mask, parentTime: local, rate: layerRate) }
-        }
-        scan(root, parentTime: t, rate: 1)
+        scanAnimations(root, parentTime: t, rate: 1, events: &events, moving: &moving)
         for event in events {
             switch event {
             case .start(let a): a.delegate?.animationDidStart(a)
@@ -188,6 +224,38 @@ public final class Engine {
         return moving
     }
 
+    private func scanAnimations(_ layer: Layer, parentTime: Double, rate: Double, events: inout [AnimationEvent],
+                                moving: inout Bool) {
+        let local = layer.localTime(fromParentTime: parentTime)
+        let layerRate = rate * layer.speed
+        var removed = false
+        for entry in layer.animationEntries {
+            let a = entry.animation, r = a.runtime
+            guard r.isCommitted else { continue }
+            let s = a.sample(atParentTime: local, removedAtEnd: false)
+            if !r.didStart && s.phase != .before { r.didStart = true; events.append(.start(a)) }
+            if s.phase == .after {
+                if !r.didStop { r.didStop = true; events.append(.stop(a)) }
+                if a.isRemovedOnCompletion { removed = true }
+            } else if layerRate * a.speed != 0 {
+                moving = true
+            }
+        }
+        if removed {
+            layer.animationEntries.removeAll { entry in
+                let r = entry.animation.runtime
+                return r.isCommitted && r.didStop && entry.animation.isRemovedOnCompletion
+                    && entry.animation.sample(atParentTime: local, removedAtEnd: false).phase == .after
+            }
+            // Not a model change (no re-evaluation by observers), but the next copy is made anew.
+            layer.modelVersion &+= 1
+        }
+        for child in layer.sublayerStorage {
+            scanAnimations(child, parentTime: local, rate: layerRate, events: &events, moving: &moving)
+        }
+        if let mask = layer.mask { scanAnimations(mask, parentTime: local, rate: layerRate, events: &events, moving: &moving) }
+    }
+
     // MARK: Damage
 
     /// What a frame showed of one layer, to compare with the next frame.
@@ -197,80 +265,107 @@ public final class Engine {
         let opacity: Double
         let clip: Rect?
         let visible: Bool
+        /// Where the layer draws, in the root's superlayer space (for a layer of a mask's tree:
+        /// where it gives the mask alpha).
         let extent: Rect
         var subtreeExtent: Rect
-        let children: [ObjectIdentifier]
+        /// The model of the layer this one's mask tree masks.
         let maskOwner: ObjectIdentifier?
+        /// The model of this layer's mask.
+        let mask: ObjectIdentifier?
     }
 
     private func diff(_ presentation: Layer, at t: Double, isAnimating: Bool) -> FrameUpdate {
-        var records: [ObjectIdentifier: LayerRecord] = [:]
-        var order: [Layer] = []
-        @discardableResult
-        func record(_ p: Layer, toRoot parent: AffineTransform, opacity parentOpacity: Double, clip parentClip: Rect?,
-                    visible parentVisible: Bool, maskOwner: ObjectIdentifier?) -> Rect {
-            guard let model = p.modelLayer else { return .null }
-            let toRoot = p.transformToSuperlayer.concatenating(parent)
-            let opacity = parentOpacity * p.opacity
-            let visible = parentVisible && !p.isHidden && opacity > 0 && maskOwner == nil
-            var extent = visible ? toRoot.apply(to: p.visualExtent()) : .null
-            if let parentClip { extent = extent.intersection(parentClip) }
-            var clip = parentClip
-            if p.masksToBounds {
-                let own = toRoot.apply(to: p.bounds)
-                clip = clip.map { $0.intersection(own) } ?? own
-            }
-            let id = ObjectIdentifier(model)
-            order.append(model)
-            var subtree = extent
-            for child in p.sublayerStorage {
-                subtree = subtree.union(record(child, toRoot: toRoot, opacity: opacity, clip: clip,
-                                               visible: visible, maskOwner: maskOwner))
-            }
-            if let mask = p.mask {
-                record(mask, toRoot: toRoot, opacity: 1, clip: nil, visible: visible, maskOwner: id)
-            }
-            records[id] = LayerRecord(presentation: p, toRoot: toRoot, opacity: opacity, clip: clip, visible: visible,
-                                      extent: extent, subtreeExtent: subtree,
-                                      children: p.sublayerStorage.compactMap { $0.modelLayer.map(ObjectIdentifier.init) },
-                                      maskOwner: maskOwner)
-            return subtree
+        // Incremental evaluation makes a new root copy whenever anything in the tree changed.
+        if presentation === previousPresentation {
+            return FrameUpdate(time: t, presentation: presentation, changedLayers: [], redrawLayers: [],
+                               dirtyRects: [], isAnimating: isAnimating)
         }
+        current.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
         record(presentation, toRoot: .identity, opacity: 1, clip: nil, visible: true, maskOwner: nil)
 
         var changed: [Layer] = [], redraw: [Layer] = []
         var dirty: [Rect] = []
         func addDirty(_ r: Rect) { if !r.isNull && !r.isEmpty { dirty.append(r) } }
+        var kept = 0
         for model in order {
             let id = ObjectIdentifier(model)
-            guard let now = records[id] else { continue }
+            guard let now = current[id] else { continue }
             let before = previous[id]
-            let needsRedraw = needsRedraw(model, now.presentation, before?.presentation)
+            if before != nil { kept += 1 }
+            let same = before?.presentation === now.presentation
+            let needsRedraw = model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
             if needsRedraw { redraw.append(model); model.needsDisplayFlag = false }
-            let isChanged: Bool
-            if let before {
-                isChanged = needsRedraw || !Engine.sameSlots(before.presentation, now.presentation)
-                    || before.toRoot != now.toRoot || before.opacity != now.opacity || before.clip != now.clip
-                    || before.visible != now.visible || before.children != now.children
-            } else {
-                isChanged = true
+            // A mask shows its owner only where it has alpha, so what a change in a mask's tree
+            // can alter lies within its old and new extents, and within what the owner draws.
+            func damage(_ r: Rect) { addDirty(now.maskOwner == nil ? r : maskDamage(r, owner: now.maskOwner)) }
+            guard let before else {
+                changed.append(model)
+                damage(now.extent)
+                continue
             }
+            let sameChildren = same || Engine.sameModels(before.presentation.sublayerStorage, now.presentation.sublayerStorage)
+            let isChanged = needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
+                || before.toRoot != now.toRoot || before.opacity != now.opacity || before.clip != now.clip
+                || before.visible != now.visible || !sameChildren || before.mask != now.mask
             guard isChanged else { continue }
             changed.append(model)
-            if let owner = now.maskOwner {
-                addDirty(records[owner]?.subtreeExtent ?? .null)
-                addDirty(previous[owner]?.subtreeExtent ?? .null)
-            } else {
-                addDirty(now.extent); addDirty(before?.extent ?? .null)
-                if let before, before.children != now.children {
-                    addDirty(now.subtreeExtent); addDirty(before.subtreeExtent)
-                }
+            damage(now.extent)
+            damage(before.extent)
+            if !sameChildren || before.mask != now.mask {
+                damage(now.subtreeExtent)
+                damage(before.subtreeExtent)
             }
         }
-        for (id, old) in previous where records[id] == nil { addDirty(old.subtreeExtent) }
-        previous = records
+        if kept != previous.count {
+            for (id, old) in previous where current[id] == nil { addDirty(old.subtreeExtent) }
+        }
+        swap(&previous, &current)
+        current.removeAll(keepingCapacity: true)
+        previousPresentation = presentation
         return FrameUpdate(time: t, presentation: presentation, changedLayers: changed, redrawLayers: redraw,
-                           dirtyRects: Engine.merge(dirty), isAnimating: isAnimating)
+                           dirtyRects: dirty.isEmpty ? [] : Engine.merge(dirty), isAnimating: isAnimating)
+    }
+
+    /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,
+    /// in this frame or the previous one.
+    private func maskDamage(_ area: Rect, owner: ObjectIdentifier?) -> Rect {
+        guard let owner else { return area }
+        let drawn = (current[owner]?.subtreeExtent ?? .null).union(previous[owner]?.subtreeExtent ?? .null)
+        return area.intersection(drawn)
+    }
+
+    /// Records `p` and its subtree (and masks) into `current` and `order`; returns the
+    /// subtree's extent.
+    @discardableResult
+    private func record(_ p: Layer, toRoot parent: AffineTransform, opacity parentOpacity: Double, clip parentClip: Rect?,
+                        visible parentVisible: Bool, maskOwner: ObjectIdentifier?) -> Rect {
+        guard let model = p.modelLayer else { return .null }
+        let toRoot = p.transformToSuperlayer.concatenating(parent)
+        let opacity = parentOpacity * p.opacity
+        let visible = parentVisible && !p.isHidden && opacity > 0
+        var extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
+        if let parentClip { extent = extent.intersection(parentClip) }
+        var clip = parentClip
+        if p.masksToBounds {
+            let own = toRoot.apply(to: p.bounds)
+            clip = clip.map { $0.intersection(own) } ?? own
+        }
+        let id = ObjectIdentifier(model)
+        order.append(model)
+        var subtree = extent
+        for child in p.sublayerStorage {
+            subtree = subtree.union(record(child, toRoot: toRoot, opacity: opacity, clip: clip,
+                                           visible: visible, maskOwner: maskOwner))
+        }
+        if let mask = p.maskStorage {
+            record(mask, toRoot: toRoot, opacity: 1, clip: nil, visible: visible, maskOwner: id)
+        }
+        current[id] = LayerRecord(presentation: p, toRoot: toRoot, opacity: opacity, clip: clip, visible: visible,
+                                  extent: extent, subtreeExtent: subtree, maskOwner: maskOwner,
+                                  mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init))
+        return subtree
     }
 
     /// Whether a layer's contents must be redrawn this frame.
@@ -278,7 +373,7 @@ public final class Engine {
         guard let before, before.slotLayout === now.slotLayout else { return true }
         if model.needsDisplayFlag { return true }
         if model.needsDisplayOnBoundsChange && before.bounds.size != now.bounds.size { return true }
-        for i in redrawKeys(of: now) where !now.slots[i].hasSameValue(as: before.slots[i]) { return true }
+        for i in redrawKeys(of: now) where !now.slots[i].hasSameValue(asSameType: before.slots[i]) { return true }
         return false
     }
 
@@ -294,7 +389,14 @@ public final class Engine {
 
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {
         guard a.slotLayout === b.slotLayout else { return false }
-        for (x, y) in zip(a.slots, b.slots) where !x.hasSameValue(as: y) { return false }
+        for i in a.slots.indices where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
+        return true
+    }
+
+    /// Whether two lists of presentation copies are copies of the same model layers, in order.
+    static func sameModels(_ a: [Layer], _ b: [Layer]) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in a.indices where a[i].modelLayer !== b[i].modelLayer { return false }
         return true
     }
 

@@ -69,10 +69,13 @@ open class Layer {
     /// A layer whose alpha masks this layer's rendering, in this layer's coordinates.
     /// Defaults to nil. Not animatable (its own properties are).
     public var mask: Layer? {
-        didSet {
-            guard mask !== oldValue else { return }
+        get { maskStorage }
+        set {
+            let oldValue = maskStorage
+            maskStorage = newValue
+            guard newValue !== oldValue else { return }
             oldValue?.maskOwner = nil
-            if let mask {
+            if let mask = newValue {
                 mask.removeFromSuperlayer()
                 mask.maskOwner?.mask = nil
                 mask.maskOwner = self
@@ -80,6 +83,8 @@ open class Layer {
             modelDidChange()
         }
     }
+    /// The mask, set directly by the engine on presentation copies.
+    var maskStorage: Layer?
     /// The layer this layer masks, if it is a mask.
     weak var maskOwner: Layer?
     /// Supplies actions and contents. Held weakly. Defaults to nil.
@@ -88,7 +93,9 @@ open class Layer {
     /// Defaults to empty.
     public var actions: [String: Action] = [:]
     /// Redraw when the bounds change. Defaults to false.
-    open var needsDisplayOnBoundsChange = false
+    open var needsDisplayOnBoundsChange = false {
+        didSet { if needsDisplayOnBoundsChange != oldValue { modelDidChange() } }
+    }
 
     // MARK: Internal state
 
@@ -111,8 +118,14 @@ open class Layer {
     var hasRequestedDisplay = false
     /// The engine running this tree (set on its root).
     weak var attachedEngine: Engine?
-    /// The copy of the most recent frame (model layers only).
+    /// The copy of the most recent frame (model layers only). The engine reuses it for the next
+    /// frame while `modelVersion` is unchanged and every animation samples the same.
     var lastPresentation: Layer?
+    /// Bumped by every change of this model layer: properties, sublayers, mask, animations,
+    /// `setNeedsDisplay()`.
+    var modelVersion: UInt64 = 0
+    /// `modelVersion` when `lastPresentation` was made.
+    var presentedVersion: UInt64 = .max
 
     /// Bumped by every model change anywhere, so the engine knows whether to re-evaluate.
     nonisolated(unsafe) static var modelGeneration: UInt64 = 0
@@ -121,27 +134,38 @@ open class Layer {
 
     /// A layer with default properties.
     public required init() {
-        slotLayout = registerSlots()
+        slotLayout = claimSlots()
     }
 
     /// A copy of `layer`'s properties (Core Animation's initWithLayer:, used for presentation
     /// copies). Every `@Animatable` and `@LayerProperty` value is copied; subclasses with other
-    /// stored state override this, call super, and copy it.
+    /// stored state override this, call super, and copy it. (The engine copies a layer again
+    /// only when its model changed — a property, sublayers, mask, animations — or
+    /// `setNeedsDisplay()` was called: call it after changing such other state.)
     public required init(layer: Layer) {
-        slotLayout = registerSlots()
+        slotLayout = claimSlots()
         if layer.slotLayout === slotLayout {
-            for (mine, theirs) in zip(slots, layer.slots) { mine.copyValue(from: theirs) }
+            // Same class: the same slot types at the same positions.
+            for i in slots.indices { slots[i].copyValue(fromSameType: layer.slots[i]) }
         } else {
             for (i, key) in slotLayout.keys.enumerated() {
-                if let j = layer.slotLayout.index[key] { slots[i].copyValue(from: layer.slots[j]) }
+                guard let j = layer.slotLayout.index[key] else { continue }
+                let theirs = layer.slots[j]
+                if type(of: theirs) == type(of: slots[i]) { slots[i].copyValue(fromSameType: theirs) }
             }
         }
         needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange
     }
 
-    /// Finds the property wrappers of this instance (subclass first) and names them.
-    private func registerSlots() -> SlotLayout {
-        let cached = SlotLayout.cached(for: type(of: self))
+    /// Takes this instance's slots, made just now by its property wrappers, from the thread's
+    /// `SlotCollector`. The first instance of a class finds them by reflection instead, and
+    /// names them for the class's `SlotLayout`.
+    private func claimSlots() -> SlotLayout {
+        let collector = SlotCollector.current
+        if let layout = SlotLayout.cached(for: type(of: self)), let claimed = collector.claim(layout) {
+            slots = claimed
+            return layout
+        }
         var found: [AnyLayerSlot] = []
         var names: [String] = [], custom: Set<String> = []
         var mirror: Mirror? = Mirror(reflecting: self)
@@ -150,22 +174,18 @@ open class Layer {
             for child in m.children {
                 guard let holder = child.value as? SlotHolder else { continue }
                 found.append(holder.anySlot)
-                if cached == nil {
-                    let label = child.label ?? ""
-                    let key = label.hasPrefix("_") ? String(label.dropFirst()) : label
-                    names.append(key)
-                    if !builtIn { custom.insert(key) }
-                }
+                let label = child.label ?? ""
+                let key = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                names.append(key)
+                if !builtIn { custom.insert(key) }
             }
             mirror = m.superclassMirror
         }
-        let layout: SlotLayout
-        if let cached { layout = cached } else {
-            layout = SlotLayout(keys: names, customKeys: custom)
-            SlotLayout.store(layout, for: type(of: self))
-        }
-        for (slot, key) in zip(found, layout.keys) { slot.key = key }
+        collector.remove(found)
         slots = found
+        if let layout = SlotLayout.cached(for: type(of: self)) { return layout }
+        let layout = SlotLayout(keys: names, slotTypes: found.map { ObjectIdentifier(type(of: $0)) }, customKeys: custom)
+        SlotLayout.store(layout, for: type(of: self))
         return layout
     }
 
@@ -190,12 +210,15 @@ open class Layer {
         guard !isPresentationCopy else { return }
         modelDidChange()
         guard slot.isAnimatable, hasBeenCommitted, !Transaction.disableActions(),
-              let action = action(forKey: slot.key) else { return }
-        action.run(forKey: slot.key, object: self, arguments: nil)
+              let i = slots.firstIndex(where: { $0 === slot }) else { return }
+        let key = slotLayout.keys[i]
+        guard let action = action(forKey: key) else { return }
+        action.run(forKey: key, object: self, arguments: nil)
     }
 
     func modelDidChange() {
         guard !isPresentationCopy else { return }
+        modelVersion &+= 1
         Layer.modelGeneration &+= 1
         Transaction.noteModelChange()
     }
@@ -260,6 +283,17 @@ open class Layer {
     /// The layer's visible extent in its own coordinates, for damage tracking: the bounds, plus
     /// whatever a subclass draws outside them.
     open func visualExtent() -> Rect { bounds.standardized }
+
+    /// `visualExtent()`, computed once for a presentation copy (copies do not change after
+    /// their frame, and the engine keeps unchanged ones from frame to frame).
+    var presentedExtent: Rect {
+        guard isPresentationCopy else { return visualExtent() }
+        if let cachedExtent { return cachedExtent }
+        let extent = visualExtent()
+        cachedExtent = extent
+        return extent
+    }
+    private var cachedExtent: Rect?
 }
 
 extension Layer: CustomStringConvertible {

@@ -82,23 +82,29 @@ public struct LayerProperty<Value>: SlotHolder {
 /// A property wrapper that stores its value in a slot the layer can find by name.
 protocol SlotHolder { var anySlot: AnyLayerSlot { get } }
 
-/// Type-erased access to one stored layer property.
+/// Type-erased access to one stored layer property. A slot registers itself with
+/// `SlotCollector` when it is made, so the layer under construction finds its slots in order.
 protocol AnyLayerSlot: AnyObject {
-    /// The property's name (set when the layer registers its slots).
-    var key: String { get set }
     var isAnimatable: Bool { get }
     /// The value as an animatable value (nil for non-animatable slots).
     var interpolatableValue: (any Interpolatable)? { get }
     /// Stores `value` if it has the slot's type; returns whether it did.
     func setInterpolatable(_ value: any Interpolatable) -> Bool
-    func copyValue(from other: AnyLayerSlot)
-    func hasSameValue(as other: AnyLayerSlot) -> Bool
+    /// Copies the value of `other`, which must be a slot of the same type (same class layout).
+    func copyValue(fromSameType other: AnyLayerSlot)
+    /// Compares with `other`, which must be a slot of the same type (same class layout).
+    func hasSameValue(asSameType other: AnyLayerSlot) -> Bool
+    /// A new slot of the same type holding the same value.
+    func snapshot() -> AnyLayerSlot
 }
 
 final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
     var value: Value
-    var key = ""
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) {
+        self.value = value
+        SlotCollector.current.append(self)
+    }
+    private init(snapshotOf value: Value) { self.value = value }
 
     var isAnimatable: Bool { true }
     var interpolatableValue: (any Interpolatable)? { value }
@@ -107,45 +113,85 @@ final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
         value = typed
         return true
     }
-    func copyValue(from other: AnyLayerSlot) {
-        if let o = other as? AnimatableSlot<Value> { value = o.value }
+    func copyValue(fromSameType other: AnyLayerSlot) { value = unsafeDowncast(other, to: AnimatableSlot<Value>.self).value }
+    func hasSameValue(asSameType other: AnyLayerSlot) -> Bool {
+        unsafeDowncast(other, to: AnimatableSlot<Value>.self).value == value
     }
-    func hasSameValue(as other: AnyLayerSlot) -> Bool {
-        guard let o = other as? AnimatableSlot<Value> else { return false }
-        return o.value == value
-    }
+    func snapshot() -> AnyLayerSlot { AnimatableSlot(snapshotOf: value) }
 }
 
 final class PropertySlot<Value>: AnyLayerSlot {
     var value: Value
     let same: (Value, Value) -> Bool
-    var key = ""
-    init(_ value: Value, same: @escaping (Value, Value) -> Bool) { self.value = value; self.same = same }
+    init(_ value: Value, same: @escaping (Value, Value) -> Bool) {
+        self.value = value
+        self.same = same
+        SlotCollector.current.append(self)
+    }
+    private init(snapshotOf value: Value, same: @escaping (Value, Value) -> Bool) { self.value = value; self.same = same }
 
     var isAnimatable: Bool { false }
     var interpolatableValue: (any Interpolatable)? { nil }
     func setInterpolatable(_ v: any Interpolatable) -> Bool { false }
-    func copyValue(from other: AnyLayerSlot) {
-        if let o = other as? PropertySlot<Value> { value = o.value }
+    func copyValue(fromSameType other: AnyLayerSlot) { value = unsafeDowncast(other, to: PropertySlot<Value>.self).value }
+    func hasSameValue(asSameType other: AnyLayerSlot) -> Bool {
+        same(unsafeDowncast(other, to: PropertySlot<Value>.self).value, value)
     }
-    func hasSameValue(as other: AnyLayerSlot) -> Bool {
-        guard let o = other as? PropertySlot<Value> else { return false }
-        return same(o.value, value)
-    }
+    func snapshot() -> AnyLayerSlot { PropertySlot(snapshotOf: value, same: same) }
 }
 
-/// The names of a layer class's slots, in the order its instances list them.
+/// The slots made on this thread and not yet claimed by a layer. A layer's stored properties
+/// are initialised before its `Layer.init` body runs — the subclass's first, each class's in
+/// declaration order — so the last slots made are the new layer's own, in the order of its
+/// class's `SlotLayout` (a layer made while initialising a property claims its slots first).
+final class SlotCollector {
+    private(set) var slots: [AnyLayerSlot] = []
+
+    func append(_ slot: AnyLayerSlot) { slots.append(slot) }
+
+    /// Removes and returns the last `layout.keys.count` slots if their types are the layout's;
+    /// nil (taking nothing) otherwise.
+    func claim(_ layout: SlotLayout) -> [AnyLayerSlot]? {
+        let n = layout.slotTypes.count
+        guard slots.count >= n else { return nil }
+        let start = slots.count - n
+        for i in 0..<n where ObjectIdentifier(type(of: slots[start + i])) != layout.slotTypes[i] { return nil }
+        // Copied out element by element: an array made from the slice could share the
+        // collector's buffer, and removing from a shared buffer reallocates it.
+        var claimed: [AnyLayerSlot] = []
+        claimed.reserveCapacity(n)
+        for i in start..<slots.count { claimed.append(slots[i]) }
+        slots.removeLast(n)
+        return claimed
+    }
+
+    /// Removes these slots (found by reflection) wherever they are.
+    func remove(_ found: [AnyLayerSlot]) {
+        let ids = Set(found.map { ObjectIdentifier($0) })
+        slots.removeAll { ids.contains(ObjectIdentifier($0)) }
+    }
+
+    private static let perThread = ThreadLocal { SlotCollector() }
+
+    /// This thread's collector.
+    static var current: SlotCollector { perThread.value }
+}
+
+/// The names and types of a layer class's slots, in the order its instances list them.
 final class SlotLayout {
     let keys: [String]
     let index: [String: Int]
+    /// The class of each slot (`AnimatableSlot<Double>` …), to check claimed slots against.
+    let slotTypes: [ObjectIdentifier]
     /// Keys declared below the library's built-in layer classes (custom properties).
     let customKeys: Set<String>
 
-    init(keys: [String], customKeys: Set<String>) {
+    init(keys: [String], slotTypes: [ObjectIdentifier], customKeys: Set<String>) {
         self.keys = keys
         var index: [String: Int] = [:]
         for (i, k) in keys.enumerated() where index[k] == nil { index[k] = i }
         self.index = index
+        self.slotTypes = slotTypes
         self.customKeys = customKeys
     }
 

@@ -17,8 +17,12 @@ import VitrineGraphics
 /// drawing) — keep their drawing in a backing store at device resolution while their device
 /// transform is a translation and scale; it is redrawn only when a drawing key's value
 /// changed, the layer asked for it (`invalidateContents(of:)`), or the mapping to device pixels
-/// changed other than by whole pixels. Otherwise (rotation, skew) they draw directly. Shape
-/// layers always draw directly, as Core Animation renders shapes.
+/// changed other than by whole pixels. Otherwise (rotation, skew) they draw directly. While
+/// a layer's drawing changes frame after frame (an animation), it is drawn straight to the
+/// target at full alpha instead of being stored and composited each frame; the first frame
+/// that shows it unchanged stores it again (direct and stored drawing may differ by one level
+/// where translucent drawings overlap). Shape layers always draw directly, as Core Animation
+/// renders shapes.
 ///
 /// Not thread-safe; reuse one renderer per output so backing stores carry across frames.
 public final class LayerRenderer {
@@ -222,7 +226,7 @@ public final class LayerRenderer {
             return
         }
         guard drawsItself(layer) else { return }
-        let extent = layer.visualExtent()
+        let extent = layer.presentedExtent
         let t = ctx.transform
         // Only the part on the target is ever stored (a huge layer must not allocate a huge
         // store); when that part changes as the layer moves, the store's mapping changes too.
@@ -242,9 +246,27 @@ public final class LayerRenderer {
         var toStore = t
         toStore.tx -= Double(device.x)
         toStore.ty -= Double(device.y)
-        if !store.isValid(for: layer, transform: toStore, width: device.width, height: device.height,
-                          keyIndices: drawingKeys(of: layer)) {
+        let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height,
+                                      keyIndices: drawingKeys(of: layer))
+        if !unchanged || !store.hasPixels {
+            // Content that changes frame after frame (an animation) is drawn straight to the
+            // target: storing it would clear and composite the store every frame for nothing.
+            // Only at full alpha, where that is the same as compositing the store; a pass that
+            // drew it directly once draws it so in every dirty rectangle.
+            let direct = store.directPass == pass || (!unchanged && store.changedAtLastDraw && ctx.alpha == 1)
+            if direct {
+                if store.directPass != pass {
+                    store.noteDirectDraw(layer, transform: toStore, width: device.width, height: device.height, pass: pass)
+                }
+                ctx.saveGState()
+                ctx.clip(to: extent)
+                layer.draw(in: ctx)
+                ctx.restoreGState()
+                contentDrawCount += 1
+                return
+            }
             store.redraw(layer, transform: toStore, extent: extent, width: device.width, height: device.height)
+            store.changedAtLastDraw = !unchanged
             contentDrawCount += 1
         }
         ctx.composite(store.bitmap, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),

@@ -38,10 +38,11 @@ open class SliceLayer: ShapeLayer {
 open class PieLayer: Layer, LayerDelegate, AnimationDelegate {
     /// The angle every slice grows from: the top of the circle.
     public static let initialAngle = -Double.pi / 2
-    /// The layer holding the slices.
-    public let sliceContainer = Layer()
+    /// The layer holding the slices. (Lazy, so presentation copies, which never use it, do not
+    /// make one.)
+    public private(set) lazy var sliceContainer = Layer()
     /// The layer holding the percentage labels.
-    public let labelContainer = Layer()
+    public private(set) lazy var labelContainer = Layer()
     /// Duration of the growth animation, seconds.
     public var animationDuration = 1.0
     /// The animations that have started and not yet stopped (as the seed's `_animations`).

@@ -150,13 +150,8 @@ final class TransactionStack {
         return implicit
     }
 
-    private static let key = "VitrineAnimation.TransactionStack"
+    private static let perThread = ThreadLocal { TransactionStack() }
 
-    static var current: TransactionStack {
-        let dictionary = Thread.current.threadDictionary
-        if let stack = dictionary[key] as? TransactionStack { return stack }
-        let stack = TransactionStack()
-        dictionary[key] = stack
-        return stack
-    }
+    /// This thread's stack.
+    static var current: TransactionStack { perThread.value }
 }

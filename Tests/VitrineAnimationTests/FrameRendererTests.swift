@@ -219,61 +219,6 @@ final class FrameRendererTests: XCTestCase {
                        [IntRect(x: 1, y: 1, width: 6, height: 6)])
     }
 
-    /// Builds the same animated scene each time: an arrow masking an image, a growing pie, a
-    /// wavy progress bar, a moving half-transparent group, a rotating card with rounded clip.
-    func makeBusyScene() -> RenderScene {
-        let scene = RenderScene(width: 400, height: 300, background: Color(red: 0.95, green: 0.95, blue: 0.9))
-        let photo = Layer()
-        photo.frame = Rect(x: 0, y: 0, width: 120, height: 120)
-        photo.contents = solidImage(Color(red: 0.9, green: 0.4, blue: 0.1), width: 8, height: 8)
-        let arrow = ArrowLayer()
-        arrow.frame = Rect(x: 10, y: 10, width: 100, height: 100)
-        arrow.thickness = 20
-        arrow.headLengthRadians = .pi / 8
-        arrow.startRadians = -.pi / 2
-        arrow.fillColor = .black
-        arrow.lengthRadians = 2 * .pi
-        photo.mask = arrow
-        scene.root.addSublayer(photo)
-        let pie = PieLayer()
-        pie.frame = Rect(x: 120, y: 0, width: 120, height: 120)
-        scene.root.addSublayer(pie)
-        pie.attach(to: scene.engine)
-        pie.setValues([3, 1, 2], colors: [.redColor, .greenColor, .blueColor])
-        let bar = ProgressLayer()
-        bar.frame = Rect(x: 0, y: 120, width: 240, height: 80)
-        bar.origin = Point(x: 10, y: 20)
-        bar.maxLength = 200
-        bar.textRect = Rect(x: -8, y: 30, width: 30, height: 12)
-        scene.root.addSublayer(bar)
-        let group = Layer()
-        group.frame = Rect(x: 20, y: 130, width: 60, height: 40)
-        group.opacity = 0.6
-        let a = Layer(); a.frame = Rect(x: 0, y: 0, width: 40, height: 30); a.backgroundColor = .redColor
-        let b = Layer(); b.frame = Rect(x: 20, y: 10, width: 40, height: 30); b.backgroundColor = .blueColor
-        group.addSublayer(a); group.addSublayer(b)
-        scene.root.addSublayer(group)
-        let card = Layer()
-        card.frame = Rect(x: 150, y: 130, width: 50, height: 50)
-        card.cornerRadius = 12
-        card.masksToBounds = true
-        card.borderWidth = 3
-        card.borderColor = .black
-        let inner = Layer(); inner.frame = Rect(x: -10, y: 20, width: 70, height: 40); inner.backgroundColor = .greenColor
-        card.addSublayer(inner)
-        scene.root.addSublayer(card)
-
-        scene.frame(at: 0)
-        let l = linearAnimation("lengthRadians", from: 0, to: 2 * .pi, duration: 1.5)
-        l.autoreverses = true
-        arrow.add(l, forKey: "l")
-        bar.add(linearAnimation("progress", from: 0, to: 1, duration: 2), forKey: "p")
-        bar.add(linearAnimation("strokeEnd", from: 0, to: 1, duration: 2), forKey: "s")
-        group.add(linearAnimation("position.x", from: 50, to: 170, duration: 1.7), forKey: "x")
-        card.add(linearAnimation("transform.rotation.z", from: 0, to: .pi, duration: 2.2), forKey: "r")
-        return scene
-    }
-
     func testDamageTrackedFramesEqualFullFrames() {
         let tracked = makeBusyScene(), full = makeBusyScene()
         full.frames.damageTracking = false
@@ -291,6 +236,55 @@ final class FrameRendererTests: XCTestCase {
             if i == 45 { savePNG(tracked.bitmap, "busy-t1.5") }
         }
         XCTAssertGreaterThan(partial, 40, "damage tracking repainted less than the whole frame")
+    }
+
+    /// A layer whose drawing changes every frame is drawn straight to the frame, not through
+    /// its store; once it stops changing, the next frame that shows it fills the store again.
+    /// Direct and stored drawing blend translucent overlapping strokes in a different order, so
+    /// they may differ by one level in a channel, never more.
+    func testAnimatedDrawingGoesDirectAndStaysWithinOneLevelOfStoredDrawing() {
+        func scene(length: Double, opacity: Double) -> (RenderScene, ArrowLayer) {
+            let scene = RenderScene(background: Color(red: 0.2, green: 0.5, blue: 0.3))
+            let arrow = ArrowLayer()
+            arrow.frame = Rect(x: 10.25, y: 12, width: 170, height: 170)
+            arrow.thickness = 30
+            arrow.headLengthRadians = .pi / 6
+            arrow.lengthRadians = length
+            arrow.fillColor = Color(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.8)
+            arrow.strokeColor = Color(red: 0.1, green: 0.1, blue: 0.6, alpha: 0.7)
+            arrow.lineWidth = 6
+            arrow.lineJoin = .round
+            arrow.opacity = opacity
+            scene.root.addSublayer(arrow)
+            scene.frame(at: 0)
+            return (scene, arrow)
+        }
+        for opacity in [1.0, 0.5] {
+            let (animated, arrow) = scene(length: 1, opacity: opacity)
+            let grow = linearAnimation("lengthRadians", from: 0.5, to: 5.5, duration: 1)
+            grow.fillMode = .forwards
+            grow.isRemovedOnCompletion = false
+            arrow.add(grow, forKey: "grow")
+            let drawsBefore = animated.frames.renderer.contentDrawCount
+            // At 0.1 the animation shows the model's length (1): no change, no draw. After the
+            // end nothing changes; a whole frame then fills the store once, and the next
+            // whole frame only composites it.
+            for (i, t) in [0.1, 0.2, 0.35, 0.6, 1.0, 1.1, 1.2, 1.3, 1.4].enumerated() {
+                if t > 1.25 { animated.frames.setNeedsFullFrame() }
+                animated.frame(at: t)
+                // A renderer that shows the arrow once draws it through its store.
+                let (stored, _) = scene(length: arrow.presentation()!.lengthRadians, opacity: opacity)
+                let difference = maximumChannelDifference(animated.bitmap, stored.bitmap)
+                XCTAssertLessThanOrEqual(difference, 1, "opacity \(opacity), frame \(i) (t = \(t))")
+                if t > 1.25 || opacity < 1 {
+                    XCTAssertEqual(difference, 0, "drawn through the store: the same pixels")
+                }
+            }
+            // At half opacity the store is kept throughout (its alpha applies to the drawing
+            // as a whole), so the end needs no draw.
+            XCTAssertEqual(animated.frames.renderer.contentDrawCount - drawsBefore, opacity < 1 ? 4 : 4 + 1,
+                           "one draw per changing frame, one to fill the store after direct draws")
+        }
     }
 
     func testResizeRepaintsWhole() {

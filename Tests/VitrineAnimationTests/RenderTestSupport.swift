@@ -80,6 +80,21 @@ func samePixels(_ a: Bitmap, _ b: Bitmap) -> Bool {
     return true
 }
 
+/// The largest difference of one channel of one pixel between two bitmaps of the same size
+/// (Int.max when the sizes differ).
+func maximumChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
+    guard a.width == b.width, a.height == b.height else { return .max }
+    var worst = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width where a[x, y] != b[x, y] {
+            for shift in stride(from: 0, to: 32, by: 8) {
+                worst = max(worst, abs(Int((a[x, y] >> UInt32(shift)) & 0xFF) - Int((b[x, y] >> UInt32(shift)) & 0xFF)))
+            }
+        }
+    }
+    return worst
+}
+
 /// A linear basic animation of `key` from `from` to `to` over `duration` seconds.
 func linearAnimation(_ key: String, from: Double, to: Double, duration: Double) -> BasicAnimation {
     let a = BasicAnimation(keyPath: key)
@@ -94,4 +109,59 @@ extension Color {
     static let redColor = Color(red: 1, green: 0, blue: 0)
     static let greenColor = Color(red: 0, green: 1, blue: 0)
     static let blueColor = Color(red: 0, green: 0, blue: 1)
+}
+
+/// Builds the same animated scene each time: an arrow masking an image, a growing pie, a
+/// wavy progress bar, a moving half-transparent group, a rotating card with rounded clip.
+func makeBusyScene() -> RenderScene {
+    let scene = RenderScene(width: 400, height: 300, background: Color(red: 0.95, green: 0.95, blue: 0.9))
+    let photo = Layer()
+    photo.frame = Rect(x: 0, y: 0, width: 120, height: 120)
+    photo.contents = solidImage(Color(red: 0.9, green: 0.4, blue: 0.1), width: 8, height: 8)
+    let arrow = ArrowLayer()
+    arrow.frame = Rect(x: 10, y: 10, width: 100, height: 100)
+    arrow.thickness = 20
+    arrow.headLengthRadians = .pi / 8
+    arrow.startRadians = -.pi / 2
+    arrow.fillColor = .black
+    arrow.lengthRadians = 2 * .pi
+    photo.mask = arrow
+    scene.root.addSublayer(photo)
+    let pie = PieLayer()
+    pie.frame = Rect(x: 120, y: 0, width: 120, height: 120)
+    scene.root.addSublayer(pie)
+    pie.attach(to: scene.engine)
+    pie.setValues([3, 1, 2], colors: [.redColor, .greenColor, .blueColor])
+    let bar = ProgressLayer()
+    bar.frame = Rect(x: 0, y: 120, width: 240, height: 80)
+    bar.origin = Point(x: 10, y: 20)
+    bar.maxLength = 200
+    bar.textRect = Rect(x: -8, y: 30, width: 30, height: 12)
+    scene.root.addSublayer(bar)
+    let group = Layer()
+    group.frame = Rect(x: 20, y: 130, width: 60, height: 40)
+    group.opacity = 0.6
+    let a = Layer(); a.frame = Rect(x: 0, y: 0, width: 40, height: 30); a.backgroundColor = .redColor
+    let b = Layer(); b.frame = Rect(x: 20, y: 10, width: 40, height: 30); b.backgroundColor = .blueColor
+    group.addSublayer(a); group.addSublayer(b)
+    scene.root.addSublayer(group)
+    let card = Layer()
+    card.frame = Rect(x: 150, y: 130, width: 50, height: 50)
+    card.cornerRadius = 12
+    card.masksToBounds = true
+    card.borderWidth = 3
+    card.borderColor = .black
+    let inner = Layer(); inner.frame = Rect(x: -10, y: 20, width: 70, height: 40); inner.backgroundColor = .greenColor
+    card.addSublayer(inner)
+    scene.root.addSublayer(card)
+
+    scene.frame(at: 0)
+    let l = linearAnimation("lengthRadians", from: 0, to: 2 * .pi, duration: 1.5)
+    l.autoreverses = true
+    arrow.add(l, forKey: "l")
+    bar.add(linearAnimation("progress", from: 0, to: 1, duration: 2), forKey: "p")
+    bar.add(linearAnimation("strokeEnd", from: 0, to: 1, duration: 2), forKey: "s")
+    group.add(linearAnimation("position.x", from: 50, to: 170, duration: 1.7), forKey: "x")
+    card.add(linearAnimation("transform.rotation.z", from: 0, to: .pi, duration: 2.2), forKey: "r")
+    return scene
 }

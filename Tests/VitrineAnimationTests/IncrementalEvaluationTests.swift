@@ -1,0 +1,151 @@
+import XCTest
+import VitrineGraphics
+@testable import VitrineAnimation
+
+/// The engine keeps presentation copies of layers that did not change, and makes new copies
+/// (never modifying old ones) for the rest; the frames it produces equal a fresh evaluation.
+final class IncrementalEvaluationTests: XCTestCase {
+    /// Asserts two presentation trees show the same thing: the same model layers in the same
+    /// places, equal animatable values, sublayers pointing back at their parents.
+    func assertSameTree(_ a: Layer, _ b: Layer, _ where: String = "root", file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(a.model() === b.model(), "\(`where`): different model layers", file: file, line: line)
+        for key in a.propertyKeys {
+            guard let x = a.value(forKey: key) else { continue }
+            XCTAssertTrue(isEqualValue(x, b.value(forKey: key)), "\(`where`).\(key): \(x) vs \(String(describing: b.value(forKey: key)))",
+                          file: file, line: line)
+        }
+        XCTAssertTrue(a.contents === b.contents, "\(`where`).contents", file: file, line: line)
+        XCTAssertEqual(a.sublayers.count, b.sublayers.count, "\(`where`): sublayer count", file: file, line: line)
+        for (i, (x, y)) in zip(a.sublayers, b.sublayers).enumerated() {
+            XCTAssertTrue(x.superlayer === a && y.superlayer === b, "\(`where`)[\(i)]: superlayer", file: file, line: line)
+            assertSameTree(x, y, "\(`where`)[\(i)]", file: file, line: line)
+        }
+        XCTAssertEqual(a.mask == nil, b.mask == nil, "\(`where`): mask", file: file, line: line)
+        if let x = a.mask, let y = b.mask { assertSameTree(x, y, "\(`where`).mask", file: file, line: line) }
+    }
+
+    /// Every frame of the busy scene (an observer rebuilding pie slices, masks, groups, held and
+    /// running animations) equals the pure evaluation of the final model at the same time.
+    func testIncrementalFramesEqualFreshEvaluation() {
+        let scene = makeBusyScene()
+        for i in 1...75 {
+            let t = Double(i) / 30
+            scene.clock.set(to: t)
+            let update = scene.engine.tick(at: t)
+            assertSameTree(update.presentation, scene.engine.presentationTree(at: t), "frame \(i)")
+        }
+    }
+
+    func testUnchangedLayersKeepTheirCopyAndOldTreesStayAsTheyWere() {
+        let scene = Scene()
+        let group = Layer()
+        group.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        let still = Layer(), moving = Layer()
+        still.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        moving.frame = Rect(x: 50, y: 0, width: 10, height: 10)
+        group.addSublayer(still)
+        group.addSublayer(moving)
+        scene.root.addSublayer(group)
+        let first = scene.frame(at: 0)
+        moving.add(linearAnimation("position.x", from: 0, to: 100, duration: 1), forKey: "x")
+        let f1 = scene.frame(at: 0.25)
+        let f2 = scene.frame(at: 0.5)
+        XCTAssertFalse(f1.presentation === first.presentation, "something changed: a new root copy")
+        XCTAssertTrue(f1.presentation.sublayers[0].sublayers[0] === first.presentation.sublayers[0].sublayers[0],
+                      "the still layer keeps its copy")
+        XCTAssertFalse(f2.presentation.sublayers[0] === f1.presentation.sublayers[0], "the path to a change is copied")
+        XCTAssertEqual(f1.presentation.sublayers[0].sublayers[1].position.x, 25, accuracy: 1e-12)
+        XCTAssertEqual(f2.presentation.sublayers[0].sublayers[1].position.x, 50, accuracy: 1e-12)
+        XCTAssertTrue(f2.presentation.sublayers[0].sublayers[0].superlayer === f2.presentation.sublayers[0],
+                      "a kept copy's superlayer is the current copy of its parent")
+        // A model change of a layer without animations makes a new copy of it.
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        still.opacity = 0.5
+        Transaction.commit()
+        let f3 = scene.frame(at: 0.5)
+        XCTAssertEqual(f3.presentation.sublayers[0].sublayers[0].opacity, 0.5)
+        XCTAssertEqual(f2.presentation.sublayers[0].sublayers[0].opacity, 1, "the previous frame's copy is untouched")
+        XCTAssertEqual(f3.changedLayers.map { $0 === still }, [true])
+    }
+
+    /// A finished animation held by its fill mode, and a paused layer, evaluate to the same
+    /// copies frame after frame: the tree is not copied again and nothing is reported.
+    func testHeldAndPausedAnimationsReuseTheWholeTree() {
+        let scene = Scene()
+        let held = Layer(), paused = Layer()
+        held.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        paused.frame = Rect(x: 20, y: 0, width: 10, height: 10)
+        scene.root.addSublayer(held)
+        scene.root.addSublayer(paused)
+        scene.frame(at: 0)
+        let fade = linearAnimation("opacity", from: 1, to: 0.2, duration: 0.5)
+        fade.isRemovedOnCompletion = false
+        fade.fillMode = .forwards
+        held.add(fade, forKey: "fade")
+        paused.add(linearAnimation("position.x", from: 0, to: 100, duration: 1), forKey: "x")
+        scene.frame(at: 0.1)
+        paused.speed = 0
+        paused.timeOffset = 0.3
+        scene.frame(at: 0.6)
+        let settled = scene.frame(at: 0.7)
+        XCTAssertEqual(held.presentation()!.opacity, 0.2, accuracy: 1e-12)
+        XCTAssertEqual(paused.presentation()!.position.x, 30, accuracy: 1e-12)
+        for i in 1...10 {
+            let update = scene.frame(at: 0.7 + Double(i) / 60)
+            XCTAssertTrue(update.presentation === settled.presentation, "frame \(i) reuses the tree")
+            XCTAssertTrue(update.changedLayers.isEmpty && update.dirtyRects.isEmpty && update.redrawLayers.isEmpty)
+            XCTAssertFalse(update.isAnimating)
+        }
+        // Scrubbing the paused layer changes its sample: a new copy at the new place.
+        paused.timeOffset = 0.6
+        let scrubbed = scene.frame(at: 1)
+        XCTAssertEqual(paused.presentation()!.position.x, 60, accuracy: 1e-12)
+        XCTAssertEqual(scrubbed.changedLayers.map { $0 === paused }, [true])
+    }
+
+    /// A frame observer that changes one layer: only that layer (and the path to it) is
+    /// evaluated again, and the frame shows the change.
+    func testObserverChangesAreReevaluatedOnly() {
+        let scene = Scene()
+        let follower = Layer(), leader = Layer(), bystander = Layer()
+        for (i, l) in [follower, leader, bystander].enumerated() {
+            l.frame = Rect(x: Double(i) * 50, y: 0, width: 10, height: 10)
+            scene.root.addSublayer(l)
+        }
+        scene.engine.addFrameObserver { _ in
+            Transaction.begin()
+            Transaction.setDisableActions(true)
+            follower.position = Point(x: 5, y: leader.presentation()!.position.y)
+            Transaction.commit()
+        }
+        let first = scene.frame(at: 0)
+        leader.add(linearAnimation("position.y", from: 0, to: 100, duration: 1), forKey: "y")
+        let update = scene.frame(at: 0.5)
+        XCTAssertEqual(follower.presentation()!.position.y, 50, accuracy: 1e-12, "the observer's change is shown")
+        XCTAssertTrue(update.presentation.sublayers[0].model() === follower)
+        XCTAssertEqual(update.presentation.sublayers[0].position.y, 50, accuracy: 1e-12)
+        XCTAssertTrue(update.presentation.sublayers[2] === first.presentation.sublayers[2], "the bystander is kept")
+        XCTAssertEqual(Set(update.changedLayers.map(ObjectIdentifier.init)), [ObjectIdentifier(follower), ObjectIdentifier(leader)])
+    }
+
+    /// Layers claim their slots in construction order, also when a layer makes other layers
+    /// while its properties are initialised.
+    func testNestedConstructionKeepsEachLayersSlots() {
+        let pie = PieLayer()
+        pie.opacity = 0.5
+        pie.sliceContainer.opacity = 0.25
+        XCTAssertEqual(pie.opacity, 0.5)
+        XCTAssertEqual(pie.sliceContainer.opacity, 0.25)
+        XCTAssertEqual(pie.labelContainer.opacity, 1)
+        let copy = PieLayer(layer: pie)
+        XCTAssertEqual(copy.opacity, 0.5)
+        XCTAssertEqual(copy.propertyKeys, pie.propertyKeys)
+        let shape = ShapeLayer(), text = TextLayer()
+        shape.lineWidth = 3
+        text.fontSize = 12
+        XCTAssertEqual(shape.value(forKey: "lineWidth") as? Double, 3)
+        XCTAssertEqual(text.value(forKey: "fontSize") as? Double, 12)
+        XCTAssertEqual(shape.value(forKey: "opacity") as? Double, 1)
+    }
+}
