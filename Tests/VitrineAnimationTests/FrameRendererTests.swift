@@ -134,7 +134,9 @@ final class FrameRendererTests: XCTestCase {
             moving.frame(at: Double(i + 1) / 10)
             let (fresh, _) = scene(at: Point(x: x, y: 30 + Double(i)))
             fresh.frame(at: 0)
-            XCTAssertTrue(samePixels(moving.bitmap, fresh.bitmap), "after moving to x = \(x)")
+            // A stale or cropped store would differ by whole colours; compositing a store and
+            // drawing directly may round one anti-aliased level apart, no more.
+            XCTAssertLessThanOrEqual(maximumChannelDifference(moving.bitmap, fresh.bitmap), 1, "after moving to x = \(x)")
         }
         XCTAssertLessThanOrEqual(moving.frames.renderer.backingStoreCount, 1)
     }
