@@ -284,6 +284,12 @@ open class Layer {
     /// whatever a subclass draws outside them.
     open func visualExtent() -> Rect { bounds.standardized }
 
+    /// Whether the layer paints anything of its own across its bounds: a visible background,
+    /// a border or contents.
+    public var paintsItsBounds: Bool {
+        (backgroundColor.map { $0.alpha > 0 } ?? false) || (borderWidth > 0 && borderColor != nil) || contents != nil
+    }
+
     /// `visualExtent()`, computed once for a presentation copy (copies do not change after
     /// their frame, and the engine keeps unchanged ones from frame to frame).
     var presentedExtent: Rect {

@@ -49,8 +49,11 @@ open class ShapeLayer: Layer {
     /// The bounds, the path, and the stroke's reach beyond the path (miters and square caps
     /// included).
     open override func visualExtent() -> Rect {
-        var extent = bounds.standardized
-        guard let path, !path.isEmpty else { return extent }
+        // A shape layer draws its path; its bounds only matter when it also paints there
+        // (background, border, contents). Canvas-sized shape layers with a small moving path
+        // would otherwise damage the whole canvas every frame.
+        guard let path, !path.isEmpty else { return bounds.standardized }
+        var extent = paintsItsBounds ? bounds.standardized : Rect.null
         var reach = 0.0
         if strokeColor != nil && lineWidth > 0 {
             var factor = 0.5
@@ -60,7 +63,7 @@ open class ShapeLayer: Layer {
         }
         let b = path.bounds
         if !b.isNull { extent = extent.union(b.insetBy(dx: -reach, dy: -reach)) }
-        return extent
+        return extent.isNull ? bounds.standardized : extent
     }
 }
 
