@@ -216,9 +216,24 @@ public final class GraphicsContext {
             for s in 0..<count {
                 let span = spans[s]
                 let x = Int(span.x), length = Int(span.length)
-                sampler.sample(x: x, y: y, count: length, into: samples)
-                SpanBlitter.blendPixels(row, x: x, samples, count: length,
-                                        factor: PixelMath.mul255(UInt32(span.coverage), factor), mask: maskRow)
+                let spanFactor = PixelMath.mul255(UInt32(span.coverage), factor)
+                guard let maskRow else {
+                    sampler.sample(x: x, y: y, count: length, into: samples)
+                    SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: spanFactor, mask: nil)
+                    continue
+                }
+                // Sample only where the mask lets something through: an image under a ring-shaped
+                // mask would otherwise be filtered across the whole hole of the ring.
+                var i = x
+                let end = x + length
+                while i < end {
+                    while i < end && maskRow[i] == 0 { i += 1 }
+                    let start = i
+                    while i < end && maskRow[i] != 0 { i += 1 }
+                    guard i > start else { continue }
+                    sampler.sample(x: start, y: y, count: i - start, into: samples)
+                    SpanBlitter.blendPixels(row, x: start, samples, count: i - start, factor: spanFactor, mask: maskRow)
+                }
             }
         }
         dirty = dirty.union(region)
