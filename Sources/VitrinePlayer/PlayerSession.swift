@@ -108,11 +108,19 @@ public final class PlayerSession {
 
     // MARK: - Running
 
+    /// `--fps` when given; else the playlist's `fps`, but never faster than the monitor refreshes
+    /// when the X server reports its rate (RandR): frames it cannot show are wasted work.
+    func framesPerSecond(for playlist: Playlist) -> Int {
+        if let requested = options.framesPerSecond { return requested }
+        guard let rate = presenter.refreshRate, rate.isFinite, rate >= 1 else { return playlist.settings.fps }
+        return min(playlist.settings.fps, Int(rate.rounded()))
+    }
+
     /// Plays until a signal, QUIT, the end of a playlist that does not loop, or a limit of the
     /// options; says STOPPING=1 before returning. Errors of the presenter or of building every
     /// scene end the run (thrown).
     public func run() throws -> Outcome {
-        link.preferredFramesPerSecond = options.framesPerSecond ?? player.playlist.settings.fps
+        link.preferredFramesPerSecond = framesPerSecond(for: player.playlist)
         if let signals {
             loop.watch(signals.fileDescriptor) { [unowned self] in self.handle(signals.drain()) }
         }
@@ -268,7 +276,7 @@ public final class PlayerSession {
             return
         }
         player.requestReplace(with: playlist)
-        if options.framesPerSecond == nil { link.preferredFramesPerSecond = playlist.settings.fps }
+        if options.framesPerSecond == nil { link.preferredFramesPerSecond = framesPerSecond(for: playlist) }
         openInputs(for: playlist)
         readyPending = true
         logger.info("reloaded: \(playlist.scenes.count) scene(s)")

@@ -21,6 +21,25 @@ final class PlayerSessionTests: XCTestCase {
         return (session, presenter)
     }
 
+    /// The link never runs faster than the monitor refreshes (RandR's rate), unless --fps asks.
+    func testFrameRateFollowsTheDisplaysRefreshRate() throws {
+        let playlist = try PlayerTests.load(PlayerTests.playlistText(scenes: [("red", "2", "#ff0000")]))
+        func rate(display: Double?, requested: Int?) throws -> Int {
+            let presenter = HeadlessPresenter(size: PixelSize(width: 40, height: 30), refreshRate: display, keepsFrames: false)
+            var options = PlayerSession.Options(configFile: playlist.file)
+            options.framesPerSecond = requested
+            let session = PlayerSession(player: Player(playlist: playlist, screenSize: Size(40, 30)), presenter: presenter,
+                                        loop: FrameLoop(link: try DisplayLink(clock: VirtualClock())), options: options,
+                                        notifier: nil, signals: nil, logger: Logger(label: "test"))
+            return session.framesPerSecond(for: playlist)
+        }
+        // The test playlist asks for 10 fps.
+        XCTAssertEqual(try rate(display: nil, requested: nil), 10)
+        XCTAssertEqual(try rate(display: 5, requested: nil), 5)
+        XCTAssertEqual(try rate(display: 59.94, requested: nil), 10)
+        XCTAssertEqual(try rate(display: 5, requested: 30), 30)
+    }
+
     func testStaticScenesPauseTheLinkAndWakeForTheNextScene() throws {
         let text = PlayerTests.playlistText(scenes: [("red", "2", "#ff0000"), ("blue", "2", "#0000ff")])
         let clock = VirtualClock()
