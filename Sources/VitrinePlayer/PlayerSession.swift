@@ -267,6 +267,9 @@ public final class PlayerSession {
         let playlist: Playlist
         do {
             playlist = try loadPlaylist(options.configFile)
+            // Valid text is not enough: every scene must also build (its images decode, its
+            // fonts load) before the playing one is given up.
+            for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
         } catch {
             let lines = "\(error)".split(separator: "\n")
             logger.error("reload failed with \(lines.count) error(s); still playing the previous playlist")
