@@ -48,6 +48,8 @@ public final class GraphicsContext {
     let pool: BufferPool
     /// Outlines strokes; kept so its buffers are reused.
     var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
+    /// Images drawn again at the same scale keep a copy resampled at device resolution.
+    private var resampledImages = ResampledImageCache()
     /// The last few trimmed or dashed stroke paths and what they were made from (a frame often
     /// strokes a few: a progress ring and its dashed track).
     private var visibleParts: [(key: VisiblePartKey, path: Path)] = []
@@ -202,10 +204,11 @@ public final class GraphicsContext {
         guard factor != 0 else { return }
         let imageToUser = AffineTransform(a: r.width / Double(image.width), b: 0, c: 0,
                                           d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
-        guard let inverse = imageToUser.concatenating(state.transform).inverted() else { return }
+        let imageToDevice = imageToUser.concatenating(state.transform)
+        guard let inverse = imageToDevice.inverted() else { return }
         rasterizer.reset(clip: state.clipBox)
         guard rasterizer.addRoundedRect(r, cornerRadius: 0, transform: state.transform) else { return }
-        let sampler = ImageSampler(image: image, inverse: inverse)
+        let sampler = resampledImages.sampler(for: image, imageToDevice: imageToDevice, inverse: inverse)
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask

@@ -327,3 +327,41 @@ final class StrokeReuseTests: XCTestCase {
         XCTAssertEqual(draw(0.9, into: GraphicsContext(bitmap: Bitmap(width: 200, height: 200))), longer)
     }
 }
+
+final class ResampledImageTests: XCTestCase {
+    /// An image drawn again at the same scale and phase comes from a resampled copy: the pixels
+    /// must be those of filtering the image directly (to within the fixed-point stepping of
+    /// one level), through a mask too.
+    func testRepeatedScaledDrawMatchesDirectFiltering() throws {
+        var texels: [UInt32] = []
+        for y in 0..<64 { for x in 0..<64 { texels.append(0xFF00_0000 | UInt32(x * 4) << 16 | UInt32(y * 4) << 8 | UInt32((x ^ y) & 0xFF)) } }
+        let image = try XCTUnwrap(Image(width: 64, height: 64, premultipliedPixels: texels))
+        let rect = Rect(x: 10.3, y: 7.6, width: 34.5, height: 40.2)
+        func draw(times: Int) -> Bitmap {
+            let bitmap = Bitmap(width: 60, height: 60)
+            let context = GraphicsContext(bitmap: bitmap)
+            for _ in 0..<times {
+                context.clear(.white)
+                context.saveGState()
+                var ring = Path()
+                ring.addEllipse(in: Rect(x: 12, y: 10, width: 30, height: 30))
+                context.clip(to: ring, rule: .nonZero)
+                context.draw(image, in: rect)
+                context.restoreGState()
+            }
+            return bitmap
+        }
+        let direct = draw(times: 1), cached = draw(times: 3)
+        var worst = 0
+        for y in 0..<60 {
+            for x in 0..<60 {
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    worst = max(worst, abs(Int((direct[x, y] >> shift) & 0xFF) - Int((cached[x, y] >> shift) & 0xFF)))
+                }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 1)
+        // The image really is there: not background.
+        XCTAssertNotEqual(cached[27, 25], Color.white.premultipliedPixel)
+    }
+}

@@ -1,0 +1,63 @@
+/// Copies of images resampled at device resolution, for images drawn again and again at the
+/// same scale and sub-pixel phase (a photo under an animated mask): filtering happens once,
+/// later draws copy whole pixels. Only axis-aligned scales are kept, a copy is made on the
+/// second draw with the same mapping (so an image whose scale animates is never copied), and
+/// at most a few copies are held.
+struct ResampledImageCache {
+    private struct Key: Equatable {
+        let image: ObjectIdentifier
+        let scaleX: Double, scaleY: Double
+        /// Where the image's origin falls inside its device pixel.
+        let phaseX: Double, phaseY: Double
+    }
+
+    private struct Entry {
+        let key: Key
+        /// Held so the identifier in the key cannot be reused by another image.
+        let image: Image
+        let resampled: Image
+        /// Device position of the copy's first pixel.
+        let originX: Int, originY: Int
+    }
+
+    private static let capacity = 4
+    /// Copies larger than this many pixels are not made.
+    private static let maximumPixels = 4096 * 4096
+    private var entries: [Entry] = []
+    private var next = 0
+    /// The mapping seen by the previous draw, so a copy is made only when it repeats.
+    private var lastSeen: Key?
+
+    /// A sampler for `image` drawn under `imageToDevice`: from a resampled copy when the same
+    /// mapping was drawn before, otherwise filtering the image itself.
+    mutating func sampler(for image: Image, imageToDevice m: AffineTransform, inverse: AffineTransform) -> ImageSampler {
+        guard m.b == 0, m.c == 0, m.a > 0, m.d > 0, m.a != 1 || m.d != 1,
+              m.tx.isFinite, m.ty.isFinite, abs(m.tx) < 1e7, abs(m.ty) < 1e7 else {
+            return ImageSampler(image: image, inverse: inverse)
+        }
+        let originX = m.tx.rounded(.down), originY = m.ty.rounded(.down)
+        let key = Key(image: ObjectIdentifier(image), scaleX: m.a, scaleY: m.d,
+                      phaseX: m.tx - originX, phaseY: m.ty - originY)
+        if let entry = entries.first(where: { $0.key == key && $0.image === image }) {
+            return ImageSampler(image: entry.resampled,
+                                inverse: AffineTransform(translationX: -Double(entry.originX), y: -Double(entry.originY)))
+        }
+        defer { lastSeen = key }
+        let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
+        let height = Int((m.d * Double(image.height) + key.phaseY).rounded(.up))
+        guard lastSeen == key, width > 0, height > 0, width * height <= Self.maximumPixels else {
+            return ImageSampler(image: image, inverse: inverse)
+        }
+        // Sample exactly the device pixels a direct draw would, once.
+        let copy = Bitmap(width: width, height: height)
+        let direct = ImageSampler(image: image, inverse: AffineTransform(translationX: originX, y: originY).concatenating(inverse))
+        for y in 0..<height { direct.sample(x: 0, y: y, count: width, into: copy.row(y)) }
+        let entry = Entry(key: key, image: image, resampled: Image(bitmap: copy),
+                          originX: Int(originX), originY: Int(originY))
+        if entries.count < Self.capacity { entries.append(entry) } else {
+            entries[next] = entry
+            next = (next + 1) % Self.capacity
+        }
+        return ImageSampler(image: entry.resampled, inverse: AffineTransform(translationX: -originX, y: -originY))
+    }
+}
