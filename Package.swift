@@ -72,14 +72,16 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: fastInDebug),
 
+        // Test helpers shared by test targets: a private Xvfb per test.
+        .target(name: "VitrineTestSupport", path: "Tests/VitrineTestSupport"),
         .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrinePlayer"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
         .testTarget(name: "VitrineDisplayTests",
-                    dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11",
+                    dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11", "VitrineTestSupport",
                                    .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrinePlayerTests",
-                    dependencies: ["VitrinePlayer", "CX11", .product(name: "Logging", package: "swift-log")],
+                    dependencies: ["VitrinePlayer", "CX11", "VitrineTestSupport", .product(name: "Logging", package: "swift-log")],
                     // Broken configs, read from the source tree (found through #filePath).
                     exclude: ["Fixtures"]),
     ],

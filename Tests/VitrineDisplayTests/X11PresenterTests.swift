@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import VitrineDisplay
 import VitrineGraphics
+import VitrineTestSupport
 import XCTest
 
 final class X11PresenterTests: XCTestCase {

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import VitrineTestSupport
 import XCTest
 
 /// The real `vitrine` executable, run as a child process with its standard error collected.

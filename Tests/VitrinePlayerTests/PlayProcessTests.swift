@@ -1,4 +1,5 @@
 import Foundation
+import VitrineTestSupport
 import XCTest
 
 /// The real `vitrine play` process under a real Xvfb, with a real sd_notify socket, real
@@ -44,7 +45,7 @@ final class PlayProcessTests: XCTestCase {
     }
 
     func testSignalsReloadAndTheServiceProtocol() throws {
-        let xvfb = try XvfbDisplay(width: 64, height: 48)
+        let xvfb = try XvfbServer(width: 64, height: 48)
         let screen = try ScreenReader(xvfb.name)
         let saverBefore = screen.screenSaverTimeout
         let config = directory + "/playlist.toml"
@@ -121,7 +122,7 @@ final class PlayProcessTests: XCTestCase {
     }
 
     func testAStalledXServerStopsTheWatchdogEvenWhileIdle() throws {
-        let xvfb = try XvfbDisplay(width: 64, height: 48)
+        let xvfb = try XvfbServer(width: 64, height: 48)
         let config = directory + "/playlist.toml"
         try writeFile(config, colourPlaylist([("red", "#ff0000")]))
         let notify = try NotifyLog()
@@ -145,7 +146,7 @@ final class PlayProcessTests: XCTestCase {
     }
 
     func testProgressLinesFromAFIFOMoveTheBarAndQUITEndsThePlayer() throws {
-        let xvfb = try XvfbDisplay(width: 64, height: 48)
+        let xvfb = try XvfbServer(width: 64, height: 48)
         let screen = try ScreenReader(xvfb.name)
         let fifo = directory + "/progress"
         let config = directory + "/progress.toml"
