@@ -26,40 +26,33 @@ final class BufferPool {
     /// A transparent bitmap over `bounds` (device pixels). Callers keep it transparent:
     /// whatever they draw, they clear again before dropping it.
     func bitmap(bounds: IntRect) -> OffscreenBitmap {
-        let area = bounds.area
-        var best = -1
-        for i in bitmaps.indices where bitmaps[i].capacity >= area && isKnownUniquelyReferenced(&bitmaps[i]) {
-            if best < 0 || bitmaps[i].capacity < bitmaps[best].capacity { best = i }
-        }
-        let b: OffscreenBitmap
-        if best >= 0 {
-            b = bitmaps[best]
-        } else {
-            b = OffscreenBitmap(capacity: BufferPool.sizeClass(for: area))
-            keep(b, in: &bitmaps)
-        }
-        b.lastUse = frame
-        b.reshape(to: bounds)
-        return b
+        take(bounds: bounds, from: &bitmaps, making: OffscreenBitmap.init(capacity:))
     }
 
     /// A mask with the given bounds and unspecified values.
     func mask(bounds: IntRect) -> AlphaMask {
+        take(bounds: bounds, from: &masks, making: AlphaMask.init(capacity:))
+    }
+
+    /// The smallest free buffer of `buffers` that holds `bounds`, or a new one of its size
+    /// class (kept for later), reshaped to `bounds`.
+    private func take<Buffer: PooledBuffer>(bounds: IntRect, from buffers: inout [Buffer],
+                                            making make: (Int) -> Buffer) -> Buffer {
         let area = bounds.area
         var best = -1
-        for i in masks.indices where masks[i].capacity >= area && isKnownUniquelyReferenced(&masks[i]) {
-            if best < 0 || masks[i].capacity < masks[best].capacity { best = i }
+        for i in buffers.indices where buffers[i].capacity >= area && isKnownUniquelyReferenced(&buffers[i]) {
+            if best < 0 || buffers[i].capacity < buffers[best].capacity { best = i }
         }
-        let m: AlphaMask
+        let buffer: Buffer
         if best >= 0 {
-            m = masks[best]
+            buffer = buffers[best]
         } else {
-            m = AlphaMask(capacity: BufferPool.sizeClass(for: area))
-            keep(m, in: &masks)
+            buffer = make(BufferPool.sizeClass(for: area))
+            keep(buffer, in: &buffers)
         }
-        m.lastUse = frame
-        m.reshape(to: bounds)
-        return m
+        buffer.lastUse = frame
+        buffer.reshape(to: bounds)
+        return buffer
     }
 
     /// Ends a frame: releases the buffers not handed out in the last `idleFrames` frames.
@@ -100,8 +93,12 @@ final class BufferPool {
 
 /// A buffer `BufferPool` hands out and trims.
 protocol PooledBuffer: AnyObject {
+    /// Pixels the storage holds.
+    var capacity: Int { get }
     /// The pool frame in which the buffer was last handed out.
-    var lastUse: Int { get }
+    var lastUse: Int { get set }
+    /// Takes new bounds of at most `capacity` pixels.
+    func reshape(to bounds: IntRect)
 }
 
 extension OffscreenBitmap: PooledBuffer {}
