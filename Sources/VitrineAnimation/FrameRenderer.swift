@@ -24,7 +24,8 @@ public final class FrameRenderer {
     public let engine: Engine
     /// The renderer, with the backing stores of layers that draw themselves.
     public let renderer: LayerRenderer
-    /// The frame. Replaced by `resize(width:height:)`; otherwise the same bitmap every frame.
+    /// The frame. Replaced by `resize(width:height:)` and `use(_:)`; otherwise the same bitmap
+    /// every frame.
     public private(set) var bitmap: Bitmap
     /// What shows where no layer draws. Changing it repaints the next frame whole.
     public var background: Color { didSet { needsFullFrame = true } }
@@ -44,6 +45,16 @@ public final class FrameRenderer {
         self.background = background
         renderer = LayerRenderer()
         bitmap = Bitmap(width: max(0, size.width), height: max(0, size.height))
+        context = GraphicsContext(bitmap: bitmap)
+    }
+
+    /// A renderer of `engine`'s tree into `bitmap` (e.g. a presenter's own frame buffer) over
+    /// `background`.
+    public init(engine: Engine, bitmap: Bitmap, background: Color = .clear) {
+        self.engine = engine
+        self.background = background
+        renderer = LayerRenderer()
+        self.bitmap = bitmap
         context = GraphicsContext(bitmap: bitmap)
     }
 
@@ -78,6 +89,15 @@ public final class FrameRenderer {
 
     /// Makes the next frame repaint everything (after the bitmap was changed from outside).
     public func setNeedsFullFrame() { needsFullFrame = true }
+
+    /// Renders into `bitmap` from now on (e.g. a presenter's frame buffer of a new size); the
+    /// next frame is repainted whole.
+    public func use(_ bitmap: Bitmap) {
+        guard bitmap !== self.bitmap else { return }
+        self.bitmap = bitmap
+        context = GraphicsContext(bitmap: bitmap)
+        needsFullFrame = true
+    }
 
     /// Replaces the bitmap with one of the new size (negative sizes count as 0); the next frame
     /// is repainted whole. Does nothing when the size is unchanged.

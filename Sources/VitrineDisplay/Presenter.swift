@@ -40,6 +40,14 @@ public protocol Presenter: AnyObject {
 
     /// Prepares the buffers for frames of `frameSize` (`present` also does this on a new size).
     func configure(frameSize: PixelSize) throws
+    /// A bitmap of `size` in the output's own frame buffer, or nil when the presenter has none.
+    /// Frames rendered into it are presented without a copy; call `prepareFrameBitmap()` before
+    /// each frame's drawing. Any later call replaces it (the old one keeps its memory but is no
+    /// longer the output's).
+    func makeFrameBitmap(size: PixelSize) throws -> Bitmap?
+    /// Blocks until the bitmap from `makeFrameBitmap` may be written: the output has finished
+    /// reading the last frame presented from it.
+    func prepareFrameBitmap()
     /// Shows the `dirty` rectangles (frame coordinates, clipped to the frame) of `frame`; an
     /// empty list shows nothing new.
     func present(_ frame: Bitmap, dirty: [IntRect]) throws
@@ -51,6 +59,11 @@ public protocol Presenter: AnyObject {
 }
 
 extension Presenter {
+    /// No frame buffer of its own: frames come in any bitmap and are copied.
+    public func makeFrameBitmap(size: PixelSize) throws -> Bitmap? { nil }
+    /// Nothing to wait for without a frame buffer of its own.
+    public func prepareFrameBitmap() {}
+
     /// Shows all of `frame`.
     public func present(_ frame: Bitmap) throws {
         try present(frame, dirty: [IntRect(x: 0, y: 0, width: frame.width, height: frame.height)])

@@ -105,18 +105,33 @@ final class X11FrameBuffer {
         return buffer
     }
 
-    /// Releases the image (and detaches the segment: call only once the server has finished
-    /// reading, i.e. with no pending completion).
-    func destroy(display: OpaquePointer) {
+    /// Ends the server's use of the buffer: it detaches a shared segment (call only once the
+    /// server has finished reading, i.e. with no pending completion). The memory itself goes
+    /// with the last reference to the buffer, which a frame bitmap over it may hold.
+    func detach(display: OpaquePointer) {
+        guard let segment, !isDetached else { return }
+        XShmDetach(display, segment)
+        XSync(display, 0)
+        isDetached = true
+    }
+
+    private var isDetached = false
+
+    deinit {
         if let segment {
-            XShmDetach(display, segment)
-            XSync(display, 0)
             shmdt(segment.pointee.shmaddr)
             image.pointee.data = nil
             vitrine_XDestroyImage(image)
             segment.deallocate()
         } else {
             vitrine_XDestroyImage(image)
+        }
+    }
+
+    /// A bitmap over this buffer's pixels, keeping the buffer alive while it lives.
+    func makeBitmap() -> Bitmap {
+        Bitmap(wrapping: pixels, width: size.width, height: size.height, stride: stridePixels) { [self] in
+            withExtendedLifetime(self) {}
         }
     }
 

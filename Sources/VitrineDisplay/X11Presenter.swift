@@ -9,9 +9,10 @@ import VitrineGraphics
 /// - The window covers the screen: override-redirect when no window manager runs; with one,
 ///   `_NET_WM_STATE_FULLSCREEN` and no decorations. Black background, no visible cursor; the
 ///   screen saver and DPMS blanking are off until `close()`.
-/// - Two shared-memory images alternate: a frame is copied into the one the server is not
-///   reading (a buffer is written only after the completion event of its last put) while the
-///   other may still be in flight.
+/// - Frames drawn in the bitmap `makeFrameBitmap` hands out live in a shared-memory image the
+///   server reads directly: nothing is copied, and `prepareFrameBitmap` waits for the completion
+///   event of the last put before the next frame is drawn. Frames in other bitmaps are copied
+///   into two alternating images: one is written while the other may still be in flight.
 /// - `Expose` re-puts the last frame; a change of screen size is reported as `.resized`.
 /// - Losing the server (it exits, crashes or the connection breaks) ends the process with
 ///   `connectionLostExitStatus` and a message on standard error: Xlib offers no way to carry on
@@ -51,6 +52,8 @@ public final class X11Presenter: Presenter {
     private var frameSize: PixelSize
     private var buffers: [X11FrameBuffer] = []
     private var nextBuffer = 0
+    /// The bitmap over `buffers[0]` that `makeFrameBitmap` handed out: frames in it need no copy.
+    private weak var frameBitmap: Bitmap?
     /// The buffer holding the frame on screen: complete, and never written while it is last.
     private var lastBuffer: X11FrameBuffer?
     private var warnedAboutCompletionTimeout = false
@@ -130,7 +133,7 @@ public final class X11Presenter: Presenter {
         blanking = X11Screen.suspendBlanking(display: display)
         XSync(display, 0)
         // init is fully done here: if buffers fail, deinit closes everything opened above.
-        try makeBuffers(for: screenSize)
+        try makeBuffers(for: screenSize, count: 2)
         logger.info("presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(shmUsable ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")")
     }
 
@@ -140,15 +143,36 @@ public final class X11Presenter: Presenter {
 
     public func configure(frameSize: PixelSize) throws {
         guard frameSize != self.frameSize else { return }
-        try makeBuffers(for: frameSize)
+        try makeBuffers(for: frameSize, count: 2)
+    }
+
+    public func makeFrameBitmap(size: PixelSize) throws -> Bitmap? {
+        try makeBuffers(for: size, count: 1)
+        let bitmap = buffers[0].makeBitmap()
+        frameBitmap = bitmap
+        return bitmap
+    }
+
+    public func prepareFrameBitmap() {
+        if frameBitmap != nil, let buffer = buffers.first { waitUntilServerIsDone(with: buffer) }
     }
 
     public func present(_ frame: Bitmap, dirty: [IntRect]) throws {
         guard let display else { throw PresenterError.x11(call: "present", detail: "the presenter is closed") }
         let incoming = PixelSize(of: frame)
+        if frame === frameBitmap, let buffer = buffers.first {
+            // The frame is the buffer: the server reads the dirty parts from where they were drawn.
+            let rects = clipped(dirty, to: incoming.bounds)
+            guard !rects.isEmpty else { return }
+            put(rects, from: buffer)
+            lastBuffer = buffer
+            XFlush(display)
+            logProtocolErrors()
+            return
+        }
         var rects = dirty
-        if incoming != frameSize {
-            try makeBuffers(for: incoming)
+        if incoming != frameSize || frameBitmap != nil || buffers.count < (usesSharedMemory ? 2 : 1) {
+            try makeBuffers(for: incoming, count: 2)
             rects = [incoming.bounds]
         }
         rects = clipped(rects, to: incoming.bounds)
@@ -233,18 +257,20 @@ public final class X11Presenter: Presenter {
         }
     }
 
-    /// Replaces the buffers with ones for frames of `newFrameSize`, falling back to `XPutImage`
-    /// (and saying so once) if the server will not attach shared memory.
-    private func makeBuffers(for newFrameSize: PixelSize) throws {
+    /// Replaces the buffers with `count` (1, or 2 to copy frames into alternately) for frames
+    /// of `newFrameSize`, falling back to one `XPutImage` buffer (and saying so once) if the
+    /// server will not attach shared memory. A frame bitmap handed out before is no longer the
+    /// output's.
+    private func makeBuffers(for newFrameSize: PixelSize, count: Int) throws {
         guard let display else { throw PresenterError.x11(call: "configure", detail: "the presenter is closed") }
         releaseBuffers()
         let allocation = PixelSize(width: max(1, newFrameSize.width), height: max(1, newFrameSize.height))
         if usesSharedMemory {
             var made: [X11FrameBuffer] = []
-            for _ in 0..<2 {
+            for _ in 0..<count {
                 let (buffer, failure) = X11FrameBuffer.shared(display: display, visual: visual, depth: depth, size: allocation)
                 guard let buffer else {
-                    for b in made { b.destroy(display: display) }
+                    for b in made { b.detach(display: display) }
                     made = []
                     usesSharedMemory = false
                     logger.notice("MIT-SHM unusable on \(displayName) (\(failure ?? "unknown")); frames go through XPutImage")
@@ -266,10 +292,11 @@ public final class X11Presenter: Presenter {
         guard let display else { return }
         for buffer in buffers {
             waitUntilServerIsDone(with: buffer)
-            buffer.destroy(display: display)
+            buffer.detach(display: display)
         }
         buffers = []
         lastBuffer = nil
+        frameBitmap = nil
     }
 
     // MARK: - Events

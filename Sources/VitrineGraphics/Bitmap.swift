@@ -4,8 +4,9 @@ import Foundation
 /// A<<24 | R<<16 | G<<8 | B, i.e. bytes B, G, R, A in memory on little-endian: the layout of an
 /// X11 TrueColor ZPixmap of depth 24/32, so a frame reaches the screen without conversion.
 ///
-/// A reference type that owns its memory: frames are large, and the renderer, the presenter
-/// and the damage tracker share one without copying.
+/// A reference type: frames are large, and the renderer, the presenter and the damage tracker
+/// share one without copying. It owns its memory, or wraps memory someone else hands out (a
+/// presenter's shared-memory frame buffer) for as long as it lives.
 public final class Bitmap {
     public let width: Int
     public let height: Int
@@ -23,9 +24,28 @@ public final class Bitmap {
         let count = max(1, width * height)
         pixels = .allocate(capacity: count)
         pixels.initialize(repeating: 0, count: count)
+        release = nil
     }
 
-    deinit { pixels.deallocate() }
+    /// A bitmap over `height` rows of `stride` pixels at `pixels` that someone else owns (e.g. a
+    /// shared-memory segment an X server reads). The memory keeps its content; `release` runs
+    /// when the bitmap goes away, so the owner can keep the memory alive until then.
+    public init(wrapping pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int,
+                release: @escaping () -> Void) {
+        precondition(width >= 0 && height >= 0 && stride >= width, "bitmap size must not be negative")
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = pixels
+        self.release = release
+    }
+
+    deinit {
+        if let release { release() } else { pixels.deallocate() }
+    }
+
+    /// Hands wrapped memory back to its owner; nil for memory the bitmap allocated.
+    private let release: (() -> Void)?
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 

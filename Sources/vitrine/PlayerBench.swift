@@ -97,8 +97,11 @@ struct PlayerBenchCommand: ParsableCommand {
                                frames: Int, damageTracking: Bool) throws -> FrameCost {
         let player = Player(playlist: playlist, screenSize: Size(width: Double(size.width), height: Double(size.height)),
                             onlyScene: scene)
-        let renderer = FrameRenderer(engine: player.engine, size: (size.width, size.height),
-                                     background: playlist.settings.background)
+        // Drawn where the player draws: in the presenter's frame buffer when it has one.
+        let background = playlist.settings.background
+        let renderer = try presenter.makeFrameBitmap(size: size).map {
+            FrameRenderer(engine: player.engine, bitmap: $0, background: background)
+        } ?? FrameRenderer(engine: player.engine, size: (size.width, size.height), background: background)
         renderer.damageTracking = damageTracking
         var costs: [Double] = []
         var pixels = 0
@@ -107,6 +110,7 @@ struct PlayerBenchCommand: ParsableCommand {
             let t = start + Double(i) / 60
             let before = monotonicSeconds()
             try player.frameWillRender(at: t)
+            presenter.prepareFrameBitmap()
             let result = renderer.renderFrame(at: t)
             try presenter.present(renderer.bitmap, dirty: result.dirty)
             let cost = monotonicSeconds() - before

@@ -57,9 +57,20 @@ final class X11PresenterTests: XCTestCase {
         try assertDirtyUpdates(server, sharedMemory: false)
     }
 
+    func testFramesDrawnInThePresentersOwnBitmapThroughSharedMemory() throws {
+        let server = try XvfbServer(width: 160, height: 120)
+        try assertDirtyUpdates(server, sharedMemory: true, inPresentersBitmap: true)
+    }
+
+    func testFramesDrawnInThePresentersOwnBitmapThroughXPutImage() throws {
+        let server = try XvfbServer(width: 160, height: 120)
+        try assertDirtyUpdates(server, sharedMemory: false, inPresentersBitmap: true)
+    }
+
     /// Each step repaints the whole bitmap but declares only some rectangles dirty: the screen
-    /// must change exactly there. Several steps alternate the two shared buffers.
-    private func assertDirtyUpdates(_ server: XvfbServer, sharedMemory: Bool,
+    /// must change exactly there. Several steps alternate the two shared buffers, or reuse the
+    /// one the presenter's own bitmap lives in (`inPresentersBitmap`).
+    private func assertDirtyUpdates(_ server: XvfbServer, sharedMemory: Bool, inPresentersBitmap: Bool = false,
                                     file: StaticString = #filePath, line: UInt = #line) throws {
         let client = try XClient(server.name)
         let presenter = try X11Presenter(displayName: server.name, sharedMemory: sharedMemory, logger: quiet)
@@ -68,7 +79,16 @@ final class X11PresenterTests: XCTestCase {
         let headless = HeadlessPresenter(size: presenter.size)
         let (width, height) = (160, 120)
 
-        let frame = Frames.pattern(width: width, height: height, seed: 1)
+        let frame: Bitmap
+        if inPresentersBitmap {
+            frame = try XCTUnwrap(try presenter.makeFrameBitmap(size: PixelSize(width: width, height: height)),
+                                  file: file, line: line)
+            XCTAssertEqual(PixelSize(of: frame), PixelSize(width: width, height: height), file: file, line: line)
+            presenter.prepareFrameBitmap()
+            Frames.fill(frame, seed: 1)
+        } else {
+            frame = Frames.pattern(width: width, height: height, seed: 1)
+        }
         var expected = Frames.rgb(frame)
         try presenter.present(frame)
         try headless.present(frame)
@@ -80,6 +100,7 @@ final class X11PresenterTests: XCTestCase {
             (5, [IntRect(x: 150, y: -5, width: 30, height: 12)]),  // partly outside: clipped
         ]
         for step in steps {
+            presenter.prepareFrameBitmap()
             Frames.fill(frame, seed: step.seed)
             try presenter.present(frame, dirty: step.dirty)
             try headless.present(frame, dirty: step.dirty)
@@ -97,6 +118,31 @@ final class X11PresenterTests: XCTestCase {
             assertPixelsEqual(Frames.rgb(headless.screen), expected, width: width, "headless after step \(step.seed)",
                               file: file, line: line)
         }
+    }
+
+    /// A frame bitmap outlives its buffer's turn as the output: replacing it, presenting an
+    /// ordinary bitmap and closing the presenter leave its memory usable, and the screen shows
+    /// what was presented last.
+    func testFrameBitmapStaysValidAfterItIsReplacedAndThePresenterCloses() throws {
+        let server = try XvfbServer(width: 160, height: 120)
+        let client = try XClient(server.name)
+        let presenter = try X11Presenter(displayName: server.name, logger: quiet)
+        let size = PixelSize(width: 160, height: 120)
+        let first = try XCTUnwrap(try presenter.makeFrameBitmap(size: size))
+        Frames.fill(first, seed: 3)
+        try presenter.present(first)
+        let second = try XCTUnwrap(try presenter.makeFrameBitmap(size: size))
+        XCTAssertFalse(first === second)
+        Frames.fill(first, seed: 4)  // no longer the output's: drawing in it must not show
+        let ordinary = Frames.pattern(width: 160, height: 120, seed: 5)
+        try presenter.present(ordinary)
+        try presenter.finishPresenting()
+        assertPixelsEqual(try client.screenshot(width: 160, height: 120), Frames.rgb(ordinary), width: 160,
+                          "after presenting an ordinary bitmap")
+        presenter.close()
+        Frames.fill(second, seed: 6)
+        XCTAssertEqual(second[159, 119], Frames.pixel(x: 159, y: 119, seed: 6))
+        XCTAssertEqual(first[0, 0], Frames.pixel(x: 0, y: 0, seed: 4))
     }
 
     func testSmallerFrameIsCentredOnBlack() throws {
