@@ -66,8 +66,12 @@ open class ArrowLayer: Layer {
         let forwards = a.tip > a.start
         var path = Path()
         path.move(to: Point(x: center.x + tipRadius * cos(a.tip), y: center.y + tipRadius * sin(a.tip)))
-        path.addArc(center: center, radius: outer, startAngle: a.head, endAngle: a.start, clockwise: !forwards)
-        path.addArc(center: center, radius: inner, startAngle: a.start, endAngle: a.head, clockwise: forwards)
+        // Arcs split on a grid from the tail: arrows of different lengths share the cubics of
+        // their common band exactly (see `changedDrawingArea`).
+        path.addArc(center: center, radius: outer, startAngle: a.head, endAngle: a.start, clockwise: !forwards,
+                    splitAnchor: a.start)
+        path.addArc(center: center, radius: inner, startAngle: a.start, endAngle: a.head, clockwise: forwards,
+                    splitAnchor: a.start)
         path.closeSubpath()
         return path
     }
@@ -88,6 +92,52 @@ open class ArrowLayer: Layer {
         if let strokeColor, lineWidth > 0 {
             ctx.stroke(path, color: strokeColor, style: StrokeStyle(lineWidth: lineWidth, lineJoin: lineJoin))
         }
+    }
+
+    /// When only the length changed, the two arrows share the band from the tail up to the last
+    /// arc split before the nearer head (their outlines are the same cubics there): they differ
+    /// only in the part of the ring from that split to the farther tip, so a growing arrow
+    /// repaints a wedge, not its whole box.
+    open override func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? {
+        guard changedKeys == ["lengthRadians"], let previous = previous as? ArrowLayer else { return nil }
+        let now = ArrowLayer.angles(start: startRadians, length: lengthRadians, headLength: headLengthRadians)
+        let before = ArrowLayer.angles(start: previous.startRadians, length: previous.lengthRadians,
+                                       headLength: previous.headLengthRadians)
+        // An arrow that turned round shares nothing but the tail.
+        guard (now.tip - now.start) * (before.tip - before.start) > 0 else { return nil }
+        let nearerHead = abs(now.head - now.start) < abs(before.head - before.start) ? now.head : before.head
+        let split = Path.lastSplit(from: now.start, distance: nearerHead - now.start)
+        let angles = [split, now.head, now.tip, before.head, before.tip]
+        let outer = bounds.width / 2
+        // A pixel of margin covers the anti-aliased edge; a stroke reaches half its width out
+        // (miters at the tip more).
+        var margin = 1.0
+        if strokesOutline { margin += lineWidth / 2 * (lineJoin == .miter ? StrokeStyle().miterLimit : 1) }
+        return Rect.boundingAnnularSector(center: bounds.center, innerRadius: outer - thickness, outerRadius: outer,
+                                          from: angles.min()!, to: angles.max()!)
+            .insetBy(dx: -margin, dy: -margin)
+    }
+}
+
+extension Rect {
+    /// The bounding box of the part of a ring (`innerRadius` ≤ 0: of a disc) between two
+    /// angles, radians clockwise on screen from +x; `from` ≤ `to`, a full turn or more is the
+    /// whole ring.
+    static func boundingAnnularSector(center: Point, innerRadius: Double, outerRadius: Double,
+                                      from: Double, to: Double) -> Rect {
+        let inner = max(0, innerRadius), outer = max(0, outerRadius)
+        func point(_ radius: Double, _ angle: Double) -> Rect {
+            Rect(x: center.x + radius * cos(angle), y: center.y + radius * sin(angle), width: 0, height: 0)
+        }
+        var box = point(outer, from).union(point(outer, to)).union(point(inner, from)).union(point(inner, to))
+        // The outer circle's extremes at multiples of a quarter turn inside the range.
+        let quarter = Double.pi / 2
+        var k = (from / quarter).rounded(.up)
+        while k * quarter <= to && k * quarter < from + 2 * .pi + quarter {
+            box = box.union(point(outer, k * quarter))
+            k += 1
+        }
+        return box
     }
 }
 
@@ -118,7 +168,7 @@ open class SectorLayer: Layer {
         var path = Path()
         path.move(to: center)
         path.addArc(center: center, radius: radius, startAngle: startAngle,
-                    endAngle: startAngle + 2 * .pi * p, clockwise: true)
+                    endAngle: startAngle + 2 * .pi * p, clockwise: true, splitAnchor: startAngle)
         path.closeSubpath()
         return path
     }
@@ -129,5 +179,21 @@ open class SectorLayer: Layer {
     /// Fills the sector.
     open override func draw(in ctx: GraphicsContext) {
         ctx.fill(sectorPath, color: fillColor)
+    }
+
+    /// When only the progress changed, the two sectors share the cubics of their arcs up to the
+    /// last split before the smaller one's end: they differ within the wedge from there to the
+    /// larger one's end.
+    open override func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? {
+        guard changedKeys == ["progress"], let previous = previous as? SectorLayer else { return nil }
+        func sweep(_ progress: Double) -> Double {
+            2 * .pi * (progress.isFinite ? min(max(progress, 0), 1) : 0)
+        }
+        let a = sweep(progress), b = sweep(previous.progress)
+        // A pixel of margin covers the anti-aliased edge.
+        return Rect.boundingAnnularSector(center: bounds.center, innerRadius: 0, outerRadius: bounds.width / 2,
+                                          from: Path.lastSplit(from: startAngle, distance: min(a, b)),
+                                          to: startAngle + max(a, b))
+            .insetBy(dx: -1, dy: -1)
     }
 }

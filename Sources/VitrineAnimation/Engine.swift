@@ -311,6 +311,13 @@ public final class Engine {
                 || before.visible != now.visible || !sameChildren || before.mask != now.mask
             guard isChanged else { continue }
             changed.append(model)
+            if !model.needsDisplayFlag, sameChildren, before.mask == now.mask, before.toRoot == now.toRoot,
+               before.opacity == now.opacity, before.clip == now.clip, before.visible == now.visible,
+               let area = changedDrawingArea(now.presentation, since: before.presentation) {
+                // Only the layer's own drawing changed, and the layer knows where.
+                damage(now.toRoot.apply(to: area).intersection(now.extent.union(before.extent)))
+                continue
+            }
             damage(now.extent)
             damage(before.extent)
             if !sameChildren || before.mask != now.mask {
@@ -375,6 +382,18 @@ public final class Engine {
         if model.needsDisplayOnBoundsChange && before.bounds.size != now.bounds.size { return true }
         for i in redrawKeys(of: now) where !now.slots[i].hasSameValue(asSameType: before.slots[i]) { return true }
         return false
+    }
+
+    /// Where `now`'s drawing differs from `before`'s when they differ in property values only,
+    /// as the layer reports it (`Layer.changedDrawingArea(since:changedKeys:)`); nil: anywhere.
+    private func changedDrawingArea(_ now: Layer, since before: Layer) -> Rect? {
+        guard now.slotLayout === before.slotLayout else { return nil }
+        var keys: [String] = []
+        for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
+            keys.append(now.slotLayout.keys[i])
+        }
+        guard !keys.isEmpty else { return nil }
+        return now.changedDrawingArea(since: before, changedKeys: keys)
     }
 
     /// Indices of the slots whose keys the layer's class names in `needsDisplay(forKey:)`.

@@ -284,6 +284,15 @@ open class Layer {
     /// whatever a subclass draws outside them.
     open func visualExtent() -> Rect { bounds.standardized }
 
+    /// For damage tracking: where this presentation's own drawing differs from `previous`'s (a
+    /// presentation of the same layer in an earlier frame), in layer coordinates, when only the
+    /// properties named in `changedKeys` differ — or nil, meaning anywhere in either extent.
+    /// The engine asks only when nothing else about the layer changed (its place, opacity,
+    /// sublayers, mask). A class answers for the keys it understands and returns nil for any
+    /// other; the default is always nil. The area must hold every pixel the change can touch,
+    /// anti-aliasing included: pixels outside it are not repainted.
+    open func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? { nil }
+
     /// Whether the layer paints anything of its own across its bounds: a visible background,
     /// a border or contents.
     public var paintsItsBounds: Bool {

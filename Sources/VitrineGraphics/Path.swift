@@ -180,6 +180,26 @@ public struct Path: Hashable, Sendable {
         appendEllipticArc(center: center, rx: radius, ry: radius, start: startAngle, sweep: sweep)
     }
 
+    /// The same arc with its cubics split where the angle is `anchor` + k·45° (plus its ends)
+    /// instead of into equal parts: arcs that share a stretch of the circle then share its
+    /// cubics bit for bit, so a growing arc (an arrow, a pie sector) draws the part it already
+    /// covered exactly as before and only the stretch near its moving end changes.
+    public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double,
+                                clockwise: Bool, splitAnchor anchor: Double) {
+        let sweep = Path.arcSweep(startAngle: startAngle, endAngle: endAngle, clockwise: clockwise)
+        let start = Point(x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
+        if currentPoint == nil { move(to: start) } else { addLine(to: start) }
+        appendEllipticArc(center: center, rx: radius, ry: radius, start: startAngle, sweep: sweep, splitAnchor: anchor)
+    }
+
+    /// The angle at which `addArc(…splitAnchor:)` splits an arc that starts at `anchor` and
+    /// runs `distance` radians (sign: direction) last before reaching its end: the arc's cubics
+    /// up to there are the same for every arc from `anchor` at least that long.
+    public static func lastSplit(from anchor: Double, distance: Double) -> Double {
+        let step = Double.pi / 4
+        return anchor + (distance / step).rounded(.towardZero) * step
+    }
+
     /// The signed sweep of an arc from `startAngle` to `endAngle` in the given direction,
     /// clamped to one full turn.
     public static func arcSweep(startAngle: Double, endAngle: Double, clockwise: Bool) -> Double {
@@ -199,19 +219,20 @@ public struct Path: Hashable, Sendable {
     /// point, which must already be at the arc's start. Each cubic spans at most 45°: its
     /// radius then strays by 4·10⁻⁶ of the radius (90° cubics stray by 2.7·10⁻⁴, a visible
     /// tenth of a pixel on a large circle, and lengthen a circle by 0.014 %).
+    ///
+    /// With a `splitAnchor` the cubics end where the angle is `splitAnchor` + k·45° instead of
+    /// splitting the sweep equally (an end within 10⁻¹² of such an angle is taken as it).
     mutating func appendEllipticArc(center c: Point, rx: Double, ry: Double, start: Double, sweep: Double,
-                                    rotation: Double = 0) {
+                                    rotation: Double = 0, splitAnchor: Double? = nil) {
         guard sweep != 0, sweep.isFinite else { return }
-        let segments = max(1, Int((abs(sweep) / (.pi / 4) - 1e-9).rounded(.up)))
-        let step = sweep / Double(segments)
-        let k = 4.0 / 3.0 * tan(step / 4)
+        let ends = Path.arcSplits(start: start, sweep: sweep, anchor: splitAnchor)
         let cr = cos(rotation), sr = sin(rotation)
         func map(_ x: Double, _ y: Double) -> Point {
             Point(x: c.x + x * cr - y * sr, y: c.y + x * sr + y * cr)
         }
         var a0 = start
-        for i in 0..<segments {
-            let a1 = i == segments - 1 ? start + sweep : a0 + step
+        for a1 in ends {
+            let k = 4.0 / 3.0 * tan((a1 - a0) / 4)
             let cos0 = cos(a0), sin0 = sin(a0), cos1 = cos(a1), sin1 = sin(a1)
             let p1 = map(rx * (cos0 - k * sin0), ry * (sin0 + k * cos0))
             let p2 = map(rx * (cos1 + k * sin1), ry * (sin1 - k * cos1))
@@ -219,6 +240,33 @@ public struct Path: Hashable, Sendable {
             addCurve(to: p3, control1: p1, control2: p2)
             a0 = a1
         }
+    }
+
+    /// The end angles of the cubics of an arc: equal parts of at most 45°, or with an `anchor`
+    /// the angles `anchor` + k·45° strictly inside the arc, then its end.
+    private static func arcSplits(start: Double, sweep: Double, anchor: Double?) -> [Double] {
+        let step = Double.pi / 4
+        // A grid far from the arc (or not a number) splits equally: its angles would lose
+        // the precision that makes shared cubics identical.
+        guard let anchor, anchor.isFinite, start.isFinite, abs(start - anchor) < 1e6 else {
+            let segments = max(1, Int((abs(sweep) / step - 1e-9).rounded(.up)))
+            let part = sweep / Double(segments)
+            return (1...segments).map { $0 == segments ? start + sweep : start + Double($0) * part }
+        }
+        let direction = sweep > 0 ? 1.0 : -1.0, epsilon = 1e-12
+        var end = start + sweep
+        let nearest = anchor + ((end - anchor) / step).rounded() * step
+        if abs(end - nearest) < epsilon { end = nearest }
+        var ends: [Double] = []
+        var k = ((start - anchor) / step).rounded(direction > 0 ? .down : .up)
+        for _ in 0...9 {  // a sweep is at most a turn: at most 9 grid angles before the end
+            let angle = anchor + k * step
+            if direction * (end - angle) <= epsilon { break }
+            if direction * (angle - start) > epsilon { ends.append(angle) }
+            k += direction
+        }
+        ends.append(end)
+        return ends
     }
 
     // MARK: - Whole-path operations

@@ -179,20 +179,68 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(scene.frames.renderer.contentDrawCount, draws)
     }
 
-    func testAnimatingArrowRedrawsOnlyItsBox() {
-        let scene = RenderScene(width: 1920, height: 1080)
-        let arrow = ArrowLayer()
-        arrow.frame = Rect(x: 800, y: 400, width: 200, height: 200)
-        arrow.thickness = 30
-        arrow.fillColor = .black
-        arrow.lengthRadians = 2 * .pi
-        scene.root.addSublayer(arrow)
-        scene.frame(at: 0)
-        arrow.add(linearAnimation("lengthRadians", from: 0, to: 2 * .pi, duration: 2), forKey: "l")
-        let r = scene.frame(at: 0.5)
+    func testAnimatingArrowRedrawsItsBoxWhenItTurnsAndOnlyTheChangedWedgeWhenItGrows() {
+        func arrowScene() -> (RenderScene, ArrowLayer) {
+            let scene = RenderScene(width: 1920, height: 1080)
+            let arrow = ArrowLayer()
+            arrow.frame = Rect(x: 800, y: 400, width: 200, height: 200)
+            arrow.thickness = 30
+            arrow.fillColor = .black
+            arrow.lengthRadians = 2 * .pi
+            scene.root.addSublayer(arrow)
+            scene.frame(at: 0)
+            arrow.add(linearAnimation("lengthRadians", from: 0, to: 2 * .pi, duration: 2), forKey: "l")
+            return (scene, arrow)
+        }
+        let (scene, _) = arrowScene()
+        let (full, _) = arrowScene()
+        full.frames.damageTracking = false
+        // 2π → π/2: the arrow shrinks by three quarters of the ring; its whole box repaints.
+        var r = scene.frame(at: 0.5)
         XCTAssertEqual(r.dirty, [IntRect(x: 799, y: 399, width: 202, height: 202)], "the arrow's box, 1 px wider")
-        XCTAssertEqual(r.pixelsRedrawn, 202 * 202)
         XCTAssertTrue(r.isAnimating)
+        // π/2 → 3π/4: the arrows share the band up to π/2 (a split of the arc's grid from the
+        // tail at 0), so only the ring between π/2 and 3π/4 changes: around the centre
+        // (900, 500) with radii 70…100, x from 900 − 100·cos(π/4) to 900, y from 500 + 70·sin(π/4)
+        // to 600.
+        r = scene.frame(at: 0.75)
+        let wedge = IntRect(x: 830, y: 550, width: 70, height: 50)
+        XCTAssertEqual(r.dirty.count, 1)
+        XCTAssertEqual(r.dirty.first.map { $0.intersection(wedge) }, wedge, "the changed wedge is repainted")
+        XCTAssertLessThan(r.pixelsRedrawn, wedge.area * 3 / 2, "and little more")
+        full.frame(at: 0.5)
+        full.frame(at: 0.75)
+        XCTAssertLessThanOrEqual(maximumChannelDifference(scene.bitmap, full.bitmap), 1)
+    }
+
+    /// A filling sector repaints the wedge from the last arc split before its old end to its
+    /// new end, and frames match whole repaints.
+    func testFillingSectorRedrawsOnlyTheWedgeThatChanged() {
+        func sectorScene() -> RenderScene {
+            let scene = RenderScene(width: 600, height: 400, background: .white)
+            let sector = SectorLayer()
+            sector.frame = Rect(x: 100, y: 50, width: 300, height: 300)
+            sector.startAngle = -.pi / 2
+            sector.progress = 1
+            scene.root.addSublayer(sector)
+            scene.frame(at: 0)
+            sector.add(linearAnimation("progress", from: 0, to: 1, duration: 1), forKey: "fill")
+            return scene
+        }
+        let tracked = sectorScene(), full = sectorScene()
+        full.frames.damageTracking = false
+        tracked.frame(at: 0.25)
+        full.frame(at: 0.25)
+        // 0.25 → 0.3 of the turn from the top: the split at a quarter turn is the old end, so
+        // the wedge runs from 0 (right) to 0.3·2π − π/2 ≈ 18° below it, out to radius 150
+        // around (250, 200): x 250…400, y 200…246.
+        let r = tracked.frame(at: 0.3)
+        full.frame(at: 0.3)
+        let wedge = IntRect(x: 251, y: 201, width: 148, height: 44)
+        XCTAssertEqual(r.dirty.count, 1)
+        XCTAssertEqual(r.dirty.first.map { $0.intersection(wedge) }, wedge)
+        XCTAssertLessThan(r.pixelsRedrawn, wedge.area * 3 / 2)
+        XCTAssertLessThanOrEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 1)
     }
 
     func testDamagePolicyMergesAndFallsBack() {
@@ -230,7 +278,7 @@ final class FrameRendererTests: XCTestCase {
             let a = tracked.frame(at: t), b = full.frame(at: t)
             XCTAssertEqual(b.pixelsRedrawn, 400 * 300)
             if a.pixelsRedrawn < 400 * 300 { partial += 1 }
-            if !samePixels(tracked.bitmap, full.bitmap) {
+            if !sameUpToDamageRounding(tracked.bitmap, full.bitmap) {
                 savePNG(tracked.bitmap, "damage-mismatch-tracked")
                 savePNG(full.bitmap, "damage-mismatch-full")
                 return XCTFail("frame \(i) (t = \(t)) differs between damage-tracked and full rendering")

@@ -35,6 +35,45 @@ final class PathShapeTests: XCTestCase {
         }
     }
 
+    /// Arcs split on a grid from an anchor share the cubics of their common stretch bit for
+    /// bit, in either direction, and still lie on their circle.
+    func testArcsSplitOnAGridShareTheirCommonCubicsExactly() {
+        let c = Point(400, 300), anchor = 0.3, step = Double.pi / 4
+        func arc(_ length: Double) -> Path {
+            var p = Path()
+            p.addArc(center: c, radius: 250, startAngle: anchor, endAngle: anchor + length, clockwise: length > 0,
+                     splitAnchor: anchor)
+            return p
+        }
+        // 2.0 and 2.5 rad both pass the grid angles anchor + π/4 and anchor + π/2: the move and
+        // two whole 45° cubics are the same; the third cubic is where they part.
+        let short = arc(2.0), long = arc(2.5)
+        XCTAssertEqual(short.elements.count, 4)
+        XCTAssertEqual(long.elements.count, 5, "π/4, π/2, 3π/4, then the end")
+        XCTAssertEqual(Array(short.elements.prefix(3)), Array(long.elements.prefix(3)))
+        XCTAssertNotEqual(short.elements[3], long.elements[3])
+        assertPoint(long.elements[3].endPoint, Point(400 + 250 * cos(anchor + 3 * step), 300 + 250 * sin(anchor + 3 * step)))
+        XCTAssertEqual(Path.lastSplit(from: anchor, distance: 2.0), anchor + 2 * step)
+        XCTAssertEqual(Path.lastSplit(from: anchor, distance: -2.0), anchor - 2 * step)
+        // Counter-clockwise the grid runs the other way from the anchor.
+        XCTAssertEqual(Array(arc(-2.0).elements.prefix(3)), Array(arc(-2.5).elements.prefix(3)))
+        for path in [short, long, arc(-2.5), arc(2 * .pi)] {
+            let measure = PathMeasure(path)
+            for i in 0...40 {
+                let p = measure.point(atLength: measure.length * Double(i) / 40)!
+                XCTAssertEqual(p.distance(to: c), 250, accuracy: 250 * 1e-5)
+            }
+        }
+        // A full turn ends exactly where it began; an anchor that is not a number (or far
+        // away) falls back to equal parts instead of looping.
+        assertPoint(arc(2 * .pi).currentPoint, Point(400 + 250 * cos(anchor), 300 + 250 * sin(anchor)))
+        for bad in [Double.nan, .infinity, 1e300] {
+            var p = Path()
+            p.addArc(center: c, radius: 10, startAngle: 0, endAngle: 3, clockwise: true, splitAnchor: bad)
+            XCTAssertEqual(p.elements.count, 1 + 4, "3 rad in four equal parts")
+        }
+    }
+
     func testArcDrawsALineFromTheCurrentPoint() {
         var path = Path()
         path.move(to: Point(0, 0))
