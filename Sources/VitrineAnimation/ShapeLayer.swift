@@ -46,24 +46,58 @@ open class ShapeLayer: Layer {
         }
     }
 
-    /// The bounds, the path, and the stroke's reach beyond the path (miters and square caps
-    /// included).
+    /// How far the stroke reaches beyond the path (miters and square caps included), plus a
+    /// pixel; 0 without a stroke.
+    private var strokeReach: Double {
+        guard strokeColor != nil && lineWidth > 0 else { return 0 }
+        var factor = 0.5
+        if lineJoin == .miter { factor = max(factor, miterLimit / 2) }
+        if lineCap == .square { factor = max(factor, 0.5 * 2.0.squareRoot()) }
+        return lineWidth * factor + 1
+    }
+
+    /// The bounds, the path, and the stroke's reach beyond the path.
     open override func visualExtent() -> Rect {
         // A shape layer draws its path; its bounds only matter when it also paints there
         // (background, border, contents). Canvas-sized shape layers with a small moving path
         // would otherwise damage the whole canvas every frame.
         guard let path, !path.isEmpty else { return bounds.standardized }
         var extent = paintsItsBounds ? bounds.standardized : Rect.null
-        var reach = 0.0
-        if strokeColor != nil && lineWidth > 0 {
-            var factor = 0.5
-            if lineJoin == .miter { factor = max(factor, miterLimit / 2) }
-            if lineCap == .square { factor = max(factor, 0.5 * 2.0.squareRoot()) }
-            reach = lineWidth * factor + 1
-        }
+        let reach = strokeReach
         let b = path.bounds
         if !b.isNull { extent = extent.union(b.insetBy(dx: -reach, dy: -reach)) }
         return extent.isNull ? bounds.standardized : extent
+    }
+
+    /// When only `strokeStart` or `strokeEnd` moved, the strokes share every whole segment
+    /// before and after the moved ends (trimming keeps them as they are): they differ only
+    /// around the segments between each end's old and new place, out to the stroke's reach.
+    /// A dashed stroke (dashes run from the start), and a change to or from the whole path (a
+    /// closed path then gets a join instead of caps), count as changed anywhere.
+    open override func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? {
+        guard let previous = previous as? ShapeLayer, let path, !path.isEmpty, lineDashPattern.isEmpty,
+              changedKeys.allSatisfy({ $0 == "strokeStart" || $0 == "strokeEnd" }) else { return nil }
+        guard strokeColor != nil && lineWidth > 0 else { return .null }  // the fill does not trim
+        func range(_ start: Double, _ end: Double) -> (Double, Double)? {
+            guard start.isFinite, end.isFinite else { return nil }
+            let from = min(max(start, 0), 1), to = min(max(end, 0), 1)
+            return from < to ? (from, to) : (0, 0)
+        }
+        guard let now = range(strokeStart, strokeEnd), let before = range(previous.strokeStart, previous.strokeEnd),
+              now != (0, 1), before != (0, 1) else { return nil }
+        var stretches: [(Double, Double)] = []
+        if now == (0, 0) || before == (0, 0) {
+            stretches.append(now == (0, 0) ? before : now)  // one of them strokes nothing
+        } else {
+            if now.0 != before.0 { stretches.append((now.0, before.0)) }
+            if now.1 != before.1 { stretches.append((now.1, before.1)) }
+        }
+        let measure = PathMeasure(path)
+        var area = Rect.null
+        for (a, b) in stretches {
+            area = area.union(measure.boundsOfSegments(between: a * measure.length, and: b * measure.length))
+        }
+        return area.isNull ? .null : area.insetBy(dx: -strokeReach, dy: -strokeReach)
     }
 }
 

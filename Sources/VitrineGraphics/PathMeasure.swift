@@ -61,6 +61,23 @@ public struct PathMeasure: Sendable {
         return location(at: d, samples: 0..<sampleEnd.count, preferEarlier: true)
     }
 
+    /// A box holding every segment the stretch between two distances along the whole path
+    /// touches (their control points): where `Path.trimmed` pieces ending in that stretch can
+    /// differ from one another. Null for an empty path.
+    public func boundsOfSegments(between a: Double, and b: Double) -> Rect {
+        guard !sampleEnd.isEmpty, !a.isNaN, !b.isNaN else { return .null }
+        let lower = min(max(min(a, b), 0), length), upper = min(max(max(a, b), 0), length)
+        let first = location(at: lower, samples: 0..<sampleEnd.count, preferEarlier: true).0
+        let last = location(at: upper, samples: 0..<sampleEnd.count, preferEarlier: false).0
+        var box = Rect.null
+        for segment in segments[min(first, last)...max(first, last)] {
+            for p in [segment.p0, segment.p1, segment.p2, segment.p3] {
+                box = box.union(Rect(x: p.x, y: p.y, width: 0, height: 0))
+            }
+        }
+        return box
+    }
+
     // MARK: - Pieces (trimming and dashing)
 
     /// Appends the stretch of contour `contour` between `from` and `to` (distances from the

@@ -1,3 +1,4 @@
+import Foundation
 import VitrineAnimation
 import VitrineGraphics
 import XCTest
@@ -19,6 +20,78 @@ final class ShapeExtentTests: XCTestCase {
         XCTAssertEqual(shape.visualExtent(), Rect(x: 97, y: 197, width: 56, height: 46))
         shape.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
         XCTAssertEqual(shape.visualExtent(), Rect(x: 0, y: 0, width: 1920, height: 1080))
+    }
+
+    /// A stroke revealed by `strokeEnd` (or hidden by `strokeStart`) repaints only around the
+    /// segments its moving end crosses, and every frame matches a whole repaint.
+    func testMovingStrokeEndsRepaintOnlyTheSegmentsTheyCross() {
+        // A three-quarter arc of radius 200 (six 45° cubics) and a zigzag with miter joins.
+        var arc = Path()
+        arc.addArc(center: Point(300, 300), radius: 200, startAngle: .pi / 2, endAngle: 0, clockwise: true)
+        var zigzag = Path()
+        zigzag.move(to: Point(50, 550))
+        for i in 1...10 { zigzag.addLine(to: Point(50 + Double(i) * 50, i % 2 == 0 ? 550 : 480)) }
+        for (path, key, cap, join) in [(arc, "strokeEnd", LineCap.round, LineJoin.round),
+                                       (arc, "strokeStart", .square, .miter),
+                                       (zigzag, "strokeEnd", .butt, .miter)] {
+            func scene() -> (RenderScene, ShapeLayer) {
+                let scene = RenderScene(width: 600, height: 600, background: .black)
+                let shape = ShapeLayer()
+                shape.frame = Rect(x: 0, y: 0, width: 600, height: 600)
+                shape.path = path
+                shape.fillColor = nil
+                shape.strokeColor = Color(red: 1, green: 0.27, blue: 0.23, alpha: 0.8)
+                shape.lineWidth = 16
+                shape.lineCap = cap
+                shape.lineJoin = join
+                scene.root.addSublayer(shape)
+                scene.frame(at: 0)
+                let animation = linearAnimation(key, from: key == "strokeEnd" ? 0 : 1, to: key == "strokeEnd" ? 1 : 0,
+                                                duration: 1)
+                shape.add(animation, forKey: "reveal")
+                return (scene, shape)
+            }
+            let (tracked, shape) = scene()
+            let (full, _) = scene()
+            full.frames.damageTracking = false
+            let extent = IntRect(enclosing: shape.visualExtent())
+            var partial = 0
+            for i in 1..<30 {
+                let t = Double(i) / 30
+                let result = tracked.frame(at: t)
+                full.frame(at: t)
+                if i > 1 && result.pixelsRedrawn < extent.area / 3 { partial += 1 }
+                let difference = maximumChannelDifference(tracked.bitmap, full.bitmap)
+                if difference > 1 {
+                    savePNG(tracked.bitmap, "stroke-end-tracked")
+                    savePNG(full.bitmap, "stroke-end-full")
+                    return XCTFail("\(key) \(cap) \(join), frame \(i): differs by \(difference) from a whole repaint")
+                }
+            }
+            XCTAssertGreaterThanOrEqual(partial, 20, "\(key) \(cap) \(join): most frames repaint under a third of the shape's box")
+        }
+    }
+
+    /// Dashes run from the stroke's start: moving `strokeStart` moves every dash, so the whole
+    /// shape repaints.
+    func testMovingTheStartOfADashedStrokeRepaintsTheWholeShape() {
+        let scene = RenderScene(width: 300, height: 300, background: .black)
+        let shape = ShapeLayer()
+        shape.frame = Rect(x: 0, y: 0, width: 300, height: 300)
+        var path = Path()
+        path.move(to: Point(20, 150))
+        path.addLine(to: Point(280, 150))
+        shape.path = path
+        shape.strokeColor = .white
+        shape.lineWidth = 10
+        shape.lineDashPattern = [20, 10]
+        scene.root.addSublayer(shape)
+        scene.frame(at: 0)
+        shape.add(linearAnimation("strokeStart", from: 0, to: 0.5, duration: 1), forKey: "s")
+        scene.frame(at: 0.2)
+        let r = scene.frame(at: 0.3)
+        let whole = IntRect(enclosing: shape.visualExtent()).intersection(IntRect(x: 0, y: 0, width: 300, height: 300))
+        XCTAssertEqual(r.dirty.first.map { $0.intersection(whole) }, whole)
     }
 
     func testEmptyPathFallsBackToBounds() {
