@@ -251,7 +251,9 @@ public final class PlayerSession {
 
     // MARK: - Signals
 
-    private func handle(_ received: [PlayerSignal]) {
+    /// Acts on signals the signal source delivered (internal: tests deliver them on a
+    /// virtual clock).
+    func handle(_ received: [PlayerSignal]) {
         for signal in received {
             switch signal {
             case .reload:

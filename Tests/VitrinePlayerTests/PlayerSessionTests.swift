@@ -40,6 +40,32 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertEqual(try rate(display: 5, requested: 30), 30)
     }
 
+    /// A reload whose playlist loads but cannot build (here a value of the wrong type, which
+    /// the loader itself never lets through) is refused like an invalid one: the old playlist
+    /// plays on. A playlist that builds replaces it.
+    func testReloadThatCannotBuildKeepsThePlayingPlaylist() throws {
+        let red = try PlayerTests.load(PlayerTests.playlistText(scenes: [("red", "10", "#ff0000")]))
+        let blue = try PlayerTests.load(PlayerTests.playlistText(scenes: [("blue", "10", "#0000ff")]))
+        var broken = blue
+        let colour = try XCTUnwrap(broken.scenes[0].layers[0].settings.firstIndex { $0.property.key == "backgroundColor" })
+        broken.scenes[0].layers[0].settings[colour].value = "not a colour"
+        for (replacement, expected) in [(broken, 0xFF0000 as UInt32), (blue, 0x0000FF)] {
+            let clock = VirtualClock()
+            let presenter = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
+            var options = PlayerSession.Options(configFile: red.file)
+            options.stopAfterSeconds = 2
+            let session = PlayerSession(player: Player(playlist: red, screenSize: Size(40, 30)), presenter: presenter,
+                                        loop: FrameLoop(link: try DisplayLink(clock: clock)), options: options,
+                                        notifier: nil, signals: nil, logger: Logger(label: "test"),
+                                        loadPlaylist: { _ in replacement })
+            session.loop.schedule(at: clock.now().advanced(byNanoseconds: 1_000_000_000)) { session.handle([.reload]) }  // as SIGHUP arrives
+            XCTAssertEqual(try session.run(), .durationElapsed)
+            XCTAssertEqual(presenter.frames.first.map { $0[20, 15] & 0xFFFFFF }, 0xFF0000)
+            XCTAssertEqual(presenter.screen[20, 15] & 0xFFFFFF, expected)
+            XCTAssertEqual(session.player.playlist.scenes.map(\.name), [expected == 0xFF0000 ? "red" : "blue"])
+        }
+    }
+
     func testStaticScenesPauseTheLinkAndWakeForTheNextScene() throws {
         let text = PlayerTests.playlistText(scenes: [("red", "2", "#ff0000"), ("blue", "2", "#0000ff")])
         let clock = VirtualClock()
