@@ -94,10 +94,18 @@ open class ShapeLayer: Layer {
         }
         let measure = PathMeasure(path)
         var area = Rect.null
+        // The stroke's reach here: half the width, more at square caps and at the miters of
+        // the corners these segments actually have (not the limit's worst case).
+        var factor = lineCap == .square ? 0.5 * 2.0.squareRoot() : 0.5
         for (a, b) in stretches {
-            area = area.union(measure.boundsOfSegments(between: a * measure.length, and: b * measure.length))
+            let (from, to) = (a * measure.length, b * measure.length)
+            area = area.union(measure.boundsOfSegments(between: from, and: to))
+            if lineJoin == .miter {
+                factor = max(factor, measure.largestMiterRatio(between: from, and: to, miterLimit: miterLimit) / 2)
+            }
         }
-        return area.isNull ? .null : area.insetBy(dx: -strokeReach, dy: -strokeReach)
+        let reach = lineWidth * factor + 1
+        return area.isNull ? .null : area.insetBy(dx: -reach, dy: -reach)
     }
 }
 

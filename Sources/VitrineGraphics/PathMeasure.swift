@@ -65,17 +65,44 @@ public struct PathMeasure: Sendable {
     /// touches (their control points): where `Path.trimmed` pieces ending in that stretch can
     /// differ from one another. Null for an empty path.
     public func boundsOfSegments(between a: Double, and b: Double) -> Rect {
-        guard !sampleEnd.isEmpty, !a.isNaN, !b.isNaN else { return .null }
-        let lower = min(max(min(a, b), 0), length), upper = min(max(max(a, b), 0), length)
-        let first = location(at: lower, samples: 0..<sampleEnd.count, preferEarlier: true).0
-        let last = location(at: upper, samples: 0..<sampleEnd.count, preferEarlier: false).0
+        guard let touched = segmentsTouched(between: a, and: b) else { return .null }
         var box = Rect.null
-        for segment in segments[min(first, last)...max(first, last)] {
+        for segment in segments[touched] {
             for p in [segment.p0, segment.p1, segment.p2, segment.p3] {
                 box = box.union(Rect(x: p.x, y: p.y, width: 0, height: 0))
             }
         }
         return box
+    }
+
+    /// How far a miter join reaches from its corner, in half line widths, at most, where the
+    /// segments the stretch between two distances touches meet each other or their neighbours:
+    /// 1 / cos(θ/2) for a turn of θ, or 1 where that exceeds `miterLimit` and the join is a
+    /// bevel; 1 without corners. (Joins inside a curve are the stroker's own and stay within
+    /// half the width.)
+    public func largestMiterRatio(between a: Double, and b: Double, miterLimit: Double) -> Double {
+        guard let touched = segmentsTouched(between: a, and: b) else { return 1 }
+        var largest = 1.0
+        for i in max(touched.lowerBound - 1, 0)...touched.upperBound where i + 1 < segments.count {
+            // Consecutive measured segments meet at a corner when one ends where the next starts.
+            guard segments[i].end == segments[i + 1].p0 else { continue }
+            let turn = segments[i].unitTangent(at: 1).dot(segments[i + 1].unitTangent(at: 0))
+            let halfAngleCosine = ((1 + turn) / 2).squareRoot()
+            let ratio = halfAngleCosine > 0 ? 1 / halfAngleCosine : .infinity
+            // Near the limit either outcome is possible after rounding: count the miter.
+            if ratio <= miterLimit * 1.01 { largest = max(largest, ratio) }
+        }
+        return largest
+    }
+
+    /// The indices of the segments the stretch between two distances touches (both segments
+    /// at a distance where one ends and the next begins).
+    private func segmentsTouched(between a: Double, and b: Double) -> ClosedRange<Int>? {
+        guard !sampleEnd.isEmpty, !a.isNaN, !b.isNaN else { return nil }
+        let lower = min(max(min(a, b), 0), length), upper = min(max(max(a, b), 0), length)
+        let first = location(at: lower, samples: 0..<sampleEnd.count, preferEarlier: true).0
+        let last = location(at: upper, samples: 0..<sampleEnd.count, preferEarlier: false).0
+        return min(first, last)...max(first, last)
     }
 
     // MARK: - Pieces (trimming and dashing)
