@@ -62,9 +62,10 @@ extension Bitmap {
         try PNGCodec.encode(self, destination: "PNG data")
     }
 
-    /// Writes the bitmap to `path` as an 8-bit RGBA PNG (colours un-premultiplied).
-    public func writePNG(to path: String) throws {
-        let data = try PNGCodec.encode(self, destination: path)
+    /// Writes the bitmap to `path` as an 8-bit RGBA PNG (colours un-premultiplied). `fast`
+    /// trades size for speed (libpng's fast deflate settings): for streams of frames.
+    public func writePNG(to path: String, fast: Bool = false) throws {
+        let data = try PNGCodec.encode(self, destination: path, fast: fast)
         do {
             try data.write(to: URL(fileURLWithPath: path))
         } catch {
@@ -107,23 +108,27 @@ enum PNGCodec {
     }
 
     /// Encodes straight-alpha RGBA at 8 bits per channel.
-    static func encode(_ bitmap: Bitmap, destination: String) throws -> Data {
+    static func encode(_ bitmap: Bitmap, destination: String, fast: Bool = false) throws -> Data {
         let width = bitmap.width, height = bitmap.height
         guard width > 0, height > 0, width <= Int(Int32.max) / 4 else {
             throw PNGError.writeFailed(destination: destination, message: "cannot encode a \(width)x\(height) image")
         }
-        var straight = [UInt32](repeating: 0, count: width * height)
-        straight.withUnsafeMutableBufferPointer { out in
+        let straight = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
             for y in 0..<height {
                 let row = bitmap.row(y)
                 for x in 0..<width { out[y * width + x] = unpremultiply(row[x]) }
             }
+            count = width * height
+        }
+        func describe(_ image: inout png_image) {
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            image.width = UInt32(width)
+            image.height = UInt32(height)
+            image.format = formatBGRA
+            if fast { image.flags |= UInt32(PNG_IMAGE_FLAG_FAST) }
         }
         var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(width)
-        image.height = UInt32(height)
-        image.format = formatBGRA
+        describe(&image)
         // Room for the raw rows plus deflate's worst-case overhead; retried if libpng asks for more.
         var capacity = width * height * 4 + height + (width * height * 4 / 16_000 + 1) * 5 + 4096
         for _ in 0..<2 {
@@ -144,10 +149,7 @@ enum PNGCodec {
             }
             capacity = Int(size)
             image = png_image()
-            image.version = UInt32(PNG_IMAGE_VERSION)
-            image.width = UInt32(width)
-            image.height = UInt32(height)
-            image.format = formatBGRA
+            describe(&image)
         }
         throw PNGError.writeFailed(destination: destination, message: "encoder kept asking for more memory")
     }

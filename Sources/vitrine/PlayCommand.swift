@@ -110,7 +110,7 @@ struct PlayCommand: ParsableCommand {
         let size = PixelSize(width: max(1, Int(canvas.width.rounded())), height: max(1, Int(canvas.height.rounded())))
         let directory = output
         return HeadlessPresenter(size: size) { screen, index in
-            try screen.writePNG(to: "\(directory)/\(PlayCommand.frameName(index))")
+            try screen.writePNG(to: "\(directory)/\(PlayCommand.frameName(index))", fast: true)
         }
     }
 

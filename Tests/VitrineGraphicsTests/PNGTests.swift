@@ -161,6 +161,10 @@ final class PNGTests: XCTestCase {
         try bitmap.writePNG(to: path)
         let image = try Image(contentsOfFile: path)
         XCTAssertEqual(image[4, 2], 0xFF20_4060)
+        // Fast deflate (the headless player's frames) changes the size, never the pixels.
+        try bitmap.writePNG(to: path, fast: true)
+        let fast = try Image(contentsOfFile: path)
+        for y in 0..<3 { for x in 0..<5 { XCTAssertEqual(fast[x, y], 0xFF20_4060) } }
         XCTAssertThrowsError(try bitmap.writePNG(to: "/nonexistent-dir/x.png")) { error in
             guard case PNGError.writeFailed(let destination, _)? = error as? PNGError else { return XCTFail("\(error)") }
             XCTAssertEqual(destination, "/nonexistent-dir/x.png")
