@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(libx11-dev libxext-dev libxrandr-dev libpng-dev libfreetype-dev libfontconfig-dev
           pkg-config fonts-dejavu-core)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback)
+    packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback libxfixes3)
 fi
 
 missing=()

@@ -257,6 +257,22 @@ final class X11PresenterTests: XCTestCase {
         XCTAssertEqual(client.property(Window(presenter.window), "_NET_WM_STATE"), [])
     }
 
+    /// The cursor over the player's window shows nothing: XFixes hands out the image of the
+    /// cursor the server displays, every pixel of which must be transparent (the root window's
+    /// default cursor, before the player starts, is not).
+    func testTheCursorIsInvisibleOverTheWindow() throws {
+        let server = try XvfbServer(width: 160, height: 120)
+        let client = try XClient(server.name)
+        let before = try XCTUnwrap(try client.cursorImage())
+        XCTAssertTrue(before.contains { $0 >> 24 != 0 }, "the root window's cursor is visible")
+        let presenter = try X11Presenter(displayName: server.name, logger: quiet)
+        defer { presenter.close() }
+        XSync(client.display, 0)
+        let over = try XCTUnwrap(try client.cursorImage())
+        XCTAssertFalse(over.isEmpty)
+        XCTAssertTrue(over.allSatisfy { $0 >> 24 == 0 }, "a pixel of the cursor over the window is not transparent")
+    }
+
     func testWithWindowManagerTheWindowAsksForFullScreenWithoutDecorations() throws {
         let server = try XvfbServer(width: 160, height: 120)
         let client = try XClient(server.name)

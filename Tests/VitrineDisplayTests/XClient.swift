@@ -43,6 +43,35 @@ final class XClient {
 
     func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
 
+    /// The ARGB pixels of the cursor the server shows now (XFixesGetCursorImage), or nil when
+    /// the server has no XFixes. libXfixes is looked up at run time so that nothing Vitrine
+    /// ships links it.
+    func cursorImage() throws -> [UInt32]? {
+        // Never closed: the extension leaves hooks in the Display that run when it closes.
+        guard let library = dlopen("libXfixes.so.3", RTLD_NOW) else {
+            throw XvfbError(description: "libXfixes.so.3 is not installed (apt-get install libxfixes3)")
+        }
+        typealias QueryExtension = @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+        typealias QueryVersion = @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+        typealias GetCursorImage = @convention(c) (OpaquePointer) -> UnsafeMutableRawPointer?
+        guard let query = dlsym(library, "XFixesQueryExtension"), let version = dlsym(library, "XFixesQueryVersion"),
+              let get = dlsym(library, "XFixesGetCursorImage") else {
+            throw XvfbError(description: "libXfixes lacks XFixesGetCursorImage")
+        }
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        guard unsafeBitCast(query, to: QueryExtension.self)(display, &eventBase, &errorBase) != 0 else { return nil }
+        var major: Int32 = 6, minor: Int32 = 0  // the client must announce its version first
+        _ = unsafeBitCast(version, to: QueryVersion.self)(display, &major, &minor)
+        guard let image = unsafeBitCast(get, to: GetCursorImage.self)(display) else { return nil }
+        defer { XFree(image) }
+        // XFixesCursorImage: short x, y; unsigned short width, height, xhot, yhot; unsigned long
+        // cursor_serial; unsigned long *pixels (one ARGB pixel per unsigned long); …
+        let width = Int(image.load(fromByteOffset: 4, as: UInt16.self))
+        let height = Int(image.load(fromByteOffset: 6, as: UInt16.self))
+        guard let pixels = image.load(fromByteOffset: 24, as: UnsafePointer<UInt>?.self) else { return [] }
+        return (0..<width * height).map { UInt32(truncatingIfNeeded: pixels[$0]) }
+    }
+
     /// The format-32 values of `property` on `window` (empty when it is not set).
     func property(_ window: Window, _ property: String) -> [UInt] {
         var type: Atom = 0, format: Int32 = 0, items: UInt = 0, remaining: UInt = 0
