@@ -1,7 +1,15 @@
 // Memory operations the renderer's pixel loops need and Swift cannot express: wmemset from
 // <wchar.h> (a 32-bit fill with the widest stores the CPU has, chosen at run time; Swift's
-// Glibc module does not import it) and a cache prefetch hint.
+// Glibc module does not import it), a cache prefetch hint, and glibc's mallopt.
 #include <wchar.h>
+#include <malloc.h>
+
+/// Makes glibc map every allocation of at least `bytes` on its own (mallopt M_MMAP_THRESHOLD,
+/// which also turns off the threshold's dynamic growth), so freeing it unmaps it. Returns
+/// whether glibc accepted the value.
+static inline int vitrine_map_allocations_from(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
 
 /// Asks the CPU to bring the cache line at `address` towards the core, to be written. A hint:
 /// no effect on the program's meaning, never a fault.

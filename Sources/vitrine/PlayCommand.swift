@@ -59,6 +59,9 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Scenes and transitions come and go for months: their frame-sized buffers must not
+        // stay resident after them.
+        LargeAllocations.returnToTheSystem()
         StandardErrorLogHandler.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "vitrine.play")
         // Blocked before anything else can start a thread: the signals reach only the signalfd.
