@@ -28,6 +28,12 @@ struct CoverageSpan {
 /// proportional to the cells its edges cross plus its rows, not to its area, and the sweep
 /// leaves every cell and mark zero again, ready for the next shape without clearing.
 ///
+/// The buffer holds `bandHeight` rows. A shape no taller is accumulated as its edges arrive;
+/// a taller one keeps its edges and accumulates them a band at a time as the sweep reaches
+/// each band, starting every edge's walk at the band's top exactly where the walk from its
+/// start would be, so the result is the same to the bit. A frame-high shape thus needs a
+/// band's worth of cells (half a megabyte at 1920 wide), not a frame's (8 MB).
+///
 /// Inside, coordinates are 24.8 fixed point relative to the region's top-left corner (an
 /// edge's sub-pixel position has 1/256 pixel resolution); cover and area are exact integers,
 /// so a closed outline's rows sum back to exactly zero and a fully covered pixel is exactly
@@ -40,13 +46,26 @@ final class Rasterizer {
     let width: Int
     let height: Int
 
-    /// Accumulation cells: `bounds.height` rows of `cellStride` values (a pixel's right
+    /// Rows of cells the buffer holds: the height of a band.
+    static let bandHeight = 64
+
+    /// Accumulation cells: the current band's rows of `cellStride` values (a pixel's right
     /// neighbour may be written when an edge sits on the region's right border).
     private let cells: UnsafeMutablePointer<Int32>
     /// One bit per written cell, `wordsPerRow` words per row.
     private let marks: UnsafeMutablePointer<UInt64>
     private var cellStride = 0
     private var wordsPerRow = 0
+
+    /// The region rows (from `bounds.y`) the cells hold now: `bandTop ..< bandTop + bandRows`.
+    private var bandTop = 0
+    private var bandRows = 0
+    /// Whether the shape is taller than a band, so edges are kept in `edges` and accumulated
+    /// band by band, rather than as they arrive.
+    private var isBanded = false
+    /// The current shape's edges (24.8 fixed point from the region's origin, as added), kept
+    /// while it is banded. Its capacity is kept from shape to shape.
+    private var edges: [(x0: Int32, y0: Int32, x1: Int32, y1: Int32)] = []
 
     /// The device rectangle shapes are clipped to (within 0…width × 0…height).
     private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -57,8 +76,9 @@ final class Rasterizer {
     init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        let cellCount = max(1, (self.width + 2) * self.height)
-        let markCount = max(1, ((self.width + 1) / 64 + 1) * self.height)
+        let rows = min(self.height, Rasterizer.bandHeight)
+        let cellCount = max(1, (self.width + 2) * rows)
+        let markCount = max(1, ((self.width + 1) / 64 + 1) * rows)
         // calloc: zeroed pages the kernel maps lazily, so an unused region costs nothing.
         cells = calloc(cellCount, MemoryLayout<Int32>.stride)!.bindMemory(to: Int32.self, capacity: cellCount)
         marks = calloc(markCount, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: markCount)
@@ -74,6 +94,9 @@ final class Rasterizer {
     func reset(clip: IntRect) {
         self.clip = clip.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+        isBanded = false
+        bandRows = 0
+        edges.removeAll(keepingCapacity: true)
     }
 
     /// Fixes the current shape's region (clipped; a second shape is confined to the first's
@@ -82,6 +105,10 @@ final class Rasterizer {
         bounds = bounds.isEmpty ? r.intersection(clip) : r.intersection(bounds)
         cellStride = bounds.width + 2
         wordsPerRow = (bounds.width + 1) / 64 + 1
+        isBanded = bounds.height > Rasterizer.bandHeight
+        edges.removeAll(keepingCapacity: true)
+        bandTop = 0
+        bandRows = isBanded ? 0 : bounds.height
         return bounds
     }
 
@@ -97,10 +124,22 @@ final class Rasterizer {
     /// Boundary crossings are shared by the pieces on both sides, so covers telescope exactly.
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
+        if isBanded {
+            edges.append((Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0),
+                          Int32(truncatingIfNeeded: x1), Int32(truncatingIfNeeded: y1)))
+            return
+        }
+        accumulate(x0: x0, y0: y0, x1: x1, y1: y1)
+    }
+
+    /// Accumulates the part of an edge inside the current band's rows.
+    private func accumulate(x0: Int, y0: Int, x1: Int, y1: Int) {
         var (xa, ya, xb, yb) = (x0, y0, x1, y1)
         var sign: Int32 = 1
         if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
-        let firstRow = ya >> 8, lastRow = (yb - 1) >> 8
+        let edgeFirstRow = ya >> 8, edgeLastRow = (yb - 1) >> 8
+        let firstRow = max(edgeFirstRow, bandTop), lastRow = min(edgeLastRow, bandTop &+ bandRows &- 1)
+        guard firstRow <= lastRow else { return }
         let stride = cellStride, words = wordsPerRow
 
         if xa == xb {
@@ -108,9 +147,9 @@ final class Rasterizer {
             let cx = xa >> 8
             if cx >= bounds.width { return } // on the right border: affects nothing visible
             let twiceFx = Int32(xa & 255) << 1
-            var rowCells = cells + firstRow &* stride
-            var rowMarks = marks + firstRow &* words
-            var top = ya
+            var rowCells = cells + (firstRow &- bandTop) &* stride
+            var rowMarks = marks + (firstRow &- bandTop) &* words
+            var top = max(ya, firstRow << 8)
             var row = firstRow
             while row <= lastRow {
                 let bottom = min(yb, (row &+ 1) << 8)
@@ -124,21 +163,26 @@ final class Rasterizer {
             return
         }
 
-        var rowCells = cells + firstRow &* stride
-        var rowMarks = marks + firstRow &* words
+        var rowCells = cells + (firstRow &- bandTop) &* stride
+        var rowMarks = marks + (firstRow &- bandTop) &* words
         let rowTop = firstRow << 8
-        if firstRow == lastRow {
+        if edgeFirstRow == edgeLastRow {
             addRowPiece(rowCells, rowMarks, x0: xa, fy0: ya &- rowTop, x1: xb, fy1: yb &- rowTop, sign: sign)
             return
         }
         // x at row boundary y is xa + ⌊(dx·(y − ya) + dy/2) / dy⌋ (rounded to nearest); q and r
-        // hold that quotient and remainder for the next boundary.
+        // hold that quotient and remainder for the next boundary. An edge that began in an
+        // earlier band starts at its crossing of this band's top, by the same formula.
         let dx = xb &- xa, dy = yb &- ya
         var (q, r) = Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy)
         let (lift, rem) = Rasterizer.floorDivMod(dx << 8, dy)
         var x = xa, fy = ya &- rowTop
+        if firstRow > edgeFirstRow {
+            x = xa &+ Rasterizer.floorDivMod(dx &* (rowTop &- ya) &+ (dy >> 1), dy).0
+            fy = 0
+        }
         var row = firstRow
-        while row < lastRow {
+        while row < edgeLastRow && row <= lastRow {
             let nextX = xa &+ q
             addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign)
             x = nextX
@@ -150,7 +194,22 @@ final class Rasterizer {
             rowMarks += words
             row &+= 1
         }
-        addRowPiece(rowCells, rowMarks, x0: x, fy0: 0, x1: xb, fy1: yb &- (lastRow << 8), sign: sign)
+        if row == edgeLastRow && row <= lastRow {
+            addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: xb, fy1: yb &- (edgeLastRow << 8), sign: sign)
+        }
+    }
+
+    /// Makes the cells hold the band of region rows starting at `top` (a banded shape's
+    /// cells are all zero between bands: the sweep clears them).
+    private func accumulateBand(from top: Int) {
+        bandTop = top
+        bandRows = min(Rasterizer.bandHeight, bounds.height &- top)
+        let bandTopY = top << 8, bandBottomY = (top &+ bandRows) << 8
+        for e in edges {
+            let y0 = Int(e.y0), y1 = Int(e.y1)
+            if min(y0, y1) >= bandBottomY || max(y0, y1) <= bandTopY { continue }
+            accumulate(x0: Int(e.x0), y0: y0, x1: Int(e.x1), y1: y1)
+        }
     }
 
     /// One edge piece inside a single row: `fy0 < fy1` are offsets from the row's top
@@ -246,7 +305,7 @@ final class Rasterizer {
 
     /// Turns device row `y` of the accumulated shape into coverage spans (left to right,
     /// coverage never 0) and clears the row's cells. Every row of `bounds` must be swept
-    /// once. `spans` must hold `maxSpansPerRow` entries.
+    /// once, top to bottom. `spans` must hold `maxSpansPerRow` entries.
     func sweep(row y: Int, rule: FillRule, into spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
         var list = CoverageSpanList(spans)
         sweep(row: y, rule: rule, into: &list)
@@ -255,13 +314,14 @@ final class Rasterizer {
 
     /// Hands device row `y` of the accumulated shape to `sink` as runs of equal coverage
     /// (left to right, coverage never 0) and clears the row's cells. Every row of `bounds`
-    /// must be swept once. Inlined into each caller, so a sink that composites pixels runs
-    /// fused with the sweep, without a span list in between.
+    /// must be swept once, top to bottom. Inlined into each caller, so a sink that composites
+    /// pixels runs fused with the sweep, without a span list in between.
     @inline(__always)
     func sweep<Sink: CoverageSink>(row y: Int, rule: FillRule, into sink: inout Sink) {
         let local = y &- bounds.y
-        let rowCells = cells + local &* cellStride
-        let rowMarks = marks + local &* wordsPerRow
+        if local >= bandTop &+ bandRows { accumulateBand(from: local) }
+        let rowCells = cells + (local &- bandTop) &* cellStride
+        let rowMarks = marks + (local &- bandTop) &* wordsPerRow
         let origin = bounds.x
         let end = bounds.width
         let evenOdd = rule == .evenOdd
@@ -296,7 +356,7 @@ final class Rasterizer {
 
     /// Clears whatever the current shape accumulated, without producing spans.
     func discard() {
-        for local in 0..<bounds.height {
+        for local in 0..<bandRows {
             let rowMarks = marks + local * wordsPerRow
             let rowCells = cells + local * cellStride
             for w in 0..<wordsPerRow where rowMarks[w] != 0 {
@@ -311,6 +371,9 @@ final class Rasterizer {
             }
         }
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+        edges.removeAll(keepingCapacity: true)
+        bandRows = 0
+        isBanded = false
     }
 
     /// The most spans one row can produce: a run and a single pixel per cell, plus a tail.

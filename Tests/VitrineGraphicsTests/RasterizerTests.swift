@@ -196,6 +196,57 @@ final class RasterizerTests: XCTestCase {
         XCTAssertTrue(ctx.rasterizer.bounds.isEmpty)
     }
 
+    /// A shape taller than a band is accumulated a band at a time: each row still covers
+    /// exactly its strip of the shape (edges cross band boundaries at fractional x, one edge
+    /// spans every band), and nothing of it is left behind for the next shape, which draws
+    /// exactly as on a fresh context.
+    func testTallShapesAreSweptBandByBandExactly() {
+        let band = Rasterizer.bandHeight
+        let height = 4 * band + 37  // the last band is a short one
+        let pts = [Point(7.3, 0.6), Point(93.7, Double(band) + 11.2), Point(61.1, Double(height) - 0.4),
+                   Point(12.9, Double(2 * band) + 0.5)]
+        let bitmap = Bitmap(width: 100, height: height)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        var tall = Path()
+        tall.move(to: pts[0]); for q in pts.dropFirst() { tall.addLine(to: q) }; tall.closeSubpath()
+        ctx.fill(tall, color: .black)
+        for row in 0..<height {
+            var sum = 0
+            for x in 0..<100 { sum += alpha(bitmap, x, row) }
+            // Each row holds at most four partly covered pixels per edge it meets: 8-bit
+            // rounding plus the 1/256-pixel vertex grid.
+            XCTAssertEqual(Double(sum) / 255, stripArea(pts, from: Double(row), to: Double(row + 1)), accuracy: 0.05,
+                           "row \(row)")
+        }
+        var small = Path(); small.addEllipse(in: Rect(x: 20.4, y: 30.2, width: 50.5, height: 40.3))
+        bitmap.fill(0)
+        ctx.fill(small, color: .black)
+        let fresh = Bitmap(width: 100, height: height)
+        GraphicsContext(bitmap: fresh).fill(small, color: .black)
+        for y in 0..<height { for x in 0..<100 where bitmap[x, y] != fresh[x, y] { return XCTFail("(\(x), \(y)) differs") } }
+    }
+
+    /// The area of a convex polygon between two horizontal lines (clipped, then shoelace).
+    private func stripArea(_ polygon: [Point], from top: Double, to bottom: Double) -> Double {
+        func clip(_ pts: [Point], keep: (Point) -> Bool, cut: (Point, Point) -> Point) -> [Point] {
+            var out: [Point] = []
+            for i in pts.indices {
+                let a = pts[i], b = pts[(i + 1) % pts.count]
+                if keep(a) { out.append(a) }
+                if keep(a) != keep(b) { out.append(cut(a, b)) }
+            }
+            return out
+        }
+        func atY(_ y: Double) -> (Point, Point) -> Point {
+            { a, b in Point(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y) }
+        }
+        let inside = clip(clip(polygon, keep: { $0.y >= top }, cut: atY(top)), keep: { $0.y <= bottom }, cut: atY(bottom))
+        guard inside.count > 2 else { return 0 }
+        var area = 0.0
+        for i in inside.indices { area += inside[i].cross(inside[(i + 1) % inside.count]) }
+        return abs(area) / 2
+    }
+
     func testAccumulatorIsCleanAfterEveryDraw() {
         // Draw, then draw a disjoint shape: no residue of the first may leak into the second.
         let bitmap = Bitmap(width: 200, height: 100)
