@@ -119,12 +119,20 @@ open class ProgressLayer: Layer {
         return out.count == 1 && points.count > 1 ? [] : out
     }
 
-    /// The line and the label's reach beyond the bounds.
+    /// The line (out to its round caps) and the label; the bounds only when the layer paints
+    /// them itself (a background, border or contents). A bar in a wide, tall layer then damages
+    /// the strip its line sweeps, not the whole layer, as its progress moves.
     open override func visualExtent() -> Rect {
         let l = layout
-        var r = bounds.standardized
+        var r = Rect.null
         for p in l.track + l.done { r = r.union(Rect(origin: p, size: .zero)) }
         r = r.insetBy(dx: -lineWidth, dy: -lineWidth)
-        return l.labelRect.isEmpty ? r : r.union(l.labelRect)
+        if !l.labelRect.isEmpty {
+            // The percentage is centred on the label's rectangle and may be wider than it.
+            let label = l.labelRect.standardized
+            r = r.union(label.insetBy(dx: -label.height, dy: -1))
+        }
+        if paintsItsBounds || r.isNull { r = r.union(bounds.standardized) }
+        return r
     }
 }

@@ -98,6 +98,26 @@ final class ShapeExtentTests: XCTestCase {
         XCTAssertEqual(r.dirty.first.map { $0.intersection(whole) }, whole)
     }
 
+    /// A progress bar draws its line and label: a wide, tall bar layer damages the strip its
+    /// line covers (out to the round caps) and the label, not its whole bounds.
+    func testProgressBarExtentIsItsLineAndLabel() {
+        let bar = ProgressLayer()
+        bar.bounds = Rect(x: 0, y: 0, width: 1400, height: 300)
+        bar.origin = Point(x: 0, y: 150)
+        bar.maxLength = 1400
+        bar.maxOffset = 60
+        bar.lineWidth = 14
+        bar.textRect = Rect(x: -60, y: 190, width: 120, height: 48)
+        bar.progress = 0.5
+        // The line runs from (0, 150) through the tip (700, 210) to (1400, 150), widened by the
+        // line width; the label moves with the tip to (640, 250, 120, 48), widened by its
+        // height on either side for a percentage wider than the rectangle.
+        XCTAssertEqual(bar.visualExtent(), Rect(x: -14, y: 136, width: 1428, height: 88)
+            .union(Rect(x: 592, y: 249, width: 216, height: 50)))
+        bar.backgroundColor = .black
+        XCTAssertEqual(bar.visualExtent().intersection(bar.bounds), bar.bounds)
+    }
+
     func testEmptyPathFallsBackToBounds() {
         let shape = ShapeLayer()
         shape.bounds = Rect(x: 0, y: 0, width: 10, height: 20)
