@@ -73,7 +73,7 @@ let package = Package(
                           swiftSettings: fastInDebug),
 
         // Test helpers shared by test targets: a private Xvfb per test.
-        .target(name: "VitrineTestSupport", path: "Tests/VitrineTestSupport"),
+        .target(name: "VitrineTestSupport", dependencies: ["CX11"], path: "Tests/VitrineTestSupport"),
         .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrinePlayer"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),

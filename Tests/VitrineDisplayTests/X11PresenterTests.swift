@@ -390,17 +390,8 @@ final class X11PresenterTests: XCTestCase {
 }
 
 extension XClient {
-    /// Resizes the screen as a monitor change would: the CRTC goes dark, then the screen takes
-    /// the new size (Xvfb can shrink below its start size, not grow past it).
+    /// Resizes the screen as a monitor change would (see `resizeXvfbScreen`).
     func resizeScreen(width: Int, height: Int) throws {
-        guard let resources = XRRGetScreenResourcesCurrent(display, root) else {
-            throw XvfbError(description: "no RandR resources")
-        }
-        defer { XRRFreeScreenResources(resources) }
-        for crtc in UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.ncrtc)) {
-            XRRSetCrtcConfig(display, resources, crtc, Time(CurrentTime), 0, 0, 0, UInt16(RR_Rotate_0), nil, 0)
-        }
-        XRRSetScreenSize(display, root, Int32(width), Int32(height), Int32(width / 4), Int32(height / 4))
-        XSync(display, 0)
+        try resizeXvfbScreen(display, width: width, height: height)
     }
 }

@@ -121,6 +121,33 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertGreaterThan(pings.first!, notify.messages.firstIndex(of: "READY=1")!)
     }
 
+    /// A monitor change while playing: the player lays the canvas out for the new screen in a
+    /// new frame buffer and repaints it whole (32×24 on 48×48: scaled 1.5×, bars above and
+    /// below).
+    func testTheScreenChangingSizeLaysThePlaylistOutAgain() throws {
+        let xvfb = try XvfbServer(width: 64, height: 48)
+        let screen = try ScreenReader(xvfb.name)
+        let config = directory + "/playlist.toml"
+        try writeFile(config, colourPlaylist([("red", "#ff0000")]))
+        let notify = try NotifyLog()
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
+        XCTAssertEqual(screen.pixel(x: 24, y: 2), 0xFF0000)
+
+        try resizeXvfbScreen(screen.display, width: 48, height: 48)
+        // Canvas 48×36 at y 6…42 on black.
+        XCTAssertEqual(screen.waitForPixel(x: 24, y: 2) { $0 == 0x000000 }, 0x000000, player.standardError)
+        XCTAssertEqual(screen.pixel(x: 24, y: 45), 0x000000)
+        XCTAssertEqual(screen.pixel(x: 24, y: 24), 0xFF0000)
+        XCTAssertEqual(screen.pixel(x: 47, y: 7), 0xFF0000)
+        XCTAssertTrue(player.waitForError(containing: "output resized to 48x48"), player.standardError)
+        XCTAssertTrue(player.process.isRunning)
+
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
     func testAStalledXServerStopsTheWatchdogEvenWhileIdle() throws {
         let xvfb = try XvfbServer(width: 64, height: 48)
         let config = directory + "/playlist.toml"

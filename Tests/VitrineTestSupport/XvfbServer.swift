@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import XCTest
 
@@ -70,4 +71,20 @@ public final class XvfbServer {
 public struct XvfbError: Error, CustomStringConvertible {
     public var description: String
     public init(description: String) { self.description = description }
+}
+
+/// Resizes the screen of the server `display` is connected to as a monitor change would: the
+/// CRTC goes dark, then the screen takes the new size (Xvfb can shrink below its start size,
+/// not grow past it).
+public func resizeXvfbScreen(_ display: OpaquePointer, width: Int, height: Int) throws {
+    let root = XDefaultRootWindow(display)
+    guard let resources = XRRGetScreenResourcesCurrent(display, root) else {
+        throw XvfbError(description: "no RandR resources")
+    }
+    defer { XRRFreeScreenResources(resources) }
+    for crtc in UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.ncrtc)) {
+        XRRSetCrtcConfig(display, resources, crtc, Time(CurrentTime), 0, 0, 0, UInt16(RR_Rotate_0), nil, 0)
+    }
+    XRRSetScreenSize(display, root, Int32(width), Int32(height), Int32(width / 4), Int32(height / 4))
+    XSync(display, 0)
 }
