@@ -136,12 +136,19 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertEqual(screen.pixel(x: 24, y: 2), 0xFF0000)
 
         try resizeXvfbScreen(screen.display, width: 48, height: 48)
-        // Canvas 48×36 at y 6…42 on black.
-        XCTAssertEqual(screen.waitForPixel(x: 24, y: 2) { $0 == 0x000000 }, 0x000000, player.standardError)
-        XCTAssertEqual(screen.pixel(x: 24, y: 45), 0x000000)
-        XCTAssertEqual(screen.pixel(x: 24, y: 24), 0xFF0000)
-        XCTAssertEqual(screen.pixel(x: 47, y: 7), 0xFF0000)
         XCTAssertTrue(player.waitForError(containing: "output resized to 48x48"), player.standardError)
+        // Canvas 48×36 at y 6…42 on black. (The server clears the resized window itself, so
+        // wait for the whole layout, not one pixel.)
+        let expected: [(x: Int, y: Int, rgb: UInt32)] = [(24, 2, 0x000000), (24, 45, 0x000000),
+                                                         (24, 24, 0xFF0000), (47, 7, 0xFF0000), (0, 41, 0xFF0000)]
+        let deadline = Date().addingTimeInterval(3)
+        var seen: [UInt32?] = []
+        repeat {
+            seen = expected.map { screen.pixel(x: $0.x, y: $0.y) }
+            if seen == expected.map(\.rgb) { break }
+            usleep(20_000)
+        } while Date() < deadline
+        XCTAssertEqual(seen, expected.map(\.rgb), player.standardError)
         XCTAssertTrue(player.process.isRunning)
 
         player.send(SIGTERM)
