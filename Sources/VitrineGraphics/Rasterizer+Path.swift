@@ -93,25 +93,25 @@ extension Rasterizer {
         return true
     }
 
-    /// Culls a shape by its device bounds and fixes its region; nil when the shape cannot
-    /// touch the clip. (Entirely left of the clip counts as invisible too: a closed outline
-    /// winds to zero at every point to its right.)
+    /// Culls a shape by its device bounds and fixes its geometry and region; nil when the
+    /// shape cannot touch the clip. (Entirely left of the clip counts as invisible too: a
+    /// closed outline winds to zero at every point to its right.) The geometry is the shape's
+    /// box within the target, whatever the clip, so the clip never moves an edge.
     private func beginShape(_ b: DeviceBounds) -> EdgeSink? {
-        let left = Double(clip.x), top = Double(clip.y)
-        let right = Double(clip.maxX), bottom = Double(clip.maxY)
-        if b.maxY <= top || b.minY >= bottom || b.minX >= right || b.maxX <= left || !(b.minX <= b.maxX) {
+        if b.maxY <= Double(clip.y) || b.minY >= Double(clip.maxY) || b.minX >= Double(clip.maxX)
+            || b.maxX <= Double(clip.x) || !(b.minX <= b.maxX) {
             return nil
         }
-        let x0 = Int(max(b.minX, left).rounded(.down)), y0 = Int(max(b.minY, top).rounded(.down))
-        let x1 = Int(min(b.maxX, right).rounded(.up)), y1 = Int(min(b.maxY, bottom).rounded(.up))
-        let region = beginRegion(IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        let x0 = Int(max(b.minX, 0).rounded(.down)), y0 = Int(max(b.minY, 0).rounded(.down))
+        let x1 = Int(min(b.maxX, Double(width)).rounded(.up)), y1 = Int(min(b.maxY, Double(height)).rounded(.up))
+        let (geometry, region) = beginRegion(IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
         guard !region.isEmpty else { return nil }
-        // Clipping to the region is clipping to the clip: the shape lies inside the region
-        // wherever the region is not cut by the clip.
-        let rx0 = Double(region.x), ry0 = Double(region.y)
-        let rx1 = Double(region.maxX), ry1 = Double(region.maxY)
-        return EdgeSink(rasterizer: self, left: rx0, top: ry0, right: rx1, bottom: ry1,
-                        needsClipping: b.minX < rx0 || b.maxX > rx1 || b.minY < ry0 || b.maxY > ry1)
+        // Clipping to the geometry is clipping to the target: the shape lies inside it
+        // wherever the target's edges do not cut it.
+        let gx0 = Double(geometry.x), gy0 = Double(geometry.y)
+        let gx1 = Double(geometry.maxX), gy1 = Double(geometry.maxY)
+        return EdgeSink(rasterizer: self, left: gx0, top: gy0, right: gx1, bottom: gy1,
+                        needsClipping: b.minX < gx0 || b.maxX > gx1 || b.minY < gy0 || b.maxY > gy1)
     }
 }
 
@@ -129,19 +129,19 @@ private struct DeviceBounds {
     }
 }
 
-/// Where a curve lies relative to the clip, judged by its control points (the curve stays
-/// inside their convex hull).
+/// Where a curve lies relative to the geometry box, judged by its control points (the curve
+/// stays inside their convex hull).
 private enum CurvePlacement {
-    /// Above, below or right of the clip: contributes nothing.
+    /// Above, below or right of the box: contributes nothing.
     case invisible
-    /// Left of the clip: only its net vertical travel matters, so its chord stands in.
+    /// Left of the box: only its net vertical travel matters, so its chord stands in.
     case leftOfClip
     case visible
 }
 
-/// Clips device-space lines to the clip rectangle and hands them to the rasterizer in fixed
-/// point. Parts left of the clip become vertical edges on its left side (they still wind the
-/// pixels to their right); parts above, below or right of it are dropped.
+/// Clips device-space lines to the shape's geometry box (the target) and hands them to the
+/// rasterizer in fixed point. Parts left of it become vertical edges on its left side (they
+/// still wind the pixels to their right); parts above, below or right of it are dropped.
 private struct EdgeSink {
     let rasterizer: Rasterizer
     let left: Double, top: Double, right: Double, bottom: Double
@@ -254,13 +254,13 @@ private struct EdgeSink {
         if y1 < top { x1 = x0 + (x1 - x0) * ((top - y0) / (y1 - y0)); y1 = top }
         else if y1 > bottom { x1 = x0 + (x1 - x0) * ((bottom - y0) / (y1 - y0)); y1 = bottom }
         if y0 == y1 { return }
-        // Right of the clip: invisible.
+        // Right of the box: invisible.
         if x0 >= right && x1 >= right { return }
         if x0 > right || x1 > right {
             let ym = y0 + (y1 - y0) * ((right - x0) / (x1 - x0))
             if x0 > right { x0 = right; y0 = ym } else { x1 = right; y1 = ym }
         }
-        // Left of the clip: projected onto the left side.
+        // Left of the box: projected onto its left side.
         if x0 <= left && x1 <= left { emit(left, y0, left, y1); return }
         if x0 < left || x1 < left {
             let ym = y0 + (y1 - y0) * ((left - x0) / (x1 - x0))
@@ -274,7 +274,7 @@ private struct EdgeSink {
         emit(x0, y0, x1, y1)
     }
 
-    /// Quantizes to 24.8 fixed point relative to the region's origin, clamped to the region
+    /// Quantizes to 24.8 fixed point relative to the geometry's origin, clamped to it
     /// (flattening and rounding may step a hair outside).
     @inline(__always)
     private func emit(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {

@@ -34,13 +34,19 @@ struct CoverageSpan {
 /// start would be, so the result is the same to the bit. A frame-high shape thus needs a
 /// band's worth of cells (half a megabyte at 1920 wide), not a frame's (8 MB).
 ///
-/// Inside, coordinates are 24.8 fixed point relative to the region's top-left corner (an
-/// edge's sub-pixel position has 1/256 pixel resolution); cover and area are exact integers,
-/// so a closed outline's rows sum back to exactly zero and a fully covered pixel is exactly
-/// 255.
+/// Inside, coordinates are 24.8 fixed point relative to the top-left corner of the shape's
+/// `geometry` box (an edge's sub-pixel position has 1/256 pixel resolution); cover and area
+/// are exact integers, so a closed outline's rows sum back to exactly zero and a fully covered
+/// pixel is exactly 255.
 ///
-/// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips. One
-/// shape per `reset`: its region is fixed when it begins.
+/// The clip never changes the geometry: edges are quantized on a grid that depends only on the
+/// shape and the target, and the clip is applied to cells (rows outside it are skipped, cells
+/// left of it add their cover to its first column, cells right of it are dropped). A shape
+/// drawn through a small clip thus gets exactly the pixels it gets without one: damage-tracked
+/// frames equal whole repaints to the bit.
+///
+/// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips to the
+/// target. One shape per `reset`: its region is fixed when it begins.
 final class Rasterizer {
     /// Size of the largest target this rasterizer serves.
     let width: Int
@@ -69,9 +75,14 @@ final class Rasterizer {
 
     /// The device rectangle shapes are clipped to (within 0…width × 0…height).
     private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
-    /// The device pixels the current shape may touch (within `clip`): the sweep's domain and
-    /// the origin of the cell layout.
+    /// The current shape's box within the target, whatever the clip: the origin its edges are
+    /// quantized from.
+    private(set) var geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
+    /// The device pixels the current shape may touch (`geometry` within `clip`): the sweep's
+    /// domain and the origin of the cell layout.
     private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    /// Where `bounds` starts in `geometry`, in pixels.
+    private var offsetX = 0, offsetY = 0
 
     init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -93,29 +104,37 @@ final class Rasterizer {
     /// The previous shape must have been swept completely (or discarded).
     func reset(clip: IntRect) {
         self.clip = clip.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
         isBanded = false
         bandRows = 0
         edges.removeAll(keepingCapacity: true)
     }
 
-    /// Fixes the current shape's region (clipped; a second shape is confined to the first's
-    /// region) and lays the cells out over it. Returns the region.
-    func beginRegion(_ r: IntRect) -> IntRect {
-        bounds = bounds.isEmpty ? r.intersection(clip) : r.intersection(bounds)
+    /// Fixes the current shape's `geometry` (`box` within the target; a second shape keeps
+    /// the first's) and its clipped region, and lays the cells out over the region.
+    func beginRegion(_ box: IntRect) -> (geometry: IntRect, region: IntRect) {
+        if geometry.isEmpty {
+            geometry = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+            bounds = geometry.intersection(clip)
+        } else {
+            bounds = box.intersection(bounds)
+        }
+        offsetX = bounds.x &- geometry.x
+        offsetY = bounds.y &- geometry.y
         cellStride = bounds.width + 2
         wordsPerRow = (bounds.width + 1) / 64 + 1
         isBanded = bounds.height > Rasterizer.bandHeight
         edges.removeAll(keepingCapacity: true)
         bandTop = 0
         bandRows = isBanded ? 0 : bounds.height
-        return bounds
+        return (geometry, bounds)
     }
 
     // MARK: - Edges
 
-    /// Adds one edge in 24.8 fixed point relative to the region's origin, already clipped to
-    /// `0…bounds.width·256 × 0…bounds.height·256`. Downward edges wind positively, upward
+    /// Adds one edge in 24.8 fixed point relative to the geometry's origin, already clipped to
+    /// `0…geometry.width·256 × 0…geometry.height·256`. Downward edges wind positively, upward
     /// ones negatively.
     ///
     /// All integer: the x where the edge crosses each row boundary, and the y where a row's
@@ -132,23 +151,26 @@ final class Rasterizer {
         accumulate(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
-    /// Accumulates the part of an edge inside the current band's rows.
+    /// Accumulates the part of an edge (geometry coordinates) inside the current band's rows.
     private func accumulate(x0: Int, y0: Int, x1: Int, y1: Int) {
         var (xa, ya, xb, yb) = (x0, y0, x1, y1)
         var sign: Int32 = 1
         if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
+        // Rows are the geometry's; the band holds rows offsetY + bandTop … of them.
         let edgeFirstRow = ya >> 8, edgeLastRow = (yb - 1) >> 8
-        let firstRow = max(edgeFirstRow, bandTop), lastRow = min(edgeLastRow, bandTop &+ bandRows &- 1)
+        let bandFirstRow = offsetY &+ bandTop
+        let firstRow = max(edgeFirstRow, bandFirstRow), lastRow = min(edgeLastRow, bandFirstRow &+ bandRows &- 1)
         guard firstRow <= lastRow else { return }
         let stride = cellStride, words = wordsPerRow
 
         if xa == xb {
             // Vertical: one cell per row, same sub-pixel x throughout.
-            let cx = xa >> 8
-            if cx >= bounds.width { return } // on the right border: affects nothing visible
-            let twiceFx = Int32(xa & 255) << 1
-            var rowCells = cells + (firstRow &- bandTop) &* stride
-            var rowMarks = marks + (firstRow &- bandTop) &* words
+            var cx = (xa >> 8) &- offsetX
+            var twiceFx = Int32(xa & 255) << 1
+            if cx >= bounds.width { return } // right of the clip: affects nothing visible
+            if cx < 0 { cx = 0; twiceFx = 0 } // left of it: only its cover reaches the clip
+            var rowCells = cells + (firstRow &- bandFirstRow) &* stride
+            var rowMarks = marks + (firstRow &- bandFirstRow) &* words
             var top = max(ya, firstRow << 8)
             var row = firstRow
             while row <= lastRow {
@@ -163,8 +185,8 @@ final class Rasterizer {
             return
         }
 
-        var rowCells = cells + (firstRow &- bandTop) &* stride
-        var rowMarks = marks + (firstRow &- bandTop) &* words
+        var rowCells = cells + (firstRow &- bandFirstRow) &* stride
+        var rowMarks = marks + (firstRow &- bandFirstRow) &* words
         let rowTop = firstRow << 8
         if edgeFirstRow == edgeLastRow {
             addRowPiece(rowCells, rowMarks, x0: xa, fy0: ya &- rowTop, x1: xb, fy1: yb &- rowTop, sign: sign)
@@ -204,7 +226,7 @@ final class Rasterizer {
     private func accumulateBand(from top: Int) {
         bandTop = top
         bandRows = min(Rasterizer.bandHeight, bounds.height &- top)
-        let bandTopY = top << 8, bandBottomY = (top &+ bandRows) << 8
+        let bandTopY = (offsetY &+ top) << 8, bandBottomY = (offsetY &+ top &+ bandRows) << 8
         for e in edges {
             let y0 = Int(e.y0), y1 = Int(e.y1)
             if min(y0, y1) >= bandBottomY || max(y0, y1) <= bandTopY { continue }
@@ -213,20 +235,39 @@ final class Rasterizer {
     }
 
     /// One edge piece inside a single row: `fy0 < fy1` are offsets from the row's top
-    /// (0…256); walks the cells from `x0` to `x1`. A piece ending exactly on a cell's left
-    /// side belongs to the cell before (its sub-pixel x is 256 there).
+    /// (0…256); walks the cells from `x0` to `x1` (geometry coordinates). A piece ending
+    /// exactly on a cell's left side belongs to the cell before (its sub-pixel x is 256 there).
+    ///
+    /// Cells left of the clip add only their cover, to its first column (each cell's area
+    /// and the area it carries right sum to cover·512 in every pixel to its right); cells
+    /// right of it affect nothing visible.
     @inline(__always)
     private func addRowPiece(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
                              x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32) {
         let low = min(x0, x1), high = max(x0, x1)
+        if low >= (offsetX &+ bounds.width) << 8 { return }
+        if high <= offsetX << 8 {
+            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
+            Rasterizer.addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
+            return
+        }
+        // Within the clip, or across one of its sides: each cell is placed (or folded) by `put`.
+        let columns = bounds.width, shift = offsetX
+        @inline(__always) func put(_ cell: Int, _ cover: Int32, _ area: Int32) {
+            let local = cell &- shift
+            if local >= columns { return }
+            if local < 0 {
+                Rasterizer.addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
+            } else {
+                Rasterizer.addCell(rowCells, rowMarks, x: local, cover: cover, area: area)
+            }
+        }
         let firstCell = low >> 8
         if high <= (firstCell &+ 1) << 8 {
             // Inside one cell (possibly touching its right side).
-            if firstCell >= bounds.width { return }
             let base = firstCell << 8
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
-            Rasterizer.addCell(rowCells, rowMarks, x: firstCell, cover: cover,
-                               area: cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
+            put(firstCell, cover, cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
         // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
@@ -244,8 +285,7 @@ final class Rasterizer {
             while cell < lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
-                                   area: cover &* Int32(truncatingIfNeeded: fx &+ 256))
+                put(cell, cover, cover &* Int32(truncatingIfNeeded: fx &+ 256))
                 y = nextY
                 fx = 0
                 cell &+= 1
@@ -254,8 +294,7 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
-                               area: cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            put(cell, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
             let dx = UInt32(truncatingIfNeeded: x0 &- x1)
             var cell = (x0 &- 1) >> 8
@@ -267,8 +306,7 @@ final class Rasterizer {
             while cell > lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
-                                   area: cover &* Int32(truncatingIfNeeded: fx))
+                put(cell, cover, cover &* Int32(truncatingIfNeeded: fx))
                 y = nextY
                 fx = 256
                 cell &-= 1
@@ -277,8 +315,7 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.addCell(rowCells, rowMarks, x: cell, cover: cover,
-                               area: cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            put(cell, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
     }
 

@@ -210,7 +210,7 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertLessThan(r.pixelsRedrawn, wedge.area * 3 / 2, "and little more")
         full.frame(at: 0.5)
         full.frame(at: 0.75)
-        XCTAssertLessThanOrEqual(maximumChannelDifference(scene.bitmap, full.bitmap), 1)
+        XCTAssertTrue(samePixels(scene.bitmap, full.bitmap), "a damage-tracked frame is a whole repaint to the bit")
     }
 
     /// A filling sector repaints the wedge from the last arc split before its old end to its
@@ -240,7 +240,7 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(r.dirty.count, 1)
         XCTAssertEqual(r.dirty.first.map { $0.intersection(wedge) }, wedge)
         XCTAssertLessThan(r.pixelsRedrawn, wedge.area * 3 / 2)
-        XCTAssertLessThanOrEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 1)
+        XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap), "a damage-tracked frame is a whole repaint to the bit")
     }
 
     func testDamagePolicyMergesAndFallsBack() {
@@ -278,7 +278,7 @@ final class FrameRendererTests: XCTestCase {
             let a = tracked.frame(at: t), b = full.frame(at: t)
             XCTAssertEqual(b.pixelsRedrawn, 400 * 300)
             if a.pixelsRedrawn < 400 * 300 { partial += 1 }
-            if !sameUpToDamageRounding(tracked.bitmap, full.bitmap) {
+            if !samePixels(tracked.bitmap, full.bitmap) {
                 savePNG(tracked.bitmap, "damage-mismatch-tracked")
                 savePNG(full.bitmap, "damage-mismatch-full")
                 return XCTFail("frame \(i) (t = \(t)) differs between damage-tracked and full rendering")

@@ -58,7 +58,7 @@ final class MaskDamageTests: XCTestCase {
             // changed is well under half its box.
             if i > 1 && i < 12 { XCTAssertLessThan(a.pixelsRedrawn, 402 * 402 / 2, "frame \(i)") }
             XCTAssertEqual(b.pixelsRedrawn, 1920 * 1080)
-            if !sameUpToDamageRounding(tracked.bitmap, full.bitmap) {
+            if !samePixels(tracked.bitmap, full.bitmap) {
                 savePNG(tracked.bitmap, "mask-damage-tracked")
                 savePNG(full.bitmap, "mask-damage-full")
                 return XCTFail("frame \(i) differs between damage-tracked and full rendering")
@@ -87,7 +87,7 @@ final class MaskDamageTests: XCTestCase {
         // Old box 760…1160 × 340…740, new 200…600 × 100…500: two rectangles, not the photo.
         XCTAssertEqual(Set(a.dirty), [IntRect(x: 759, y: 339, width: 402, height: 402),
                                       IntRect(x: 199, y: 99, width: 402, height: 402)])
-        XCTAssertTrue(sameUpToDamageRounding(tracked.bitmap, full.bitmap))
+        XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap))
     }
 
     func testRemovingOrReplacingTheMaskDamagesTheOwner() {
@@ -99,7 +99,7 @@ final class MaskDamageTests: XCTestCase {
         let a = tracked.frame(at: 0.1)
         full.frame(at: 0.1)
         XCTAssertEqual(a.pixelsRedrawn, 1920 * 1080, "the whole photo shows now")
-        XCTAssertTrue(sameUpToDamageRounding(tracked.bitmap, full.bitmap))
+        XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap))
         let small = Layer(), fullSmall = Layer()
         for l in [small, fullSmall] {
             l.frame = Rect(x: 100, y: 100, width: 50, height: 50)
@@ -109,7 +109,7 @@ final class MaskDamageTests: XCTestCase {
         fullPhoto.mask = fullSmall
         tracked.frame(at: 0.2)
         full.frame(at: 0.2)
-        XCTAssertTrue(sameUpToDamageRounding(tracked.bitmap, full.bitmap), "a new mask hides the rest of the photo")
+        XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap), "a new mask hides the rest of the photo")
         assertColor(tracked.bitmap, Point(x: 500, y: 500), .black)
     }
 }

@@ -80,13 +80,6 @@ func samePixels(_ a: Bitmap, _ b: Bitmap) -> Bool {
     return true
 }
 
-/// Whether a damage-tracked frame shows what a whole repaint shows: the same pixels within
-/// one level per channel. (A shape cut by a dirty rectangle's edge is rasterized from edges
-/// split at that edge, whose fixed-point ends can round one level differently.)
-func sameUpToDamageRounding(_ tracked: Bitmap, _ full: Bitmap) -> Bool {
-    maximumChannelDifference(tracked, full) <= 1
-}
-
 /// The largest difference of one channel of one pixel between two bitmaps of the same size
 /// (Int.max when the sizes differ).
 func maximumChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {

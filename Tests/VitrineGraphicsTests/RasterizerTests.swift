@@ -226,6 +226,36 @@ final class RasterizerTests: XCTestCase {
         for y in 0..<height { for x in 0..<100 where bitmap[x, y] != fresh[x, y] { return XCTFail("(\(x), \(y)) differs") } }
     }
 
+    /// The clip never moves an edge: a shape drawn through a clip rectangle has, inside it,
+    /// exactly the pixels it has when drawn whole. (Damage tracking relies on it: a repainted
+    /// rectangle must match what surrounds it.) Clips cut curves, diagonals and a tall,
+    /// banded shape from every side.
+    func testAClipGivesExactlyTheUnclippedPixels() {
+        let width = 300, height = 260
+        var shape = Path()
+        shape.addEllipse(in: Rect(x: 20.3, y: 15.7, width: 250.6, height: 230.1))
+        shape.move(to: Point(10.2, 250.9)); shape.addLine(to: Point(290.7, 5.3)); shape.addLine(to: Point(150.1, 255.5))
+        shape.closeSubpath()
+        let whole = Bitmap(width: width, height: height)
+        GraphicsContext(bitmap: whole).fill(shape, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8), rule: .evenOdd)
+        let clips = [IntRect(x: 100, y: 90, width: 37, height: 41), IntRect(x: 0, y: 0, width: 61, height: 260),
+                     IntRect(x: 230, y: 3, width: 70, height: 200), IntRect(x: 13, y: 70, width: 250, height: 150),
+                     IntRect(x: 141, y: 0, width: 3, height: 260)]
+        for clip in clips {
+            let clipped = Bitmap(width: width, height: height)
+            let ctx = GraphicsContext(bitmap: clipped)
+            ctx.clip(to: clip.rect)
+            ctx.fill(shape, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8), rule: .evenOdd)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inside = x >= clip.x && x < clip.maxX && y >= clip.y && y < clip.maxY
+                    let expected = inside ? whole[x, y] : 0
+                    if clipped[x, y] != expected { return XCTFail("clip \(clip): (\(x), \(y)) is \(clipped[x, y]), not \(expected)") }
+                }
+            }
+        }
+    }
+
     /// The area of a convex polygon between two horizontal lines (clipped, then shoelace).
     private func stripArea(_ polygon: [Point], from top: Double, to bottom: Double) -> Double {
         func clip(_ pts: [Point], keep: (Point) -> Bool, cut: (Point, Point) -> Point) -> [Point] {
