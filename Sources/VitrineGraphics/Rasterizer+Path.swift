@@ -110,8 +110,12 @@ extension Rasterizer {
         // wherever the target's edges do not cut it.
         let gx0 = Double(geometry.x), gy0 = Double(geometry.y)
         let gx1 = Double(geometry.maxX), gy1 = Double(geometry.maxY)
+        let rx0 = Double(region.x), ry0 = Double(region.y)
+        let rx1 = Double(region.maxX), ry1 = Double(region.maxY)
         return EdgeSink(rasterizer: self, left: gx0, top: gy0, right: gx1, bottom: gy1,
-                        needsClipping: b.minX < gx0 || b.maxX > gx1 || b.minY < gy0 || b.maxY > gy1)
+                        needsClipping: b.minX < gx0 || b.maxX > gx1 || b.minY < gy0 || b.maxY > gy1,
+                        visible: (rx0, ry0, rx1, ry1),
+                        needsCulling: b.minX < rx0 || b.maxX > rx1 || b.minY < ry0 || b.maxY > ry1)
     }
 }
 
@@ -142,18 +146,30 @@ private enum CurvePlacement {
 /// Clips device-space lines to the shape's geometry box (the target) and hands them to the
 /// rasterizer in fixed point. Parts left of it become vertical edges on its left side (they
 /// still wind the pixels to their right); parts above, below or right of it are dropped.
+///
+/// Geometry that cannot reach the visible region (the clip) is skipped before any work, which
+/// changes no pixel: curves and lines entirely above, below or right of it add nothing there,
+/// and a curve entirely left of it adds only its net vertical travel in each row, which its
+/// chord adds too.
 private struct EdgeSink {
     let rasterizer: Rasterizer
     let left: Double, top: Double, right: Double, bottom: Double
     let needsClipping: Bool
+    /// The visible region (device), and whether the shape reaches beyond it.
+    let visibleLeft: Double, visibleTop: Double, visibleRight: Double, visibleBottom: Double
+    let needsCulling: Bool
     /// Start of the current subpath and the current point (device space, clamped).
     private var start = Point.zero
     private var current = Point.zero
 
-    init(rasterizer: Rasterizer, left: Double, top: Double, right: Double, bottom: Double, needsClipping: Bool) {
+    init(rasterizer: Rasterizer, left: Double, top: Double, right: Double, bottom: Double, needsClipping: Bool,
+         visible: (left: Double, top: Double, right: Double, bottom: Double), needsCulling: Bool) {
         self.rasterizer = rasterizer
         self.left = left; self.top = top; self.right = right; self.bottom = bottom
         self.needsClipping = needsClipping
+        visibleLeft = visible.left; visibleTop = visible.top
+        visibleRight = visible.right; visibleBottom = visible.bottom
+        self.needsCulling = needsCulling
     }
 
     /// Closes the current subpath (fills close implicitly) and starts one at `p`.
@@ -223,7 +239,8 @@ private struct EdgeSink {
     }
 
     private func classify(_ p0: Point, _ p1: Point, _ p2: Point) -> CurvePlacement {
-        if !needsClipping { return .visible }
+        if !needsCulling { return .visible }
+        let top = visibleTop, bottom = visibleBottom, right = visibleRight, left = visibleLeft
         if (p0.y <= top && p1.y <= top && p2.y <= top) || (p0.y >= bottom && p1.y >= bottom && p2.y >= bottom)
             || (p0.x >= right && p1.x >= right && p2.x >= right) { return .invisible }
         if p0.x <= left && p1.x <= left && p2.x <= left { return .leftOfClip }
@@ -231,16 +248,18 @@ private struct EdgeSink {
     }
 
     private func classify(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) -> CurvePlacement {
-        if !needsClipping { return .visible }
-        if max(p0.y, p1.y, p2.y, p3.y) <= top || min(p0.y, p1.y, p2.y, p3.y) >= bottom
-            || min(p0.x, p1.x, p2.x, p3.x) >= right { return .invisible }
-        if max(p0.x, p1.x, p2.x, p3.x) <= left { return .leftOfClip }
+        if !needsCulling { return .visible }
+        if max(p0.y, p1.y, p2.y, p3.y) <= visibleTop || min(p0.y, p1.y, p2.y, p3.y) >= visibleBottom
+            || min(p0.x, p1.x, p2.x, p3.x) >= visibleRight { return .invisible }
+        if max(p0.x, p1.x, p2.x, p3.x) <= visibleLeft { return .leftOfClip }
         return .visible
     }
 
     @inline(__always)
     private func line(_ a: Point, _ b: Point) {
         if a.y == b.y { return }
+        if needsCulling && (max(a.y, b.y) <= visibleTop || min(a.y, b.y) >= visibleBottom
+                            || min(a.x, b.x) >= visibleRight) { return }
         if needsClipping { clipped(a, b) } else { emit(a.x, a.y, b.x, b.y) }
     }
 
