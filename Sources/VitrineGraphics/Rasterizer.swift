@@ -407,6 +407,7 @@ final class Rasterizer {
                 }
             }
         }
+        geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
         edges.removeAll(keepingCapacity: true)
         bandRows = 0
