@@ -188,13 +188,10 @@ final class Rasterizer {
         var rowCells = cells + (firstRow &- bandFirstRow) &* stride
         var rowMarks = marks + (firstRow &- bandFirstRow) &* words
         let rowTop = firstRow << 8
-        if edgeFirstRow == edgeLastRow {
-            addRowPiece(rowCells, rowMarks, x0: xa, fy0: ya &- rowTop, x1: xb, fy1: yb &- rowTop, sign: sign)
-            return
-        }
         // x at row boundary y is xa + ⌊(dx·(y − ya) + dy/2) / dy⌋ (rounded to nearest); q and r
         // hold that quotient and remainder for the next boundary. An edge that began in an
-        // earlier band starts at its crossing of this band's top, by the same formula.
+        // earlier band starts at its crossing of this band's top, by the same formula. (One
+        // call site for the row piece, so it is inlined once.)
         let dx = xb &- xa, dy = yb &- ya
         var (q, r) = Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy)
         let (lift, rem) = Rasterizer.floorDivMod(dx << 8, dy)
@@ -204,9 +201,11 @@ final class Rasterizer {
             fy = 0
         }
         var row = firstRow
-        while row < edgeLastRow && row <= lastRow {
-            let nextX = xa &+ q
-            addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign)
+        while row <= lastRow {
+            let isLast = row == edgeLastRow
+            let nextX = isLast ? xb : xa &+ q
+            let nextFy = isLast ? yb &- (row << 8) : 256
+            addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign)
             x = nextX
             fy = 0
             q &+= lift
@@ -215,9 +214,6 @@ final class Rasterizer {
             rowCells += stride
             rowMarks += words
             row &+= 1
-        }
-        if row == edgeLastRow && row <= lastRow {
-            addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: xb, fy1: yb &- (edgeLastRow << 8), sign: sign)
         }
     }
 
@@ -251,23 +247,17 @@ final class Rasterizer {
             Rasterizer.addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
             return
         }
-        // Within the clip, or across one of its sides: each cell is placed (or folded) by `put`.
+        // Within the clip, or across one of its sides: each cell is placed (or, across a side,
+        // folded or dropped) by `put`. The test is loop-invariant, so the common case of a
+        // piece inside the clip pays nothing for the sides.
         let columns = bounds.width, shift = offsetX
-        @inline(__always) func put(_ cell: Int, _ cover: Int32, _ area: Int32) {
-            let local = cell &- shift
-            if local >= columns { return }
-            if local < 0 {
-                Rasterizer.addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
-            } else {
-                Rasterizer.addCell(rowCells, rowMarks, x: local, cover: cover, area: area)
-            }
-        }
+        let crossesSide = low < shift << 8 || high > (shift &+ columns) << 8
         let firstCell = low >> 8
         if high <= (firstCell &+ 1) << 8 {
             // Inside one cell (possibly touching its right side).
             let base = firstCell << 8
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
-            put(firstCell, cover, cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
+            Rasterizer.put(rowCells, rowMarks, firstCell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
         // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
@@ -285,7 +275,7 @@ final class Rasterizer {
             while cell < lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                put(cell, cover, cover &* Int32(truncatingIfNeeded: fx &+ 256))
+                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx &+ 256))
                 y = nextY
                 fx = 0
                 cell &+= 1
@@ -294,7 +284,7 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            put(cell, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
             let dx = UInt32(truncatingIfNeeded: x0 &- x1)
             var cell = (x0 &- 1) >> 8
@@ -306,7 +296,7 @@ final class Rasterizer {
             while cell > lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                put(cell, cover, cover &* Int32(truncatingIfNeeded: fx))
+                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx))
                 y = nextY
                 fx = 256
                 cell &-= 1
@@ -315,8 +305,24 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            put(cell, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
+    }
+
+    /// Adds a cell at column `local` of the region (`columns` wide). When the piece crosses a
+    /// side of the clip, a cell left of it adds only its cover to column 0 and one right of
+    /// it nothing.
+    @inline(__always)
+    private static func put(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+                            _ local: Int, _ columns: Int, _ crossesSide: Bool, _ cover: Int32, _ area: Int32) {
+        if crossesSide {
+            if local >= columns { return }
+            if local < 0 {
+                addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
+                return
+            }
+        }
+        addCell(rowCells, rowMarks, x: local, cover: cover, area: area)
     }
 
     /// Adds a cell's cover (height crossed, ±0…256) and area (cover × twice the mean
