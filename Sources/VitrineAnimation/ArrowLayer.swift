@@ -114,26 +114,32 @@ open class ArrowLayer: Layer {
         var margin = 1.0
         if strokesOutline { margin += lineWidth / 2 * (lineJoin == .miter ? StrokeStyle().miterLimit : 1) }
         return Rect.boundingAnnularSector(center: bounds.center, innerRadius: outer - thickness, outerRadius: outer,
-                                          from: angles.min()!, to: angles.max()!)
+                                          from: angles.min()!, to: angles.max()!)?
             .insetBy(dx: -margin, dy: -margin)
     }
 }
 
 extension Rect {
     /// The bounding box of the part of a ring (`innerRadius` ≤ 0: of a disc) between two
-    /// angles, radians clockwise on screen from +x; `from` ≤ `to`, a full turn or more is the
-    /// whole ring.
+    /// angles, radians clockwise on screen from +x, `from` ≤ `to`; nil when an angle is not a
+    /// number. A full turn or more, or angles too large to place a quarter turn precisely,
+    /// give the whole ring's box.
     static func boundingAnnularSector(center: Point, innerRadius: Double, outerRadius: Double,
-                                      from: Double, to: Double) -> Rect {
+                                      from: Double, to: Double) -> Rect? {
+        guard from.isFinite, to.isFinite else { return nil }
         let inner = max(0, innerRadius), outer = max(0, outerRadius)
+        if to - from >= 2 * .pi || max(abs(from), abs(to)) > 1e6 {
+            return Rect(x: center.x - outer, y: center.y - outer, width: 2 * outer, height: 2 * outer)
+        }
         func point(_ radius: Double, _ angle: Double) -> Rect {
             Rect(x: center.x + radius * cos(angle), y: center.y + radius * sin(angle), width: 0, height: 0)
         }
         var box = point(outer, from).union(point(outer, to)).union(point(inner, from)).union(point(inner, to))
-        // The outer circle's extremes at multiples of a quarter turn inside the range.
+        // The outer circle's extremes at the multiples of a quarter turn inside the range
+        // (at most four in less than a turn).
         let quarter = Double.pi / 2
         var k = (from / quarter).rounded(.up)
-        while k * quarter <= to && k * quarter < from + 2 * .pi + quarter {
+        for _ in 0..<4 where k * quarter <= to {
             box = box.union(point(outer, k * quarter))
             k += 1
         }
@@ -193,7 +199,7 @@ open class SectorLayer: Layer {
         // A pixel of margin covers the anti-aliased edge.
         return Rect.boundingAnnularSector(center: bounds.center, innerRadius: 0, outerRadius: bounds.width / 2,
                                           from: Path.lastSplit(from: startAngle, distance: min(a, b)),
-                                          to: startAngle + max(a, b))
+                                          to: startAngle + max(a, b))?
             .insetBy(dx: -1, dy: -1)
     }
 }

@@ -246,9 +246,9 @@ public struct Path: Hashable, Sendable {
     /// the angles `anchor` + k·45° strictly inside the arc, then its end.
     private static func arcSplits(start: Double, sweep: Double, anchor: Double?) -> [Double] {
         let step = Double.pi / 4
-        // A grid far from the arc (or not a number) splits equally: its angles would lose
-        // the precision that makes shared cubics identical.
-        guard let anchor, anchor.isFinite, start.isFinite, abs(start - anchor) < 1e6 else {
+        // A grid far from zero (or not a number) splits equally: its angles would lose the
+        // precision that makes shared cubics identical.
+        guard let anchor, abs(anchor) < 1e6, abs(start) < 1e6 else {
             let segments = max(1, Int((abs(sweep) / step - 1e-9).rounded(.up)))
             let part = sweep / Double(segments)
             return (1...segments).map { $0 == segments ? start + sweep : start + Double($0) * part }

@@ -243,6 +243,37 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap), "a damage-tracked frame is a whole repaint to the bit")
     }
 
+    /// Absurd angles (a config may hold any number) neither hang the damage computation nor
+    /// leave stale pixels: the frame still matches a whole repaint.
+    func testHugeAndNonFiniteAnglesStillRenderExactly() {
+        for start in [1e20, -3e9, Double.nan, Double.infinity] {
+            func scene() -> RenderScene {
+                let scene = RenderScene(width: 200, height: 200, background: .white)
+                let sector = SectorLayer()
+                sector.frame = Rect(x: 20, y: 20, width: 160, height: 160)
+                sector.startAngle = start
+                let arrow = ArrowLayer()
+                arrow.frame = Rect(x: 40, y: 40, width: 120, height: 120)
+                arrow.thickness = 20
+                arrow.fillColor = .black
+                arrow.startRadians = start
+                scene.root.addSublayer(sector)
+                scene.root.addSublayer(arrow)
+                scene.frame(at: 0)
+                sector.add(linearAnimation("progress", from: 0, to: 1, duration: 1), forKey: "p")
+                arrow.add(linearAnimation("lengthRadians", from: 0.1, to: 6, duration: 1), forKey: "l")
+                return scene
+            }
+            let tracked = scene(), full = scene()
+            full.frames.damageTracking = false
+            for t in [0.2, 0.25, 0.5] {
+                tracked.frame(at: t)
+                full.frame(at: t)
+                XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap), "start \(start), t = \(t)")
+            }
+        }
+    }
+
     func testDamagePolicyMergesAndFallsBack() {
         let policy = DamagePolicy()
         let frame = IntRect(x: 0, y: 0, width: 100, height: 100)
