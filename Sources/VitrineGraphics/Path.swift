@@ -225,7 +225,7 @@ public struct Path: Hashable, Sendable {
     mutating func appendEllipticArc(center c: Point, rx: Double, ry: Double, start: Double, sweep: Double,
                                     rotation: Double = 0, splitAnchor: Double? = nil) {
         guard sweep != 0, sweep.isFinite else { return }
-        let ends = Path.arcSplits(start: start, sweep: sweep, anchor: splitAnchor)
+        let ends = ArcSplits(start: start, sweep: sweep, anchor: splitAnchor)
         let cr = cos(rotation), sr = sin(rotation)
         func map(_ x: Double, _ y: Double) -> Point {
             Point(x: c.x + x * cr - y * sr, y: c.y + x * sr + y * cr)
@@ -242,31 +242,61 @@ public struct Path: Hashable, Sendable {
         }
     }
 
-    /// The end angles of the cubics of an arc: equal parts of at most 45°, or with an `anchor`
-    /// the angles `anchor` + k·45° strictly inside the arc, then its end.
-    private static func arcSplits(start: Double, sweep: Double, anchor: Double?) -> [Double] {
-        let step = Double.pi / 4
-        // A grid far from zero (or not a number) splits equally: its angles would lose the
-        // precision that makes shared cubics identical.
-        guard let anchor, abs(anchor) < 1e6, abs(start) < 1e6 else {
-            let segments = max(1, Int((abs(sweep) / step - 1e-9).rounded(.up)))
-            let part = sweep / Double(segments)
-            return (1...segments).map { $0 == segments ? start + sweep : start + Double($0) * part }
+    /// The end angles of the cubics of an arc, one at a time (nothing allocated per arc):
+    /// equal parts of at most 45°, or with an anchor near zero the angles `anchor` + k·45°
+    /// strictly inside the arc, then its end.
+    struct ArcSplits: Sequence, IteratorProtocol {
+        private static let step = Double.pi / 4
+        private static let epsilon = 1e-12
+        private let start: Double, end: Double
+        /// Grid mode: the anchor and the direction of travel; nil splits equally.
+        private let grid: (anchor: Double, direction: Double)?
+        private let parts: Int, part: Double
+        private var k: Double
+        private var index = 0
+        private var finished = false
+
+        init(start: Double, sweep: Double, anchor: Double?) {
+            self.start = start
+            // A grid far from zero (or not a number) splits equally: its angles would lose the
+            // precision that makes shared cubics identical.
+            guard let anchor, abs(anchor) < 1e6, abs(start) < 1e6 else {
+                grid = nil
+                parts = Swift.max(1, Int((abs(sweep) / ArcSplits.step - 1e-9).rounded(.up)))
+                part = sweep / Double(parts)
+                end = start + sweep
+                k = 0
+                return
+            }
+            let direction = sweep > 0 ? 1.0 : -1.0
+            grid = (anchor, direction)
+            parts = 0
+            part = 0
+            var end = start + sweep
+            let nearest = anchor + ((end - anchor) / ArcSplits.step).rounded() * ArcSplits.step
+            if abs(end - nearest) < ArcSplits.epsilon { end = nearest }
+            self.end = end
+            k = ((start - anchor) / ArcSplits.step).rounded(direction > 0 ? .down : .up)
         }
-        let direction = sweep > 0 ? 1.0 : -1.0, epsilon = 1e-12
-        var end = start + sweep
-        let nearest = anchor + ((end - anchor) / step).rounded() * step
-        if abs(end - nearest) < epsilon { end = nearest }
-        var ends: [Double] = []
-        var k = ((start - anchor) / step).rounded(direction > 0 ? .down : .up)
-        for _ in 0...9 {  // a sweep is at most a turn: at most 9 grid angles before the end
-            let angle = anchor + k * step
-            if direction * (end - angle) <= epsilon { break }
-            if direction * (angle - start) > epsilon { ends.append(angle) }
-            k += direction
+
+        mutating func next() -> Double? {
+            if finished { return nil }
+            guard let grid else {
+                index += 1
+                if index >= parts { finished = true; return end }
+                return start + Double(index) * part
+            }
+            // A sweep is at most a turn: at most 9 grid angles come before the end.
+            while index < 10 {
+                index += 1
+                let angle = grid.anchor + k * ArcSplits.step
+                k += grid.direction
+                if grid.direction * (end - angle) <= ArcSplits.epsilon { break }
+                if grid.direction * (angle - start) > ArcSplits.epsilon { return angle }
+            }
+            finished = true
+            return end
         }
-        ends.append(end)
-        return ends
     }
 
     // MARK: - Whole-path operations
