@@ -41,6 +41,9 @@ public final class Engine {
     /// The root of the last reported frame's presentation tree.
     private var previousPresentation: Layer?
     private var redrawKeysByClass: [ObjectIdentifier: [Int]] = [:]
+    /// The keys that differ between a layer's two presentations, reused from layer to layer
+    /// and frame to frame (no allocation per changed layer).
+    private var changedKeys: [String] = []
 
     /// An engine for the tree under `root`, reading time from `clock`.
     public init(root: Layer, clock: MediaClock) {
@@ -388,12 +391,12 @@ public final class Engine {
     /// as the layer reports it (`Layer.changedDrawingArea(since:changedKeys:)`); nil: anywhere.
     private func changedDrawingArea(_ now: Layer, since before: Layer) -> Rect? {
         guard now.slotLayout === before.slotLayout else { return nil }
-        var keys: [String] = []
+        changedKeys.removeAll(keepingCapacity: true)
         for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
-            keys.append(now.slotLayout.keys[i])
+            changedKeys.append(now.slotLayout.keys[i])
         }
-        guard !keys.isEmpty else { return nil }
-        return now.changedDrawingArea(since: before, changedKeys: keys)
+        guard !changedKeys.isEmpty else { return nil }
+        return now.changedDrawingArea(since: before, changedKeys: changedKeys)
     }
 
     /// Indices of the slots whose keys the layer's class names in `needsDisplay(forKey:)`.
