@@ -64,6 +64,13 @@ extension Presenter {
     /// Nothing to wait for without a frame buffer of its own.
     public func prepareFrameBitmap() {}
 
+    /// The bitmap to draw frames of `size` in: the presenter's own frame buffer when it has one
+    /// (no copy per frame), else a new bitmap. A presenter that cannot make its buffer fails
+    /// again, and says why, at the next present.
+    public func makeDrawingBitmap(size: PixelSize) -> Bitmap {
+        ((try? makeFrameBitmap(size: size)) ?? nil) ?? Bitmap(width: size.width, height: size.height)
+    }
+
     /// Shows all of `frame`.
     public func present(_ frame: Bitmap) throws {
         try present(frame, dirty: [IntRect(x: 0, y: 0, width: frame.width, height: frame.height)])

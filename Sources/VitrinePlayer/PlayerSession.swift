@@ -98,19 +98,9 @@ public final class PlayerSession {
         self.signals = signals
         self.logger = logger
         self.loadPlaylist = loadPlaylist
-        renderer = PlayerSession.makeRenderer(for: player, presenter: presenter)
-    }
-
-    /// A renderer drawing straight into the presenter's frame buffer when it has one (no copy
-    /// per frame, no second frame in memory), else into a bitmap of its own. A presenter that
-    /// cannot make one fails again, and is reported, at the first present.
-    private static func makeRenderer(for player: Player, presenter: Presenter) -> FrameRenderer {
-        let background = player.playlist.settings.background
-        if let bitmap = (try? presenter.makeFrameBitmap(size: presenter.size)) ?? nil {
-            return FrameRenderer(engine: player.engine, bitmap: bitmap, background: background)
-        }
-        let size = presenter.size
-        return FrameRenderer(engine: player.engine, size: (size.width, size.height), background: background)
+        // Drawn straight into the presenter's frame buffer when it has one.
+        renderer = FrameRenderer(engine: player.engine, bitmap: presenter.makeDrawingBitmap(size: presenter.size),
+                                 background: player.playlist.settings.background)
     }
 
     // MARK: - Running
@@ -131,7 +121,7 @@ public final class PlayerSession {
         if let signals {
             loop.watch(signals.fileDescriptor) { [unowned self] in self.handle(signals.drain()) }
         }
-        loop.watch(presenter) { [unowned self] events in try self.handle(events) }
+        loop.watch(presenter) { [unowned self] events in self.handle(events) }
         openInputs(for: player.playlist)
         if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
         if let seconds = options.stopAfterSeconds {
@@ -235,16 +225,12 @@ public final class PlayerSession {
 
     // MARK: - Presenter events
 
-    private func handle(_ events: [PresenterEvent]) throws {
+    private func handle(_ events: [PresenterEvent]) {
         for event in events {
             guard case .resized(let size) = event else { continue }
             logger.info("output resized to \(size)")
             player.layout(for: Size(width: Double(size.width), height: Double(size.height)))
-            if let bitmap = try presenter.makeFrameBitmap(size: size) {
-                renderer.use(bitmap)
-            } else {
-                renderer.resize(width: size.width, height: size.height)
-            }
+            renderer.use(presenter.makeDrawingBitmap(size: size))
             wake()
         }
     }

@@ -98,10 +98,8 @@ struct PlayerBenchCommand: ParsableCommand {
         let player = Player(playlist: playlist, screenSize: Size(width: Double(size.width), height: Double(size.height)),
                             onlyScene: scene)
         // Drawn where the player draws: in the presenter's frame buffer when it has one.
-        let background = playlist.settings.background
-        let renderer = try presenter.makeFrameBitmap(size: size).map {
-            FrameRenderer(engine: player.engine, bitmap: $0, background: background)
-        } ?? FrameRenderer(engine: player.engine, size: (size.width, size.height), background: background)
+        let renderer = FrameRenderer(engine: player.engine, bitmap: presenter.makeDrawingBitmap(size: size),
+                                     background: playlist.settings.background)
         renderer.damageTracking = damageTracking
         var costs: [Double] = []
         var pixels = 0
