@@ -69,7 +69,7 @@ final class Rasterizer {
     /// Whether the shape is taller than a band, so edges are kept in `edges` and accumulated
     /// band by band, rather than as they arrive.
     private var isBanded = false
-    /// The current shape's edges (24.8 fixed point from the region's origin, as added), kept
+    /// The current shape's edges (24.8 fixed point from the geometry's origin, as added), kept
     /// while it is banded. Its capacity is kept from shape to shape.
     private var edges: [(x0: Int32, y0: Int32, x1: Int32, y1: Int32)] = []
 
@@ -111,15 +111,11 @@ final class Rasterizer {
         edges.removeAll(keepingCapacity: true)
     }
 
-    /// Fixes the current shape's `geometry` (`box` within the target; a second shape keeps
-    /// the first's) and its clipped region, and lays the cells out over the region.
+    /// Fixes the current shape's `geometry` (`box` within the target) and its region (the
+    /// geometry within the clip), and lays the cells out over the region. Once per `reset`.
     func beginRegion(_ box: IntRect) -> (geometry: IntRect, region: IntRect) {
-        if geometry.isEmpty {
-            geometry = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))
-            bounds = geometry.intersection(clip)
-        } else {
-            bounds = box.intersection(bounds)
-        }
+        geometry = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        bounds = geometry.intersection(clip)
         offsetX = bounds.x &- geometry.x
         offsetY = bounds.y &- geometry.y
         cellStride = bounds.width + 2
@@ -248,8 +244,7 @@ final class Rasterizer {
             return
         }
         // Within the clip, or across one of its sides: each cell is placed (or, across a side,
-        // folded or dropped) by `put`. The test is loop-invariant, so the common case of a
-        // piece inside the clip pays nothing for the sides.
+        // folded or dropped) by `put`, which tests for the sides only when the piece crosses one.
         let columns = bounds.width, shift = offsetX
         let crossesSide = low < shift << 8 || high > (shift &+ columns) << 8
         let firstCell = low >> 8
@@ -257,7 +252,8 @@ final class Rasterizer {
             // Inside one cell (possibly touching its right side).
             let base = firstCell << 8
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
-            Rasterizer.put(rowCells, rowMarks, firstCell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
+            Rasterizer.put(rowCells, rowMarks, firstCell &- shift, columns, crossesSide, cover,
+                           cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
         // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
@@ -275,7 +271,8 @@ final class Rasterizer {
             while cell < lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx &+ 256))
+                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                               cover &* Int32(truncatingIfNeeded: fx &+ 256))
                 y = nextY
                 fx = 0
                 cell &+= 1
@@ -284,7 +281,8 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                           cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
             let dx = UInt32(truncatingIfNeeded: x0 &- x1)
             var cell = (x0 &- 1) >> 8
@@ -296,7 +294,8 @@ final class Rasterizer {
             while cell > lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx))
+                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                               cover &* Int32(truncatingIfNeeded: fx))
                 y = nextY
                 fx = 256
                 cell &-= 1
@@ -305,7 +304,8 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover, cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                           cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
     }
 
