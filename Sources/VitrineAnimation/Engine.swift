@@ -309,13 +309,15 @@ public final class Engine {
                 continue
             }
             let sameChildren = same || Engine.sameModels(before.presentation.sublayerStorage, now.presentation.sublayerStorage)
+            // Anything besides the layer's own property values: its place, opacity, clip,
+            // visibility, sublayers or mask.
+            let surroundingsChanged = before.toRoot != now.toRoot || before.opacity != now.opacity
+                || before.clip != now.clip || before.visible != now.visible || !sameChildren || before.mask != now.mask
             let isChanged = needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
-                || before.toRoot != now.toRoot || before.opacity != now.opacity || before.clip != now.clip
-                || before.visible != now.visible || !sameChildren || before.mask != now.mask
+                || surroundingsChanged
             guard isChanged else { continue }
             changed.append(model)
-            if !model.needsDisplayFlag, sameChildren, before.mask == now.mask, before.toRoot == now.toRoot,
-               before.opacity == now.opacity, before.clip == now.clip, before.visible == now.visible,
+            if !model.needsDisplayFlag, !surroundingsChanged,
                let area = changedDrawingArea(now.presentation, since: before.presentation) {
                 // Only the layer's own drawing changed, and the layer knows where.
                 damage(now.toRoot.apply(to: area).intersection(now.extent.union(before.extent)))
