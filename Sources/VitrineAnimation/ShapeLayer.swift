@@ -78,19 +78,25 @@ open class ShapeLayer: Layer {
         guard let previous = previous as? ShapeLayer, let path, !path.isEmpty, lineDashPattern.isEmpty,
               changedKeys.allSatisfy({ $0 == "strokeStart" || $0 == "strokeEnd" }) else { return nil }
         guard strokeColor != nil && lineWidth > 0 else { return .null }  // the fill does not trim
-        func range(_ start: Double, _ end: Double) -> (Double, Double)? {
-            guard start.isFinite, end.isFinite else { return nil }
+        guard strokeStart.isFinite, strokeEnd.isFinite, previous.strokeStart.isFinite,
+              previous.strokeEnd.isFinite else { return nil }
+        /// The stretch stroked, as fractions; nil when nothing is.
+        func stroked(_ start: Double, _ end: Double) -> (from: Double, to: Double)? {
             let from = min(max(start, 0), 1), to = min(max(end, 0), 1)
-            return from < to ? (from, to) : (0, 0)
+            return from < to ? (from, to) : nil
         }
-        guard let now = range(strokeStart, strokeEnd), let before = range(previous.strokeStart, previous.strokeEnd),
-              now != (0, 1), before != (0, 1) else { return nil }
+        let now = stroked(strokeStart, strokeEnd), before = stroked(previous.strokeStart, previous.strokeEnd)
+        if let now, now == (0, 1) { return nil }
+        if let before, before == (0, 1) { return nil }
         var stretches: [(Double, Double)] = []
-        if now == (0, 0) || before == (0, 0) {
-            stretches.append(now == (0, 0) ? before : now)  // one of them strokes nothing
-        } else {
-            if now.0 != before.0 { stretches.append((now.0, before.0)) }
-            if now.1 != before.1 { stretches.append((now.1, before.1)) }
+        switch (now, before) {
+        case let (now?, before?):
+            if now.from != before.from { stretches.append((now.from, before.from)) }
+            if now.to != before.to { stretches.append((now.to, before.to)) }
+        case let (only?, nil), let (nil, only?):
+            stretches.append(only)  // the other strokes nothing
+        case (nil, nil):
+            return .null
         }
         let measure = PathMeasure(path)
         var area = Rect.null
