@@ -101,7 +101,9 @@ open class KeyframeAnimation: PropertyAnimation {
             var cumulative = [0.0]
             for i in 1..<n { cumulative.append(cumulative[i - 1] + v[i - 1].distance(to: v[i])) }
             let total = cumulative[n - 1]
-            let times = total > 0 ? cumulative.map { $0 / total } : uniformTimes(n)
+            // Distances too large to add up (values near ±Double.greatestFiniteMagnitude) pace
+            // evenly, as equal distances do.
+            let times = total > 0 && total.isFinite ? cumulative.map { $0 / total } : uniformTimes(n)
             let (i, local) = segment(at: f, times: times)
             return v[i].interpolated(to: v[i + 1], fraction: local)
         case .cubicPaced:
@@ -118,6 +120,10 @@ open class KeyframeAnimation: PropertyAnimation {
             }
             let total = table[table.count - 1]
             guard total > 0 else { return v[0] }
+            guard total.isFinite else {
+                let (i, local) = segment(at: f, times: times)
+                return hermite(v, times: times, segment: i, local: local)
+            }
             let target = min(max(f, 0), 1) * total
             var j = 0
             while j + 1 < table.count - 1 && table[j + 1] < target { j += 1 }

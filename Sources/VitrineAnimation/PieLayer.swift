@@ -70,26 +70,31 @@ open class PieLayer: Layer, LayerDelegate, AnimationDelegate {
     /// `colors`. Each slice's model `sliceAngle` becomes its end angle; the delegate's action
     /// animates it from the top.
     public func setValues(_ values: [Double], colors: [Color]) {
-        let clean = values.map { $0.isFinite && $0 > 0 ? $0 : 0 }
-        let total = clean.reduce(0, +)
-        while slices.count > clean.count { slices.last?.removeFromSuperlayer(); labelContainer.sublayers.last?.removeFromSuperlayer() }
-        while slices.count < clean.count {
-            let slice = SliceLayer.make(fillColor: colors.isEmpty ? .black : colors[slices.count % colors.count])
+        let shares = PieLayer.shares(of: values)
+        var sliceLayers = slices
+        var labels = labelContainer.sublayers
+        while sliceLayers.count > shares.count {
+            sliceLayers.removeLast().removeFromSuperlayer()
+            labels.popLast()?.removeFromSuperlayer()
+        }
+        while sliceLayers.count < shares.count {
+            let slice = SliceLayer.make(fillColor: colors.isEmpty ? .black : colors[sliceLayers.count % colors.count])
             slice.sliceAngle = PieLayer.initialAngle
             slice.delegate = self
             sliceContainer.addSublayer(slice)
+            sliceLayers.append(slice)
             let label = TextLayer()
             label.fontSize = 14
             label.alignmentMode = .center
             label.bounds = Rect(x: 0, y: 0, width: 60, height: 20)
             labelContainer.addSublayer(label)
+            labels.append(label)
         }
         var end = PieLayer.initialAngle
-        for (i, slice) in slices.enumerated() {
-            end += total > 0 ? 2 * .pi * clean[i] / total : 0
-            let labels = labelContainer.sublayers
+        for (i, slice) in sliceLayers.enumerated() {
+            end += 2 * .pi * shares[i]
             if i < labels.count, let label = labels[i] as? TextLayer {
-                label.string = total > 0 ? "\(Int((100 * clean[i] / total).rounded()))%" : "0%"
+                label.string = "\(Int((100 * shares[i]).rounded()))%"
             }
             let wasRendered = slice.hasBeenCommitted
             slice.sliceAngle = end
@@ -98,6 +103,17 @@ open class PieLayer: Layer, LayerDelegate, AnimationDelegate {
             if !wasRendered { action(for: slice, forKey: "sliceAngle")?.run(forKey: "sliceAngle", object: slice, arguments: nil) }
         }
         needsUpdate = true
+    }
+
+    /// Each value's fraction of the whole, 0…1: values that are not positive finite numbers
+    /// count as 0, and all are 0 when none is positive. Scaled by the largest value first, so
+    /// values near `Double.greatestFiniteMagnitude` do not overflow their sum.
+    public static func shares(of values: [Double]) -> [Double] {
+        let clean = values.map { $0.isFinite && $0 > 0 ? $0 : 0 }
+        guard let largest = clean.max(), largest > 0 else { return clean.map { _ in 0 } }
+        let scaled = clean.map { $0 / largest }
+        let total = scaled.reduce(0, +)
+        return scaled.map { $0 / total }
     }
 
     /// The growth animation for `sliceAngle`; nil (keep searching) for other keys.

@@ -142,3 +142,18 @@ final class KeyframeAndSpringTests: XCTestCase {
         XCTAssertGreaterThan(solution.fraction(at: 0.3), 1, "an under-damped spring overshoots")
     }
 }
+
+/// Keyframe values whose distances add up past the largest Double (a config may hold them).
+final class KeyframeOverflowTests: XCTestCase {
+    func testPacedModesOfHugeValuesFallBackToEvenPacing() {
+        for mode in [CalculationMode.paced, .cubicPaced] {
+            for f in stride(from: 0.0, through: 1.0, by: 0.125) {
+                let value = KeyframeAnimation.interpolate([0, 1e308, -1e308, 1], at: f, mode: mode, keyTimes: nil,
+                                                          timingFunctions: nil)
+                XCTAssertFalse(value.isNaN, "\(mode) at \(f)")
+            }
+        }
+        XCTAssertEqual(KeyframeAnimation.interpolate([0, 1e308, -1e308, 1], at: 1.0 / 3, mode: .paced, keyTimes: nil,
+                                                     timingFunctions: nil), 1e308)
+    }
+}
