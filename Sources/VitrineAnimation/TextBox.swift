@@ -23,8 +23,11 @@ enum TextBox {
 
     static func draw(_ string: String, font: Font, color: Color, alignment: TextAlignmentMode, in rect: Rect,
                      wrapped: Bool, into ctx: GraphicsContext) {
+        // Only what the clip lets through is outlined: a long string costs what is seen.
+        let visible = visibleRect(in: ctx)
         var baseline = rect.minY + font.ascent
         for line in lines(of: string, font: font, width: wrapped ? rect.width : nil) {
+            if let visible, baseline - font.lineHeight > visible.maxY { break }
             let slack = rect.width - line.width
             let x: Double
             switch alignment {
@@ -33,10 +36,20 @@ enum TextBox {
             case .right: x = rect.minX + slack
             }
             if !line.text.isEmpty {
-                ctx.fill(font.path(for: line.text, at: Point(x: x, y: baseline)), color: color)
+                ctx.fill(font.path(for: line.text, at: Point(x: x, y: baseline), visibleIn: visible), color: color)
             }
             baseline += font.lineHeight
         }
+    }
+
+    /// The part of the user space that can reach a pixel: the clip's box mapped back through
+    /// the transform; nil when the transform cannot be inverted (then nothing is culled).
+    static func visibleRect(in ctx: GraphicsContext) -> Rect? {
+        let box = ctx.clipBoundingBox
+        guard let inverse = ctx.transform.inverted() else { return nil }
+        let device = Rect(x: Double(box.x), y: Double(box.y), width: Double(box.width), height: Double(box.height))
+        let user = inverse.apply(to: device)
+        return user.minX.isFinite && user.maxX.isFinite && user.minY.isFinite && user.maxY.isFinite ? user : nil
     }
 
     /// The lines of `string` with their advance widths: split at line breaks and, when `width`

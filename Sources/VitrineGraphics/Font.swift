@@ -93,10 +93,21 @@ public final class Font: Sendable {
     /// The outlines of the text with the first line's baseline starting at `baselineOrigin`
     /// (y down, later lines one line height lower). Fill with the nonzero rule.
     public func path(for string: String, at baselineOrigin: Point) -> Path {
+        path(for: string, at: baselineOrigin, visibleIn: nil)
+    }
+
+    /// The outlines of only those glyphs whose ink meets `visible` (nil: every glyph), so a
+    /// long string costs outlines for what can be seen, not for all of it.
+    public func path(for string: String, at baselineOrigin: Point, visibleIn visible: Rect?) -> Path {
         var path = Path()
         var placer = GlyphPlacer(string, font: self)
         while let event = placer.next() {
-            if case .glyph(let glyph) = event { glyph.append(to: &path, baselineOrigin: baselineOrigin) }
+            guard case .glyph(let glyph) = event else { continue }
+            if let visible {
+                let ink = glyph.bounds
+                if ink.isNull || !ink.offsetBy(dx: baselineOrigin.x, dy: baselineOrigin.y).intersects(visible) { continue }
+            }
+            glyph.append(to: &path, baselineOrigin: baselineOrigin)
         }
         return path
     }

@@ -53,9 +53,12 @@ enum LayerLoader {
             guard let property = type.property(key), let node = r.node(key) else { continue }
             if key == "cornerRadius" && cornerRadiusIsShapes { continue }
             let site = ValueSite(reader: r, key: key, resources: resources)
-            if let value = try errors.collect({ try property.type.read(node, site) }) {
-                settings.append((property, value))
+            guard let value = try errors.collect({ try property.type.read(node, site) }) else { continue }
+            if let violation = property.limit?.violation(by: value) {
+                errors.append(site.error("too large: \(violation)", at: node))
+                continue
             }
+            settings.append((property, value))
         }
         if type.acceptsShapeKeys, let path = try errors.collect({ try shapePath(r, shapeKeys: shapeKeys) }),
            let property = type.property("path") {

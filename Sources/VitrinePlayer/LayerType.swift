@@ -12,11 +12,50 @@ public struct ConfigProperty {
     public let defaultValue: Any
     /// Whether animations may target the key.
     public let isAnimatable: Bool
-    /// One line saying what the property does ("" when undocumented).
+    /// One line saying what the property does ("" when undocumented), its limit included.
     public let doc: String
+    /// The largest value the loader accepts, when the work a value causes grows with it.
+    public let limit: ValueLimit?
 
     /// The default as it would be written in the config.
     public var formattedDefault: String { type.formatted(defaultValue) }
+}
+
+/// A bound on the size of one value, enforced when a config is loaded (so by `vitrine check`
+/// and before a reload replaces the playlist): the work some values cause grows with them,
+/// and one value must not stall the frame loop or exhaust memory.
+public enum ValueLimit: Sendable {
+    /// A string of at most this many bytes of UTF-8.
+    case maximumBytes(Int)
+    /// An array of at most this many elements.
+    case maximumCount(Int)
+
+    /// The limit as the reference states it.
+    public var description: String {
+        switch self {
+        case .maximumBytes(let n): return "At most \(ValueLimit.grouped(n)) bytes (UTF-8)."
+        case .maximumCount(let n): return "At most \(ValueLimit.grouped(n)) values."
+        }
+    }
+
+    /// Why `value` is refused, or nil when it is within the limit.
+    func violation(by value: Any) -> String? {
+        switch self {
+        case .maximumBytes(let n):
+            guard let string = unwrapOptional(value) as? String, string.utf8.count > n else { return nil }
+            return "\(ValueLimit.grouped(string.utf8.count)) bytes; at most \(ValueLimit.grouped(n)) are allowed"
+        case .maximumCount(let n):
+            guard let array = unwrapOptional(value) as? [Any], array.count > n else { return nil }
+            return "\(ValueLimit.grouped(array.count)) values; at most \(ValueLimit.grouped(n)) are allowed"
+        }
+    }
+
+    /// 65536 → "65,536".
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n)), out = ""
+        while digits.count > 3 { out = "," + String(digits.suffix(3)) + out; digits.removeLast(3) }
+        return String(digits) + out
+    }
 }
 
 /// A kind of layer the config can create (`type = "arrow"`): the layer class and the keys it

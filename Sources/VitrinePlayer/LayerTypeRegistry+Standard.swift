@@ -10,7 +10,7 @@ extension LayerTypeRegistry {
                    docs: ["contents": "The image file (PNG), relative to the config file."], required: ["contents"])
         r.register("shape", ShapeLayer.self, summary: "A filled and stroked path (CAShapeLayer); rect, oval, roundedRect + cornerRadius or arc may stand for path.")
         r.register("text", TextLayer.self, summary: "A string (CATextLayer); the layer with id \"message\" shows MSG lines of the progress source.",
-                   valueTypes: ["font": .fontFamily])
+                   valueTypes: ["font": .fontFamily], limits: ["string": .maximumBytes(LayerTypeRegistry.maximumTextBytes)])
         r.register("arrow", ArrowLayer.self, summary: "Seed 000's ring-shaped arrow, redrawn when any property changes.", docs: [
             "thickness": "Radial width of the band; the outer radius is half the bounds' width.",
             "startRadians": "Angle of the tail end, radians clockwise on screen from +x.",
@@ -43,9 +43,15 @@ extension LayerTypeRegistry {
             "labelFontSize": "Size of the percentage labels.",
             "labelColor": "Colour of the percentage labels.",
             "growthDuration": "Seconds each slice takes to grow (easeInEaseOut).",
-        ])
+        ], limits: ["values": .maximumCount(LayerTypeRegistry.maximumPieValues)])
         return r
     }()
+
+    /// The longest text a text layer takes: far more than a screen shows, small enough that
+    /// laying it out stays well under a frame.
+    public static let maximumTextBytes = 65_536
+    /// The most slices a pie takes: each is a layer with a label, rebuilt every frame it grows.
+    public static let maximumPieValues = 1_000
 
     /// What the properties of the library's Layer, ShapeLayer and TextLayer do.
     static let builtInDocs: [String: String] = [

@@ -28,9 +28,10 @@ public struct LayerTypeRegistry {
     ///   - valueTypes: a type to use instead of the one found from the declaration (e.g. a
     ///     font family for a `String`).
     ///   - required: keys every layer of the type must set.
+    ///   - limits: the largest values the loader accepts (added to the key's documentation).
     public mutating func register(_ name: String, _ layerClass: Layer.Type, summary: String,
                                   docs: [String: String] = [:], valueTypes: [String: PropertyType] = [:],
-                                  required: [String] = []) {
+                                  required: [String] = [], limits: [String: ValueLimit] = [:]) {
         let prototype = layerClass.init()
         var properties: [ConfigProperty] = []
         var unconfigurable: [String] = []
@@ -43,9 +44,10 @@ public struct LayerTypeRegistry {
                 unconfigurable.append(key)
                 continue
             }
-            let doc = docs[key] ?? (declaration.isCustom ? nil : LayerTypeRegistry.builtInDocs[key]) ?? ""
+            var doc = docs[key] ?? (declaration.isCustom ? nil : LayerTypeRegistry.builtInDocs[key]) ?? ""
+            if let limit = limits[key] { doc += (doc.isEmpty ? "" : " ") + limit.description }
             properties.append(ConfigProperty(key: key, type: type, defaultValue: value,
-                                             isAnimatable: declaration.isAnimatable, doc: doc))
+                                             isAnimatable: declaration.isAnimatable, doc: doc, limit: limits[key]))
         }
         let type = LayerType(name: name, summary: summary, layerClass: layerClass, properties: properties,
                              requiredKeys: required, unconfigurableKeys: unconfigurable)

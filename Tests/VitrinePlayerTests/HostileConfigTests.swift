@@ -1,0 +1,174 @@
+import Foundation
+import VitrineGraphics
+import XCTest
+@testable import VitrineAnimation
+@testable import VitrinePlayer
+
+/// Configs a hostile or careless operator writes: whatever `check` accepts must play without a
+/// trap, and values whose cost grows with their size have limits that `check` enforces.
+final class HostileConfigTests: XCTestCase {
+    private func playlist(layer: String, canvas: String = "[320, 180]") throws -> Playlist {
+        try loadPlaylist("""
+            [player]
+            canvas = \(canvas)
+
+            [[scene]]
+            name = "s"
+            duration = 5
+
+            [[scene.layer]]
+            \(layer)
+            """)
+    }
+
+    /// Builds the scene (as `check` does) and renders it at several times (as `render` and the
+    /// player do): a trap here would end the test run.
+    private func renderAtSeveralTimes(_ playlist: Playlist, file: StaticString = #filePath, line: UInt = #line) throws {
+        _ = try SceneInstance(playlist.scenes[0], playlist: playlist)
+        for time in [0, 0.4, 1.3, 4.9] {
+            let frame = try SceneInstance.renderStill(playlist.scenes[0], playlist: playlist, at: time, width: 160, height: 90)
+            XCTAssertEqual(frame.width, 160, file: file, line: line)
+        }
+    }
+
+    /// Found from outside: shares of 1e308 overflowed their sum, and the label's percentage
+    /// (NaN) trapped when converted to an integer.
+    func testAPieOfHugeValuesPlaysAsEqualShares() throws {
+        let pie = try playlist(layer: """
+            type = "pie"
+            bounds = [0, 0, 160, 160]
+            position = [160, 90]
+            values = [1e308, 1e308]
+            """)
+        try renderAtSeveralTimes(pie)
+        XCTAssertEqual(PieLayer.shares(of: [1e308, 1e308]), [0.5, 0.5])
+        XCTAssertEqual(PieLayer.shares(of: [.greatestFiniteMagnitude, 1, -5, .nan]), [1, 1 / .greatestFiniteMagnitude, 0, 0])
+        XCTAssertEqual(PieLayer.shares(of: [0, -1]), [0, 0])
+    }
+
+    func testAPieTakesAtMostAThousandValues() throws {
+        let values = { (n: Int) in "[" + Array(repeating: "1", count: n).joined(separator: ", ") + "]" }
+        let largest = try playlist(layer: "type = \"pie\"\nbounds = [0, 0, 160, 160]\nvalues = \(values(1000))")
+        let pie = try SceneInstance(largest.scenes[0], playlist: largest).root.sublayers.compactMap { $0 as? PieChartLayer }.first
+        XCTAssertEqual(pie?.values.count, 1000)
+        XCTAssertThrowsError(try playlist(layer: "type = \"pie\"\nvalues = \(values(1001))")) { error in
+            XCTAssertTrue("\(error)".contains(":10:10: scene 's' › layer 1 › values: too large: 1,001 values; at most 1,000 are allowed"), "\(error)")
+        }
+    }
+
+    /// Setting many values at once builds each slice once (it was quadratic in the count).
+    func testSettingValuesBuildsOneSliceAndOneLabelPerValue() {
+        let pie = PieLayer()
+        pie.setValues(Array(repeating: 1, count: 500), colors: PieChartLayer.palette)
+        XCTAssertEqual(pie.slices.count, 500)
+        XCTAssertEqual(pie.labelContainer.sublayers.count, 500)
+        pie.setValues([1, 2, 3], colors: PieChartLayer.palette)
+        XCTAssertEqual(pie.slices.count, 3)
+        XCTAssertEqual(pie.labelContainer.sublayers.count, 3)
+        XCTAssertEqual((pie.labelContainer.sublayers[2] as? TextLayer)?.string, "50%")
+    }
+
+    func testATextLayerTakesAtMost64KiB() throws {
+        let longest = String(repeating: "Lorem ipsum ", count: 65_536 / 12) + String(repeating: "x", count: 65_536 % 12)
+        let text = try playlist(layer: "type = \"text\"\nframe = [0, 0, 320, 180]\nisWrapped = true\nstring = \"\(longest)\"")
+        try renderAtSeveralTimes(text)
+        XCTAssertThrowsError(try playlist(layer: "type = \"text\"\nstring = \"\(longest)y\"")) { error in
+            XCTAssertTrue("\(error)".contains("› layer 1 › string: too large: 65,537 bytes; at most 65,536 are allowed"), "\(error)")
+        }
+    }
+
+    /// A long string outlines only the glyphs the clip lets through: drawing it through a small
+    /// clip gives the same pixels there as drawing it whole, from far fewer outlines.
+    func testTextOutsideTheClipIsNotOutlined() throws {
+        let font = try Font(family: "DejaVu Sans", size: 20)
+        let string = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 200)
+        let visible = Rect(x: 0, y: -30, width: 200, height: 40)
+        let culled = font.path(for: string, at: .zero, visibleIn: visible)
+        let whole = font.path(for: string, at: .zero)
+        XCTAssertLessThan(culled.elements.count * 50, whole.elements.count)
+        let a = Bitmap(width: 200, height: 40), b = Bitmap(width: 200, height: 40)
+        for (bitmap, path) in [(a, culled), (b, whole)] {
+            let ctx = GraphicsContext(bitmap: bitmap)
+            ctx.translateBy(x: 0, y: 30)
+            ctx.fill(path, color: .black)
+        }
+        for y in 0..<40 {
+            for x in 0..<200 where a[x, y] != b[x, y] { return XCTFail("(\(x), \(y)) differs") }
+        }
+    }
+
+    /// Keyframes whose distances add up past the largest Double paced their time by NaN and
+    /// trapped; they now pace evenly.
+    func testPacedKeyframesOfHugeValuesPlay() throws {
+        for mode in ["paced", "cubicPaced", "cubic", "linear"] {
+            try renderAtSeveralTimes(try playlist(layer: """
+                type = "shape"
+                path = "M 0 0 L 100 100 L 0 100 Z"
+                strokeColor = "#ff0000"
+
+                [[scene.layer.animation]]
+                keyPath = "lineWidth"
+                values = [0, 1e308, -1e308, 1]
+                calculationMode = "\(mode)"
+                duration = 1
+                """))
+        }
+    }
+
+    /// Every number key of every layer type at the extremes `check` accepts, set and animated:
+    /// each config that loads must render.
+    func testEveryNumberKeyAtItsExtremesRenders() throws {
+        let extremes = ["1e308", "-1e308", "1e-308", "-1e9"]
+        for type in LayerTypeRegistry.standard.types {
+            let base: String
+            switch type.name {
+            case "shape": base = "path = \"M 0 0 L 100 100 L 0 100 Z\"\nstrokeColor = \"#ff0000\"\nlineDashPattern = [4, 2]"
+            case "text": base = "string = \"Hello\""
+            case "pie": base = "values = [1, 2, 3]"
+            case "arrow": base = "thickness = 30\nlengthRadians = 3\nfillColor = \"#ffffff\"\nstrokeColor = \"#ff0000\"\nlineWidth = 2"
+            case "image": base = "contents = \"\(ConfigPaths.repository)/config/images/lake.png\""
+            default: base = ""
+            }
+            for property in type.properties where property.type.name == "number" {
+                for value in extremes {
+                    let others = base.split(separator: "\n").filter { !$0.hasPrefix(property.key + " ") }
+                    let layer = "type = \"\(type.name)\"\nbounds = [0, 0, 100, 100]\nposition = [160, 90]\n"
+                        + others.joined(separator: "\n") + "\n"
+                    let keyAtItsExtreme = ["bounds", "position"].contains(property.key) ? "" : "\(property.key) = \(value)"
+                    try renderAtSeveralTimes(try playlist(layer: layer + keyAtItsExtreme))
+                    guard property.isAnimatable else { continue }
+                    try renderAtSeveralTimes(try playlist(layer: layer + """
+
+                        [[scene.layer.animation]]
+                        keyPath = "\(property.key)"
+                        from = \(value)
+                        to = 1
+                        duration = 1
+                        autoreverses = true
+                        repeatCount = "infinity"
+                        """))
+                }
+            }
+        }
+    }
+
+    /// An image path that names a directory, a FIFO or a device says so (it said "You don't
+    /// have permission" or "NSCocoaErrorDomain error 256"), and a FIFO is not waited on.
+    func testAnImageThatIsNotAFileIsNamedForWhatItIs() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        XCTAssertEqual(mkfifo(directory + "/pipe", 0o600), 0)
+        let cases = [
+            (directory, "is a directory, not a regular file"),
+            (directory + "/pipe", "is a FIFO (named pipe), not a regular file"),
+            ("/dev/null", "is a character device, not a regular file"),
+            (directory + "/missing.png", "cannot open: no such file or directory"),
+        ]
+        for (path, reason) in cases {
+            XCTAssertThrowsError(try playlist(layer: "type = \"image\"\ncontents = \"\(path)\"")) { error in
+                XCTAssertTrue("\(error)".hasSuffix("› layer 1 › contents: cannot load image '\(path)': \(path): \(reason)"),
+                              "\(error)")
+            }
+        }
+    }
+}
