@@ -42,12 +42,15 @@ let package = Package(
         // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
+        // System calls: one error type for errno, whole-file reads and writes.
+        .target(name: "VitrineSystem", swiftSettings: fastInDebug),
+
         // A TOML parser that keeps the source position of every key and value,
         // so config errors can name the line of the offending key.
         .target(name: "VitrineTOML", swiftSettings: fastInDebug),
 
         .target(name: "VitrineGraphics",
-                dependencies: ["CPNG", "CFreeType", "CFontconfig", "CMemory"],
+                dependencies: ["VitrineSystem", "CPNG", "CFreeType", "CFontconfig", "CMemory"],
                 swiftSettings: fastInDebug),
         .target(name: "VitrineAnimation",
                 dependencies: ["VitrineGraphics"],
@@ -62,12 +65,12 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: fastInDebug),
         .target(name: "VitrinePlayer",
-                dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineTOML", "CLinux",
+                dependencies: ["VitrineSystem", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineTOML", "CLinux",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: fastInDebug),
         .executableTarget(name: "vitrine",
                           dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay",
-                                         "VitrinePlayer", "VitrineTOML",
+                                         "VitrinePlayer", "VitrineTOML", "VitrineSystem",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: fastInDebug),
@@ -81,7 +84,8 @@ let package = Package(
                     dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11", "VitrineTestSupport",
                                    .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrinePlayerTests",
-                    dependencies: ["VitrinePlayer", "CX11", "VitrineTestSupport", .product(name: "Logging", package: "swift-log")],
+                    dependencies: ["VitrinePlayer", "VitrineSystem", "CX11", "VitrineTestSupport",
+                                   .product(name: "Logging", package: "swift-log")],
                     // Broken configs, read from the source tree (found through #filePath).
                     exclude: ["Fixtures"]),
     ],

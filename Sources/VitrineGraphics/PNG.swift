@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import VitrineSystem
 
 /// Why a PNG could not be read or written; `source` / `destination` name the file, or
 /// "PNG data" for bytes in memory.
@@ -15,10 +16,10 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unreadableFile(let path, let reason): return "\(path): cannot read: \(reason)"
+        case .unreadableFile(let path, let reason): return "\(path): \(reason)"
         case .invalidPNG(let source, let message): return "\(source): not a valid PNG: \(message)"
         case .unsupportedSize(let source, let w, let h): return "\(source): unsupported image size \(w)x\(h)"
-        case .writeFailed(let destination, let message): return "\(destination): cannot write PNG: \(message)"
+        case .writeFailed(let destination, let message): return "\(destination): cannot write the PNG: \(message)"
         }
     }
 }
@@ -41,14 +42,17 @@ extension Image {
 
     /// Reads and decodes a PNG file (see `init(pngData:)`).
     public convenience init(contentsOfFile path: String) throws {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw PNGError.unreadableFile(path: path, reason: error.localizedDescription)
+            bytes = try Files.read(path, limit: Image.maximumPNGFileBytes)
+        } catch let error as FileError {
+            throw PNGError.unreadableFile(path: path, reason: error.reason)
         }
-        try self.init(pngData: data, source: path)
+        try self.init(pngData: Data(bytes), source: path)
     }
+
+    /// The largest PNG file read: more than any image of `maximumPNGPixels` compresses to.
+    public static let maximumPNGFileBytes = 256 << 20
 
     private convenience init(pngData data: Data, source: String) throws {
         let (width, height, pixels) = try PNGCodec.decode(data, source: source)
@@ -67,9 +71,10 @@ extension Bitmap {
     public func writePNG(to path: String, fast: Bool = false) throws {
         let data = try PNGCodec.encode(self, destination: path, fast: fast)
         do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw PNGError.writeFailed(destination: path, message: error.localizedDescription)
+            try data.withUnsafeBytes { try Files.write($0, to: path) }
+        } catch let error as FileError {
+            guard case .system(let failure) = error else { throw PNGError.writeFailed(destination: path, message: error.reason) }
+            throw PNGError.writeFailed(destination: path, message: failure.reason)
         }
     }
 }

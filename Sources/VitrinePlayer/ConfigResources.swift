@@ -29,8 +29,6 @@ final class ConfigResources {
     func image(named name: String) throws -> Image {
         let path = resolve(name)
         if let cached = images[path] { return cached }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw SystemError(path, errno) }
         let image = try Image(contentsOfFile: path)
         images[path] = image
         return image

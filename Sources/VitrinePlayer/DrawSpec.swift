@@ -1,4 +1,5 @@
 import VitrineGraphics
+import VitrineSystem
 import VitrineTOML
 
 /// A static picture described in TOML, as `vitrine draw` reads it: a canvas and a list of shapes
@@ -54,9 +55,8 @@ public struct DrawSpec {
     /// line, column and key.
     public static func load(file: String) throws -> DrawSpec {
         let bytes: [UInt8]
-        do { bytes = try readFileContents(file) } catch {
-            throw TOMLFieldErrors([TOMLFieldError(file: file, position: .start, key: nil,
-                                                  message: "cannot read the file: \(error)")])
+        do { bytes = try Files.read(file, limit: maximumFileBytes) } catch let error as FileError {
+            throw TOMLFieldErrors([TOMLFieldError(file: file, position: .start, key: nil, message: error.reason)])
         }
         return try parse(bytes: bytes, file: file)
     }

@@ -1,5 +1,6 @@
 import VitrineAnimation
 import VitrineGraphics
+import VitrineSystem
 import VitrineTOML
 
 /// Reads and validates a playlist config: everything `vitrine play` will use (images, fonts,
@@ -17,9 +18,8 @@ public enum PlaylistLoader {
     /// Loads `file` with the layer types of `registry`.
     public static func load(file: String, registry: LayerTypeRegistry) throws -> Playlist {
         let bytes: [UInt8]
-        do { bytes = try readFileContents(file) } catch {
-            throw TOMLFieldErrors([TOMLFieldError(file: file, position: .start, key: nil,
-                                                  message: "cannot read the file: \(error)")])
+        do { bytes = try Files.read(file, limit: maximumFileBytes) } catch let error as FileError {
+            throw TOMLFieldErrors([TOMLFieldError(file: file, position: .start, key: nil, message: error.reason)])
         }
         return try parse(bytes: bytes, file: file, registry: registry)
     }

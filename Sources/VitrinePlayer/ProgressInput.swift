@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineSystem
 
 /// One command of the live-progress vocabulary, psplash's: `PROGRESS <0-100>`, `MSG <text>`, `QUIT`.
 public enum ProgressCommand: Equatable, Sendable {
@@ -138,28 +139,28 @@ public final class ProgressSource {
         case .fifo(let path):
             var st = stat()
             if stat(path, &st) != 0 {
-                guard errno == ENOENT else { throw SystemError("stat \(path)", errno) }
+                guard errno == ENOENT else { throw SystemError("stat", path) }
                 let old = umask(0)
                 let made = mkfifo(path, 0o620)
                 umask(old)
-                guard made == 0 || errno == EEXIST else { throw SystemError("mkfifo \(path)", errno) }
+                guard made == 0 || errno == EEXIST else { throw SystemError("create the FIFO", path) }
             } else if (st.st_mode & S_IFMT) != S_IFIFO {
                 throw ProgressSourceError.notAFIFO(path)
             }
             let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw SystemError("open \(path)", errno) }
+            guard fd >= 0 else { throw SystemError("open", path) }
             fileDescriptor = fd
             watchedPath = nil
         case .file(let path):
             let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-            guard fd >= 0 else { throw SystemError("inotify_init1", errno) }
+            guard fd >= 0 else { throw SystemError("start watching files (inotify_init1)") }
             // Watch the directory: writers often replace the file (write + rename).
             let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
             let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MODIFY)
             guard inotify_add_watch(fd, directory.isEmpty ? "/" : directory, mask) >= 0 else {
                 let code = errno
                 close(fd)
-                throw SystemError("inotify_add_watch \(directory)", code)
+                throw SystemError("watch the directory", directory, code: code)
             }
             fileDescriptor = fd
             watchedPath = path

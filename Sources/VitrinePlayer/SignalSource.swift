@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineSystem
 
 /// The signals the player acts on, as Vitrine's operators use them.
 public enum PlayerSignal: Sendable, Equatable {
@@ -29,11 +30,11 @@ public final class SignalSource {
         var set = sigset_t()
         sigemptyset(&set)
         for s in SignalSource.handled { sigaddset(&set, s) }
-        guard pthread_sigmask(SIG_BLOCK, &set, &previousMask) == 0 else { throw SystemError("pthread_sigmask", errno) }
+        guard pthread_sigmask(SIG_BLOCK, &set, &previousMask) == 0 else { throw SystemError("block signals (pthread_sigmask)", code: errno) }
         // SIGPIPE would kill the process when a FIFO reader or the notify socket goes away.
         signal(SIGPIPE, SIG_IGN)
         let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError("signalfd", errno) }
+        guard fd >= 0 else { throw SystemError("open a signalfd") }
         fileDescriptor = fd
     }
 
@@ -60,10 +61,3 @@ public final class SignalSource {
     }
 }
 
-/// A failed system call: its name and errno.
-public struct SystemError: Error, CustomStringConvertible {
-    public let call: String
-    public let code: Int32
-    public init(_ call: String, _ code: Int32) { self.call = call; self.code = code }
-    public var description: String { "\(call): \(String(cString: strerror(code)))" }
-}

@@ -43,7 +43,7 @@ final class ConfigErrorTests: XCTestCase {
         XCTAssertEqual(fixtureErrors("missing-image.toml"), [
             // The resolved path is the fixture directory's (shortened like the file name).
             "missing-image.toml:9:12: scene 'photo' › layer 'photo' › contents: cannot load image 'images/missing.png': "
-                + "images/missing.png: No such file or directory",
+                + "images/missing.png: cannot open: no such file or directory",
         ])
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import VitrineSystem
 import XCTest
 @testable import VitrinePlayer
 
@@ -111,7 +112,7 @@ extension Result where Failure == ProgressInputError {
 
 func temporaryDirectory() throws -> String {
     var template = Array("/tmp/vitrine-test-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp", errno) }
+    guard let made = mkdtemp(&template) else { throw SystemError("create a temporary directory") }
     return String(cString: made)
 }
 

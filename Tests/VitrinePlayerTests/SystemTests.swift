@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineSystem
 import XCTest
 @testable import VitrinePlayer
 
@@ -23,7 +24,7 @@ final class SystemTests: XCTestCase {
             let bound = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
             }
-            guard bound == 0 else { throw SystemError("bind", errno) }
+            guard bound == 0 else { throw SystemError("bind the notify socket") }
         }
 
         deinit {
