@@ -5,7 +5,7 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a playlist config: everything `play` would load.",
-        discussion: "Prints \"CONFIG: OK (N scenes)\", or every error as FILE:LINE:COLUMN: scene › layer › KEY: message on stderr and exits 65.")
+        discussion: "Prints \"CONFIG: OK (N scenes)\", or every error as FILE:LINE:COLUMN: scene › layer › KEY: message on stderr and exits 78. \(ExitStatus.summary)")
 
     @Argument(help: "The playlist config (TOML).")
     var config: String
@@ -18,7 +18,7 @@ struct CheckCommand: ParsableCommand {
             for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
         } catch {
             printError(error)
-            throw ExitCode(65)
+            throw ExitStatus.invalidConfig.exit
         }
         let count = playlist.scenes.count
         print("\(config): OK (\(count) scene\(count == 1 ? "" : "s"))")

@@ -6,7 +6,7 @@ struct DrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "draw",
         abstract: "Render a static draw spec (TOML shapes and text) to a PNG file.",
-        discussion: "The spec's keys are those of shared/tools/skia-reference.py: width, height, background, [[shape]] and [[text]] tables.")
+        discussion: "The spec's keys are those of shared/tools/skia-reference.py: width, height, background, [[shape]] and [[text]] tables. \(ExitStatus.summary)")
 
     @Argument(help: "The draw spec (TOML).")
     var spec: String
@@ -18,9 +18,12 @@ struct DrawCommand: ParsableCommand {
         let drawSpec: DrawSpec
         do { drawSpec = try DrawSpec.load(file: spec) } catch {
             printError(error)
-            throw ExitCode(65)
+            throw ExitStatus.invalidConfig.exit
         }
-        try drawSpec.render().writePNG(to: output)
+        do { try drawSpec.render().writePNG(to: output) } catch {
+            printError(error)
+            throw ExitStatus.cannotCreateOutput.exit
+        }
     }
 }
 

@@ -4,6 +4,7 @@ import Logging
 import VitrineDisplay
 import VitrineGraphics
 import VitrinePlayer
+import VitrineSystem
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +16,10 @@ struct PlayCommand: ParsableCommand {
             skips to the next scene, USR2 restarts the playlist, TERM and INT stop (exit 0).
             Under systemd (Type=notify) it sends READY, STATUS, RELOADING, WATCHDOG and STOPPING.
             Installed as a service it reads /etc/vitrine/playlist.toml (see systemd/vitrine.service).
-            Exit status: 0 stopped or finished, 64 usage, 69 no X display or lost it, 78 bad config.
+            Without --backend it plays on X11 when a display opens, else headless; under systemd \
+            (NOTIFY_SOCKET or INVOCATION_ID set) it never turns headless on its own: it waits \
+            --wait-for-display seconds for the X server, then exits 69 so systemd starts it again.
+            \(ExitStatus.summary)
             """)
 
     enum Backend: String, ExpressibleByArgument, CaseIterable {
@@ -30,6 +34,9 @@ struct PlayCommand: ParsableCommand {
 
     @Option(help: "X display (default: $DISPLAY).")
     var display: String?
+
+    @Option(help: "Seconds to wait for the X display to open before exiting 69 (default: 0; 60 under systemd).")
+    var waitForDisplay: Double?
 
     @Option(help: "Frames per second (default: the playlist's fps).")
     var fps: Int?
@@ -53,6 +60,9 @@ struct PlayCommand: ParsableCommand {
         if let fps, !(1...1000).contains(fps) { throw ValidationError("--fps must be from 1 to 1000") }
         if let duration, !(duration > 0 && duration <= 1e7) { throw ValidationError("--duration must be a positive number of seconds") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+        if let waitForDisplay, !(waitForDisplay >= 0 && waitForDisplay <= 86_400) {
+            throw ValidationError("--wait-for-display must be from 0 to 86400 seconds")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -70,14 +80,18 @@ struct PlayCommand: ParsableCommand {
         let playlist: Playlist
         do { playlist = try PlaylistLoader.load(file: config) } catch {
             printError(error)
-            throw ExitCode(78)
+            throw ExitStatus.invalidConfig.exit
         }
         if let scene, !playlist.scenes.contains(where: { $0.name == scene }) {
             printError("\(config): no scene named '\(scene)' (scenes: \(playlist.scenes.map(\.name).joined(separator: ", ")))")
-            throw ExitCode(64)
+            throw ExitStatus.usage.exit
         }
 
-        let presenter = try makePresenter(for: playlist, logger: logger)
+        let environment = StandardErrorLogHandler.processEnvironment
+        let notifier = SystemdNotifier(environment: environment)
+        let underSystemd = notifier != nil || environment["INVOCATION_ID"] != nil
+        let presenter = try makePresenter(for: playlist, underSystemd: underSystemd, notifier: notifier,
+                                          signals: signals, logger: logger)
         defer { (presenter as? X11Presenter)?.close() }  // restores the screen saver
 
         let player = Player(playlist: playlist,
@@ -88,27 +102,46 @@ struct PlayCommand: ParsableCommand {
             player: player, presenter: presenter, loop: FrameLoop(link: link),
             options: .init(configFile: config, framesPerSecond: fps, stopAfterFrames: frames,
                            stopAfterSeconds: duration, pausesWhenIdle: presenter is X11Presenter),
-            notifier: SystemdNotifier(environment: StandardErrorLogHandler.processEnvironment),
-            signals: signals, logger: logger)
-        let outcome = try session.run()
-        logger.debug("stopped: \(outcome)")
+            notifier: notifier, signals: signals, logger: logger)
+        do {
+            let outcome = try session.run()
+            logger.debug("stopped: \(outcome)")
+        } catch let error as PresenterError {
+            if case .sinkFailed(let frame, let detail) = error {
+                printError("cannot write headless frame \(frame): \(detail)")
+                throw ExitStatus.outputFailed.exit
+            }
+            printError("the display failed: \(error)")
+            throw ExitStatus.displayUnavailable.exit
+        } catch {
+            printError("the display failed: \(error)")
+            throw ExitStatus.displayUnavailable.exit
+        }
     }
 
-    /// The X11 presenter when asked for, or when a display opens; else the headless one, at
-    /// the playlist's canvas size, writing each frame to `output`.
-    private func makePresenter(for playlist: Playlist, logger: Logger) throws -> Presenter {
-        if backend != .headless {
+    /// The presenter the options ask for. Without `--backend`: X11 when a display opens, else
+    /// headless at the playlist's canvas size, writing each frame to `output` — except under
+    /// systemd, where a kiosk must show its screen or be restarted, never turn headless.
+    private func makePresenter(for playlist: Playlist, underSystemd: Bool, notifier: SystemdNotifier?,
+                               signals: SignalSource, logger: Logger) throws -> Presenter {
+        let chosen = backend ?? (underSystemd ? .x11 : nil)
+        if chosen != .headless {
+            let wait = waitForDisplay ?? (underSystemd ? 60 : 0)
             do {
-                return try X11Presenter(displayName: display, logger: Logger(label: "vitrine.display"))
-            } catch {
-                if backend == .x11 {
+                return try openX11(waitingUpTo: chosen == .x11 ? wait : 0, notifier: notifier, signals: signals,
+                                   logger: logger)
+            } catch let error as PresenterError {
+                if chosen == .x11 {
                     printError("cannot present on X11: \(error)")
-                    throw ExitCode(69)
+                    throw ExitStatus.displayUnavailable.exit
                 }
                 logger.notice("no X display (\(error)); playing headless into \(output)")
             }
         }
-        try makeDirectories(output)
+        do { try Files.makeDirectories(output) } catch {
+            printError("cannot create the output directory for headless frames: \(error)")
+            throw ExitStatus.cannotCreateOutput.exit
+        }
         let canvas = playlist.settings.canvas
         let size = PixelSize(width: max(1, Int(canvas.width.rounded())), height: max(1, Int(canvas.height.rounded())))
         let directory = output
@@ -117,21 +150,39 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
+    /// Opens the X11 presenter, trying again every quarter second for `seconds` while the
+    /// display cannot be opened (at boot the X server may come up after the player). Says so
+    /// once in the log and in systemd's STATUS; SIGTERM or SIGINT while waiting exits 0.
+    private func openX11(waitingUpTo seconds: Double, notifier: SystemdNotifier?, signals: SignalSource,
+                         logger: Logger) throws -> X11Presenter {
+        let clock = try SystemClock()
+        let deadline = clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))
+        var announced = false
+        while true {
+            do {
+                let presenter = try X11Presenter(displayName: display, logger: Logger(label: "vitrine.display"))
+                if announced { logger.notice("X display \(presenter.displayName) is up") }
+                return presenter
+            } catch let error as PresenterError {
+                guard clock.now() < deadline else { throw error }
+                if !announced {
+                    announced = true
+                    logger.notice("waiting up to \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s for the X display: \(error)")
+                    notifier?.status("waiting for the X display: \(error)")
+                }
+                var descriptor = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&descriptor, 1, 250) > 0, signals.drain().contains(.terminate) {
+                    logger.info("stopping on a signal while waiting for the X display")
+                    throw ExitStatus.success.exit
+                }
+            }
+        }
+    }
+
     /// `frame-000042.png`: zero-padded so the files sort in frame order.
     static func frameName(_ index: Int) -> String {
         let digits = String(index)
         return "frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
-    }
-}
-
-/// `mkdir -p`.
-func makeDirectories(_ path: String) throws {
-    var prefix = path.hasPrefix("/") ? "/" : ""
-    for component in path.split(separator: "/") {
-        prefix += component + "/"
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-            throw ValidationError("cannot create \(prefix): \(String(cString: strerror(errno)))")
-        }
     }
 }
 

@@ -44,7 +44,7 @@ struct PlayerBenchCommand: ParsableCommand {
         let playlist: Playlist
         do { playlist = try PlaylistLoader.load(file: config) } catch {
             printError(error)
-            throw ExitCode(78)
+            throw ExitStatus.invalidConfig.exit
         }
         let names = playlist.scenes.map(\.name).filter { scene == nil || $0 == scene }
         guard !names.isEmpty else { throw ValidationError("no scene named '\(scene ?? "")' in \(config)") }

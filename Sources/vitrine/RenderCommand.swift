@@ -7,7 +7,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render the frame a scene shows T seconds after it started, to a PNG file.",
-        discussion: "The same code path as play (scene instance, engine, layer renderer) on virtual time, so the frame is exact and repeatable. No transition.")
+        discussion: "The same code path as play (scene instance, engine, layer renderer) on virtual time, so the frame is exact and repeatable. No transition. \(ExitStatus.summary)")
 
     @Argument(help: "The playlist config (TOML).")
     var config: String
@@ -38,14 +38,14 @@ struct RenderCommand: ParsableCommand {
         let playlist: Playlist
         do { playlist = try PlaylistLoader.load(file: config) } catch {
             printError(error)
-            throw ExitCode(65)
+            throw ExitStatus.invalidConfig.exit
         }
         guard let definition = playlist.scene(named: scene) else {
             let names = playlist.scenes.map(\.name)
             var message = "\(config): no scene '\(scene)'; the scenes are " + names.map { "'\($0)'" }.joined(separator: ", ")
             if let guess = suggestion(for: scene, among: names) { message += " (did you mean '\(guess)'?)" }
             FileHandleStandardError.write(message + "\n")
-            throw ExitCode(64)
+            throw ExitStatus.usage.exit
         }
         let canvas = playlist.settings.canvas
         let (width, height) = size.flatMap(RenderCommand.parseSize) ?? (Int(canvas.width), Int(canvas.height))
@@ -54,9 +54,12 @@ struct RenderCommand: ParsableCommand {
             bitmap = try SceneInstance.renderStill(definition, playlist: playlist, at: time, width: width, height: height)
         } catch {
             printError(error)
-            throw ExitCode(65)
+            throw ExitStatus.invalidConfig.exit
         }
-        try bitmap.writePNG(to: output)
+        do { try bitmap.writePNG(to: output) } catch {
+            printError(error)
+            throw ExitStatus.cannotCreateOutput.exit
+        }
     }
 
     /// "1280x720" → (1280, 720).

@@ -26,11 +26,12 @@ final class PlayProcess {
         return found
     }
 
-    init(arguments: [String], environment: [String: String]) throws {
+    init(arguments: [String], environment: [String: String], directory: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: try PlayProcess.executable())
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
-        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY"] { env[key] = nil }
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY", "INVOCATION_ID"] { env[key] = nil }
         env.merge(environment) { $1 }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice

@@ -12,15 +12,18 @@ public final class XvfbServer {
 
     /// Starts `Xvfb :N -screen 0 WxHxDEPTH -nolisten tcp -noreset` plus `arguments`; skips the
     /// test when no Xvfb binary is installed.
-    public init(width: Int = 320, height: Int = 240, depth: Int = 24, arguments: [String] = []) throws {
+    ///
+    /// `number` asks for that display number only (e.g. one a client was already told to use).
+    public init(width: Int = 320, height: Int = 240, depth: Int = 24, arguments: [String] = [],
+                number requested: Int? = nil) throws {
         guard let binary = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb", "/opt/X11/bin/Xvfb"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XCTSkip("Xvfb is not installed (apt-get install xvfb)")
         }
         // Numbers are tried from a per-process start, so parallel test runs rarely collide;
         // a server that loses the race for its lock file exits, and the next number is tried.
-        let start = 200 + Int(getpid() % 500)
-        for number in start..<(start + 40) {
+        let start = requested ?? XvfbServer.firstCandidate
+        for number in start..<(start + (requested == nil ? 40 : 1)) {
             guard !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"),
                   !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else { continue }
             let process = Process()
@@ -44,6 +47,17 @@ public final class XvfbServer {
             process.waitUntilExit()
         }
         throw XvfbError(description: "no Xvfb could start on displays \(start)..<\(start + 40)")
+    }
+
+    private static var firstCandidate: Int { 200 + Int(getpid() % 500) }
+
+    /// A display number no server uses now (none is started on it).
+    public static func unusedDisplayNumber() -> Int {
+        let start = firstCandidate + 40
+        return (start..<(start + 100)).first { number in
+            !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+                && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+        } ?? start
     }
 
     /// Kills the server (SIGKILL: no goodbye to clients) and reaps it.
