@@ -6,7 +6,9 @@
 /// A buffer is free again as soon as nothing but the pool refers to it (checked with
 /// `isKnownUniquelyReferenced`), so a mask handed out to a caller or held by a saved graphics
 /// state is never reused underneath it. Buffers not handed out during the last `idleFrames`
-/// frames (counted by `endFrame()`) are released.
+/// frames (counted by `endFrame()`) are released, except the largest of each kind: a player's
+/// transitions need a canvas-sized transparency layer again and again, and mapping 8 MB anew
+/// for each made resident memory swing with every scene change instead of staying level.
 final class BufferPool {
     /// Buffers of each kind kept at most; beyond that, the least recently used free one is
     /// replaced, or the new one is simply released when dropped.
@@ -59,8 +61,15 @@ final class BufferPool {
     func endFrame() {
         frame &+= 1
         let oldest = frame &- BufferPool.idleFrames
-        if bitmaps.contains(where: { $0.lastUse < oldest }) { bitmaps.removeAll { $0.lastUse < oldest } }
-        if masks.contains(where: { $0.lastUse < oldest }) { masks.removeAll { $0.lastUse < oldest } }
+        BufferPool.releaseIdle(&bitmaps, unusedSince: oldest)
+        BufferPool.releaseIdle(&masks, unusedSince: oldest)
+    }
+
+    /// Drops the buffers last handed out before frame `oldest`, but keeps the largest buffer.
+    private static func releaseIdle<Buffer: PooledBuffer>(_ buffers: inout [Buffer], unusedSince oldest: Int) {
+        guard buffers.contains(where: { $0.lastUse < oldest }) else { return }
+        let largest = buffers.indices.max { buffers[$0].capacity < buffers[$1].capacity }.map { buffers[$0] }
+        buffers.removeAll { $0.lastUse < oldest && $0 !== largest }
     }
 
     /// Bytes of the buffers the pool keeps (pixels and mask values).

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import VitrineAnimation
 import VitrineGraphics
@@ -29,7 +30,7 @@ final class ConfigResources {
     func image(named name: String) throws -> Image {
         let path = resolve(name)
         if let cached = images[path] { return cached }
-        let image = try Image(contentsOfFile: path)
+        let image = try DecodedImages.image(at: path)
         images[path] = image
         return image
     }
@@ -41,5 +42,42 @@ final class ConfigResources {
         let usable = (try? Font(family: family, size: 12)) != nil
         fonts[family] = usable
         return usable
+    }
+}
+
+/// Images decoded by earlier loads that something still holds (the playlist playing), by file
+/// identity: reloading a config whose images did not change shares them instead of decoding a
+/// second copy of each while the old playlist still plays. Holds no image itself.
+enum DecodedImages {
+    /// A file as `stat` sees it: a replaced or rewritten file is a new identity.
+    private struct Identity: Hashable {
+        let path: String
+        let device: UInt, inode: UInt, size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int
+    }
+
+    private final class WeakImage {
+        weak var image: Image?
+        init(_ image: Image) { self.image = image }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var table: [Identity: WeakImage] = [:]
+
+    /// The image at `path`, shared with an earlier load when the file is unchanged.
+    static func image(at path: String) throws -> Image {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return try Image(contentsOfFile: path) }  // it says why
+        let identity = Identity(path: path, device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size),
+                                modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
+        lock.lock()
+        let known = table[identity]?.image
+        lock.unlock()
+        if let known { return known }
+        let image = try Image(contentsOfFile: path)
+        lock.lock()
+        table = table.filter { $0.value.image != nil }
+        table[identity] = WeakImage(image)
+        lock.unlock()
+        return image
     }
 }

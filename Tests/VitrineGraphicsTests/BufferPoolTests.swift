@@ -109,7 +109,7 @@ final class BufferPoolTests: XCTestCase {
         XCTAssertFalse(m === n)
     }
 
-    func testIdleBuffersAreReleased() {
+    func testABufferUsedEveryFrameIsKept() {
         let ctx = GraphicsContext(bitmap: Bitmap(width: 200, height: 200))
         let drawGroup = {
             ctx.beginTransparencyLayer(alpha: 0.5)
@@ -125,10 +125,24 @@ final class BufferPoolTests: XCTestCase {
             ctx.endFrame()
         }
         XCTAssertEqual(ctx.pooledBufferBytes, used)
-        // Not used any more: released at the end of the `idleFrames`th frame without use.
-        for _ in 0..<(BufferPool.idleFrames - 1) { ctx.endFrame() }
+        // Not used any more, but the largest of its kind: kept for the next transition.
+        for _ in 0..<(BufferPool.idleFrames * 2) { ctx.endFrame() }
         XCTAssertEqual(ctx.pooledBufferBytes, used)
-        ctx.endFrame()
-        XCTAssertEqual(ctx.pooledBufferBytes, 0)
+    }
+
+    /// Idle buffers go at the end of the `idleFrames`th frame without use, all but the largest
+    /// of each kind, so a buffer needed now and then (a transition's) is not mapped anew.
+    func testIdleBuffersAreReleasedButTheLargest() {
+        let pool = BufferPool()
+        var large: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 200, height: 200))
+        var small: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 100, height: 100))
+        var mask: AlphaMask? = pool.mask(bounds: IntRect(x: 0, y: 0, width: 50, height: 50))
+        XCTAssertNotNil(large); XCTAssertNotNil(small); XCTAssertNotNil(mask)
+        large = nil; small = nil; mask = nil
+        let all = pool.retainedBytes
+        for _ in 0..<BufferPool.idleFrames { pool.endFrame() }
+        XCTAssertEqual(pool.retainedBytes, all)
+        pool.endFrame()
+        XCTAssertEqual(pool.retainedBytes, BufferPool.sizeClass(for: 200 * 200) * 4 + BufferPool.sizeClass(for: 50 * 50))
     }
 }

@@ -172,3 +172,27 @@ final class HostileConfigTests: XCTestCase {
         }
     }
 }
+
+/// A reload of an unchanged image shares the decoded pixels with the playlist playing, so a
+/// storm of reloads does not hold a second copy of every photo.
+final class DecodedImageSharingTests: XCTestCase {
+    func testAReloadSharesAnUnchangedImageAndDecodesAChangedOne() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let image = directory + "/photo.png"
+        try FileManager.default.copyItem(atPath: ConfigPaths.repository + "/config/images/lake.png", toPath: image)
+        let config = directory + "/playlist.toml"
+        try "[[scene]]\nname = \"s\"\nduration = 1\n[[scene.layer]]\ntype = \"image\"\ncontents = \"photo.png\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        func loadedImage() throws -> Image? {
+            let playlist = try PlaylistLoader.load(file: config)
+            return playlist.scenes[0].layers[0].settings.compactMap { $0.value as? Image }.first
+        }
+        let playing = try XCTUnwrap(try loadedImage())
+        XCTAssertTrue(try loadedImage() === playing, "an unchanged file is decoded again")
+        // Replaced (a new file at the path): decoded anew.
+        try FileManager.default.removeItem(atPath: image)
+        try FileManager.default.copyItem(atPath: ConfigPaths.repository + "/config/images/lake.png", toPath: image)
+        XCTAssertFalse(try loadedImage() === playing)
+    }
+}
