@@ -14,7 +14,7 @@ public struct FrameUpdate {
     /// `needsDisplayOnBoundsChange`. A finished animation held by its fill mode causes none.
     public let redrawLayers: [Layer]
     /// Areas of the root's coordinate space to repaint: old ∪ new extent of every changed
-    /// layer (merged where they overlap).
+    /// layer (`DamagePolicy` merges them into device rectangles).
     public let dirtyRects: [Rect]
     /// Whether some animation will still change what is shown as time passes (false when all
     /// are finished, held or paused: the display link may sleep).
@@ -40,7 +40,6 @@ public final class Engine {
     private var order: [Layer] = []
     /// The root of the last reported frame's presentation tree.
     private var previousPresentation: Layer?
-    private var redrawKeysByClass: [ObjectIdentifier: [Int]] = [:]
     /// The keys that differ between a layer's two presentations, reused from layer to layer
     /// and frame to frame (no allocation per changed layer).
     private var changedKeys: [String] = []
@@ -337,7 +336,7 @@ public final class Engine {
         current.removeAll(keepingCapacity: true)
         previousPresentation = presentation
         return FrameUpdate(time: t, presentation: presentation, changedLayers: changed, redrawLayers: redraw,
-                           dirtyRects: dirty.isEmpty ? [] : Engine.merge(dirty), isAnimating: isAnimating)
+                           dirtyRects: dirty, isAnimating: isAnimating)
     }
 
     /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,
@@ -385,7 +384,7 @@ public final class Engine {
         guard let before, before.slotLayout === now.slotLayout else { return true }
         if model.needsDisplayFlag { return true }
         if model.needsDisplayOnBoundsChange && before.bounds.size != now.bounds.size { return true }
-        for i in redrawKeys(of: now) where !now.slots[i].hasSameValue(asSameType: before.slots[i]) { return true }
+        for i in now.drawingKeyIndices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) { return true }
         return false
     }
 
@@ -401,16 +400,6 @@ public final class Engine {
         return now.changedDrawingArea(since: before, changedKeys: changedKeys)
     }
 
-    /// Indices of the slots whose keys the layer's class names in `needsDisplay(forKey:)`.
-    private func redrawKeys(of layer: Layer) -> [Int] {
-        let id = ObjectIdentifier(type(of: layer))
-        if let cached = redrawKeysByClass[id] { return cached }
-        let cls = type(of: layer)
-        let keys = layer.slotLayout.keys.indices.filter { cls.needsDisplay(forKey: layer.slotLayout.keys[$0]) }
-        redrawKeysByClass[id] = keys
-        return keys
-    }
-
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {
         guard a.slotLayout === b.slotLayout else { return false }
         for i in a.slots.indices where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
@@ -422,23 +411,5 @@ public final class Engine {
         guard a.count == b.count else { return false }
         for i in a.indices where a[i].modelLayer !== b[i].modelLayer { return false }
         return true
-    }
-
-    /// Merges rectangles that overlap until none do.
-    static func merge(_ rects: [Rect]) -> [Rect] {
-        var out: [Rect] = []
-        for r in rects {
-            var current = r
-            var merged = true
-            while merged {
-                merged = false
-                if let i = out.firstIndex(where: { $0.intersects(current) || $0 == current }) {
-                    current = current.union(out.remove(at: i))
-                    merged = true
-                }
-            }
-            out.append(current)
-        }
-        return out
     }
 }

@@ -203,6 +203,10 @@ open class Layer {
     /// The keys of every stored property of this layer (built-in and custom).
     public var propertyKeys: [String] { slotLayout.keys }
 
+    /// Slot indices of the properties whose change redraws this layer's own content (the keys
+    /// its class names in `needsDisplay(forKey:)`).
+    var drawingKeyIndices: [Int] { slotLayout.drawingKeyIndices(of: type(of: self)) }
+
     // MARK: Model changes
 
     /// A property changed on this layer: count it, and run its action on a rendered model layer.

@@ -195,6 +195,24 @@ final class SlotLayout {
         self.customKeys = customKeys
     }
 
+    /// Slot indices of the keys the class names in `needsDisplay(forKey:)`: the one list of
+    /// properties whose change redraws a layer's own content (the engine's redraw decision and
+    /// the backing store's check both read it). Computed on first use, once per class.
+    func drawingKeyIndices(of layerClass: Layer.Type) -> [Int] {
+        SlotLayout.lock.lock()
+        let known = drawingKeys
+        SlotLayout.lock.unlock()
+        if let known { return known }
+        // Outside the lock: `needsDisplay(forKey:)` may look up layouts itself.
+        let indices = keys.indices.filter { layerClass.needsDisplay(forKey: keys[$0]) }
+        SlotLayout.lock.lock()
+        drawingKeys = indices
+        SlotLayout.lock.unlock()
+        return indices
+    }
+
+    private var drawingKeys: [Int]?
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var layouts: [ObjectIdentifier: SlotLayout] = [:]
 

@@ -31,8 +31,6 @@ public final class LayerRenderer {
     public private(set) var contentDrawCount = 0
 
     private var stores: [ObjectIdentifier: BackingStore] = [:]
-    /// Slot indices of each class's drawing keys (`needsDisplay(forKey:)`).
-    private var drawingKeyIndices: [ObjectIdentifier: [Int]] = [:]
     private var pass = 0
 
     /// A renderer with no backing stores yet.
@@ -51,27 +49,9 @@ public final class LayerRenderer {
     /// default), then the tree is drawn clipped to it.
     public func render(_ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear) {
         beginPass()
-        let toDevice = context.transform
-        let inverse = toDevice.inverted()
         for rect in dirty where !rect.isEmpty {
             context.saveGState()
-            if toDevice.isIdentity {
-                context.clip(to: rect.rect)
-            } else if let inverse, toDevice.b == 0, toDevice.c == 0 {
-                context.clip(to: inverse.apply(to: rect.rect))
-            } else if let inverse {
-                let r = rect.rect
-                var outline = Path()
-                outline.move(to: inverse.apply(to: Point(x: r.minX, y: r.minY)))
-                outline.addLine(to: inverse.apply(to: Point(x: r.maxX, y: r.minY)))
-                outline.addLine(to: inverse.apply(to: Point(x: r.maxX, y: r.maxY)))
-                outline.addLine(to: inverse.apply(to: Point(x: r.minX, y: r.maxY)))
-                outline.closeSubpath()
-                context.clip(to: outline)
-            } else {
-                context.restoreGState()
-                continue
-            }
+            context.clip(toDeviceRect: rect)
             context.clear(background)
             renderLayer(root, in: context)
             context.restoreGState()
@@ -207,17 +187,7 @@ public final class LayerRenderer {
     /// Whether the layer has drawn contents of its own (besides shape layers, drawn directly).
     private func drawsItself(_ layer: Layer) -> Bool {
         !(layer is ShapeLayer)
-            && (!drawingKeys(of: layer).isEmpty || layer.needsDisplayOnBoundsChange || layer.model().hasRequestedDisplay)
-    }
-
-    /// Slot indices of the keys the layer's class names in `needsDisplay(forKey:)`.
-    private func drawingKeys(of layer: Layer) -> [Int] {
-        let id = ObjectIdentifier(type(of: layer))
-        if let cached = drawingKeyIndices[id] { return cached }
-        let cls = type(of: layer), keys = layer.slotLayout.keys
-        let indices = keys.indices.filter { cls.needsDisplay(forKey: keys[$0]) }
-        drawingKeyIndices[id] = indices
-        return indices
+            && (!layer.drawingKeyIndices.isEmpty || layer.needsDisplayOnBoundsChange || layer.model().hasRequestedDisplay)
     }
 
     private func drawContent(of layer: Layer, in ctx: GraphicsContext) {
@@ -247,7 +217,7 @@ public final class LayerRenderer {
         toStore.tx -= Double(device.x)
         toStore.ty -= Double(device.y)
         let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height,
-                                      keyIndices: drawingKeys(of: layer))
+                                      keyIndices: layer.drawingKeyIndices)
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
             // target: storing it would clear and composite the store every frame for nothing.

@@ -19,7 +19,9 @@ public struct Letterbox: Equatable, Sendable {
         }
         scale = min(screen.width / canvas.width, screen.height / canvas.height)
         let width = canvas.width * scale, height = canvas.height * scale
-        frame = Rect(x: ((screen.width - width) / 2).rounded(.down), y: ((screen.height - height) / 2).rounded(.down),
-                     width: width, height: height)
+        // The fitted side equals the screen's up to rounding (1920 × (1000 / 1920) is a hair over
+        // 1000): a margin of -6e-14 must place the canvas at 0, not at -1.
+        func origin(_ margin: Double) -> Double { max(0, (margin / 2 + 1e-6).rounded(.down)) }
+        frame = Rect(x: origin(screen.width - width), y: origin(screen.height - height), width: width, height: height)
     }
 }

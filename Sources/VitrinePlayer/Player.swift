@@ -48,6 +48,7 @@ public final class Player {
     private let clock = ManualClock()
     private let viewport = Layer()
     private let onlyScene: String?
+    private let holdsScene: Bool
     private var order: [Int] = []
     private var current: ShownScene?
     private var outgoing: ShownScene?
@@ -80,12 +81,14 @@ public final class Player {
     }
 
     /// A player for `playlist` on a screen of `screenSize` pixels; `onlyScene` plays just the
-    /// scene of that name over and over (all scenes when nil or not in the playlist). Nothing is
-    /// on the stage before the first `frameWillRender(at:)`.
-    public init(playlist: Playlist, screenSize: Size, onlyScene: String? = nil) {
+    /// scene of that name over and over (all scenes when nil or not in the playlist), and
+    /// `holdsScene` keeps the first scene on stage past its duration (a still of any time of
+    /// it, for `vitrine render`). Nothing is on the stage before the first `frameWillRender(at:)`.
+    public init(playlist: Playlist, screenSize: Size, onlyScene: String? = nil, holdsScene: Bool = false) {
         self.playlist = playlist
         self.screenSize = screenSize
         self.onlyScene = onlyScene
+        self.holdsScene = holdsScene
         engine = Engine(root: stage, clock: clock)
         stage.anchorPoint = .zero
         viewport.anchorPoint = .zero
@@ -122,7 +125,7 @@ public final class Player {
     /// When a frame must run even if nothing animates: the end of the scene playing (or of its
     /// hold after progress completed), or of the transition. Nil when only input can end it.
     public var nextDeadline: Double? {
-        guard !isFinished else { return nil }
+        guard !isFinished, !holdsScene else { return nil }
         return [transitionEnd, current.flatMap(endTime)].compactMap { $0 }.min()
     }
 
@@ -207,7 +210,7 @@ public final class Player {
 
         if let end = transitionEnd, t >= end { withoutActions { finishTransition() } }
 
-        if !isFinished, let shown = current, let end = endTime(of: shown), t >= end {
+        if !isFinished, !holdsScene, let shown = current, let end = endTime(of: shown), t >= end {
             let next = shown.position + 1
             if next < order.count || playlist.settings.loop {
                 let begin = t - end <= Player.catchUpLimit ? end : t

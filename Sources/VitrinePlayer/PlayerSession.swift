@@ -2,6 +2,7 @@ import Logging
 import VitrineAnimation
 import VitrineDisplay
 import VitrineGraphics
+import VitrineSystem
 
 /// One run of the player on a presenter, in one thread: a `FrameLoop` polls the frame
 /// deadlines, the presenter's events, the signalfd and the progress inputs together.
@@ -65,8 +66,10 @@ public final class PlayerSession {
     public let presenter: Presenter
     /// The loop (and through it the display link and its clock).
     public let loop: FrameLoop
+    /// Makes the frames: the player's stage drawn into the presenter's frame bitmap.
+    public let frames: PlayerFrames
     /// Renders the player's stage into the frame bitmap (resized with the output).
-    public let renderer: FrameRenderer
+    public var renderer: FrameRenderer { frames.renderer }
     /// Frames presented so far.
     public private(set) var framesPresented = 0
 
@@ -99,8 +102,7 @@ public final class PlayerSession {
         self.logger = logger
         self.loadPlaylist = loadPlaylist
         // Drawn straight into the presenter's frame buffer when it has one.
-        renderer = FrameRenderer(engine: player.engine, bitmap: presenter.makeDrawingBitmap(size: presenter.size),
-                                 background: player.playlist.settings.background)
+        frames = PlayerFrames(player: player, bitmap: presenter.makeDrawingBitmap(size: presenter.size))
     }
 
     // MARK: - Running
@@ -148,16 +150,10 @@ public final class PlayerSession {
     /// One frame: the player's state at the frame's target time, rendered and presented; then
     /// what systemd should hear, and whether the link may sleep.
     private func render(_ frame: DisplayFrame) throws {
-        let t = frame.targetTimestamp
-        let events = try player.frameWillRender(at: t)
-        for event in events { note(event) }
-
-        // Setting the background repaints the frame whole: only when a reload changed it.
-        let background = player.playlist.settings.background
-        if renderer.background != background { renderer.background = background }
         presenter.prepareFrameBitmap()
-        let result = renderer.renderFrame(at: t)
-        try presenter.present(renderer.bitmap, dirty: result.dirty)
+        let (events, result) = try frames.makeFrame(at: frame.targetTimestamp)
+        for event in events { note(event) }
+        try presenter.present(frames.bitmap, dirty: result.dirty)
         framesPresented += 1
 
         if readyPending {
@@ -229,8 +225,7 @@ public final class PlayerSession {
         for event in events {
             guard case .resized(let size) = event else { continue }
             logger.info("output resized to \(size)")
-            player.layout(for: Size(width: Double(size.width), height: Double(size.height)))
-            renderer.use(presenter.makeDrawingBitmap(size: size))
+            frames.use(presenter.makeDrawingBitmap(size: size))
             wake()
         }
     }

@@ -3,17 +3,23 @@ import VitrineGraphics
 
 extension SceneInstance {
     /// The frame the player shows `time` seconds after `definition` started (no transition), as
-    /// a `width × height` picture: the player's background, and over it the canvas scaled to fit
-    /// (aspect kept, letterboxed) and drawn by the layer renderer. Exact and repeatable.
+    /// a `width × height` picture: made by `PlayerFrames`, as every frame of `play` is (the
+    /// player's background, the canvas letterboxed onto the picture, the layer renderer), on
+    /// virtual time, so it is exact and repeatable.
     public static func renderStill(_ definition: SceneDefinition, playlist: Playlist, at time: Double,
                                    width: Int, height: Int) throws -> Bitmap {
-        let (_, frame) = try evaluate(definition, playlist: playlist, at: time)
-        let bitmap = Bitmap(width: width, height: height)
-        let context = GraphicsContext(bitmap: bitmap)
-        context.clear(playlist.settings.background)
-        let fit = CanvasFit(canvas: playlist.settings.canvas, width: width, height: height)
-        context.concatenate(fit.transform)
-        LayerRenderer().render(frame.presentation, into: context)
-        return bitmap
+        // The player builds its scenes from the definitions: `check` and `play` build them the same way.
+        _ = try SceneInstance(definition, playlist: playlist)
+        var single = playlist
+        single.scenes = [definition]
+        let player = Player(playlist: single, screenSize: Size(width: Double(width), height: Double(height)),
+                            holdsScene: true)
+        let frames = PlayerFrames(player: player, bitmap: Bitmap(width: width, height: height))
+        _ = try frames.makeFrame(at: 0)
+        if time > 0 && time.isFinite {
+            frames.renderer.setNeedsFullFrame()
+            _ = try frames.makeFrame(at: time)
+        }
+        return frames.bitmap
     }
 }

@@ -19,15 +19,16 @@ final class RenderStillTests: XCTestCase {
         XCTAssertTrue(ok, "\(message): \(a) vs \(b)", file: file, line: line)
     }
 
-    func testCanvasFitKeepsAspectAndCentres() {
-        let wide = CanvasFit(canvas: Size(width: 1920, height: 1080), width: 1000, height: 1000)
+    /// The one canvas placement `play` and `render` share: aspect kept, centred, the origin
+    /// on a whole pixel.
+    func testLetterboxKeepsAspectAndCentresOnWholePixels() {
+        let wide = Letterbox(canvas: Size(width: 1920, height: 1080), screen: Size(width: 1000, height: 1000))
         XCTAssertEqual(wide.scale, 1000.0 / 1920, accuracy: 1e-12)
-        XCTAssertEqual(wide.placement.minX, 0, accuracy: 1e-9)
-        XCTAssertEqual(wide.placement.minY, (1000 - 1080 * 1000.0 / 1920) / 2, accuracy: 1e-9)
-        let tall = CanvasFit(canvas: Size(width: 800, height: 600), width: 1600, height: 600)
+        XCTAssertEqual(wide.frame.minX, 0)
+        XCTAssertEqual(wide.frame.minY, ((1000 - 1080 * 1000.0 / 1920) / 2).rounded(.down))
+        let tall = Letterbox(canvas: Size(width: 800, height: 600), screen: Size(width: 1600, height: 600))
         XCTAssertEqual(tall.scale, 1)
-        XCTAssertEqual(tall.placement, Rect(x: 400, y: 0, width: 800, height: 600))
-        XCTAssertEqual(tall.transform.apply(to: Point(x: 0, y: 0)), Point(x: 400, y: 0))
+        XCTAssertEqual(tall.frame, Rect(x: 400, y: 0, width: 800, height: 600))
     }
 
     /// Letterbox bars show the player's background; the scene's own background fills the canvas.
