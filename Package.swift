@@ -56,12 +56,19 @@ let package = Package(
                 dependencies: ["VitrineGraphics"],
                 swiftSettings: fastInDebug),
         .target(name: "VitrineDisplay",
-                dependencies: ["VitrineGraphics", "CX11", "CLinux", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["VitrineSystem", "VitrineGraphics", "CX11", "CLinux",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: fastInDebug),
+        // Benchmark scenes, workloads and statistics: `vitrine bench` and the display probe use
+        // them; no library does.
+        .target(name: "VitrineBench",
+                dependencies: ["VitrineSystem", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "CX11", "CLinux",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: fastInDebug),
         // Presents frames under a real X server for the display tests (server loss) and
         // measures pacing, present cost and idle wake-ups.
         .executableTarget(name: "VitrineDisplayProbe",
-                          dependencies: ["VitrineDisplay", "VitrineGraphics",
+                          dependencies: ["VitrineDisplay", "VitrineGraphics", "VitrineBench",
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: fastInDebug),
         .target(name: "VitrinePlayer",
@@ -70,18 +77,19 @@ let package = Package(
                 swiftSettings: fastInDebug),
         .executableTarget(name: "vitrine",
                           dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay",
-                                         "VitrinePlayer", "VitrineTOML", "VitrineSystem",
+                                         "VitrinePlayer", "VitrineTOML", "VitrineSystem", "VitrineBench",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: fastInDebug),
 
-        // Test helpers shared by test targets: a private Xvfb per test.
-        .target(name: "VitrineTestSupport", dependencies: ["CX11"], path: "Tests/VitrineTestSupport"),
+        // Test helpers shared by test targets: a private Xvfb per test (the benchmarks' launcher).
+        .target(name: "VitrineTestSupport", dependencies: ["CX11", "VitrineBench"], path: "Tests/VitrineTestSupport"),
         .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrinePlayer"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
+        .testTarget(name: "VitrineBenchTests", dependencies: ["VitrineBench"]),
         .testTarget(name: "VitrineDisplayTests",
-                    dependencies: ["VitrineDisplay", "VitrineGraphics", "CX11", "VitrineTestSupport",
+                    dependencies: ["VitrineDisplay", "VitrineGraphics", "VitrineSystem", "CX11", "VitrineTestSupport",
                                    .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrinePlayerTests",
                     dependencies: ["VitrinePlayer", "VitrineSystem", "CX11", "VitrineTestSupport",

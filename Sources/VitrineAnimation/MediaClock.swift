@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where the engine reads the current time, in seconds (CACurrentMediaTime). Injected, so tests
 /// drive virtual time and every frame is exact and reproducible.
 public protocol MediaClock: AnyObject {
@@ -25,18 +23,5 @@ public final class ManualClock: MediaClock {
     public func set(to time: Double) {
         guard time.isFinite, time >= now else { return }
         now = time
-    }
-}
-
-/// The system's monotonic clock (CLOCK_MONOTONIC), as Core Animation's media time.
-public final class MonotonicClock: MediaClock {
-    /// A monotonic clock.
-    public init() {}
-
-    /// Seconds since an arbitrary fixed point (boot).
-    public var now: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

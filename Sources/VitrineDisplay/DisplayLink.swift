@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineSystem
 
 /// Paces frames on an absolute grid of deadlines: deadline n = anchor + n / fps on a monotonic
 /// clock, so the rate never drifts. A frame that runs late does not cause a burst: the deadlines
@@ -68,7 +69,7 @@ public final class DisplayLink {
         self.clock = clock
         self.preferredFramesPerSecond = min(1000, max(1, preferredFramesPerSecond))
         wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeDescriptor >= 0 else { throw SystemCallError("eventfd", errno: errno) }
+        guard wakeDescriptor >= 0 else { throw SystemError("create a wake-up descriptor (eventfd)") }
     }
 
     deinit { close(wakeDescriptor) }

@@ -1,4 +1,5 @@
 import Glibc
+import VitrineSystem
 
 /// One thread, one poll(): file descriptors (the X connection, a signalfd, a progress FIFO …)
 /// and the display link's deadlines wait together, so nothing busy-waits and a paused link

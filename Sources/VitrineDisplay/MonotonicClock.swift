@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineSystem
 
 /// The time source of a display link and the way its loop blocks: real (`SystemClock`) or
 /// driven by a test (`VirtualClock`).
@@ -12,19 +13,6 @@ public protocol MonotonicClock: AnyObject {
     /// descriptors have events (0 when the deadline woke it). May return early (a signal):
     /// callers re-check the time.
     func wait(until deadline: MonotonicInstant?, descriptors: inout [pollfd]) throws -> Int
-}
-
-/// A failed system call, named, with its errno.
-public struct SystemCallError: Error, CustomStringConvertible, Equatable {
-    /// The call that failed, e.g. "timerfd_create".
-    public var call: String
-    /// errno after the call.
-    public var errno: Int32
-
-    /// An error for `call` failing with `errno`.
-    public init(_ call: String, errno: Int32) { self.call = call; self.errno = errno }
-
-    public var description: String { "\(call) failed: \(String(cString: strerror(errno)))" }
 }
 
 /// Thrown by a wait that could never end: no deadline and nothing to watch.
@@ -41,24 +29,21 @@ public final class SystemClock: MonotonicClock {
 
     /// A clock with its own timerfd (closed on deinit).
     public init() throws {
-        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        guard timer >= 0 else { throw SystemCallError("timerfd_create", errno: errno) }
+        timer = try systemCall("create a timer (timerfd_create)") {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        }
     }
 
     deinit { close(timer) }
 
-    public func now() -> MonotonicInstant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return MonotonicInstant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-    }
+    public func now() -> MonotonicInstant { MonotonicInstant.now() }
 
     public func wait(until deadline: MonotonicInstant?, descriptors: inout [pollfd]) throws -> Int {
         if descriptors.isEmpty {
             guard let deadline else { throw WaitWouldBlockForever() }
             var ts = Self.timespecValue(deadline)
             let result = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
-            guard result == 0 || result == EINTR else { throw SystemCallError("clock_nanosleep", errno: result) }
+            guard result == 0 || result == EINTR else { throw SystemError("sleep (clock_nanosleep)", code: result) }
             return 0
         }
 
@@ -70,16 +55,14 @@ public final class SystemClock: MonotonicClock {
             spec.it_value = Self.timespecValue(deadline)
             // A zero it_value disarms a timerfd: a deadline at the origin is one nanosecond late.
             if spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0 { spec.it_value.tv_nsec = 1 }
-            guard timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else {
-                throw SystemCallError("timerfd_settime", errno: errno)
-            }
+            try systemCall("arm the timer (timerfd_settime)") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
             pollSet.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
         }
 
         let result = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
         if result < 0 {
             if errno == EINTR { return 0 }
-            throw SystemCallError("poll", errno: errno)
+            throw SystemError("wait (poll)")
         }
         var ready = 0
         for i in descriptors.indices {
@@ -94,7 +77,6 @@ public final class SystemClock: MonotonicClock {
     }
 
     private static func timespecValue(_ instant: MonotonicInstant) -> Glibc.timespec {
-        let ns = max(0, instant.nanoseconds)
-        return Glibc.timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        MonotonicInstant(nanoseconds: max(0, instant.nanoseconds)).timespec
     }
 }

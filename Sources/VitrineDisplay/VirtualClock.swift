@@ -1,4 +1,5 @@
 import Glibc
+import VitrineSystem
 
 /// A clock that only moves when told: waits jump straight to their deadline, running scheduled
 /// actions on the way, so display link tests run instantly and deterministically (SwiftNIO's
@@ -77,7 +78,7 @@ public final class VirtualClock: MonotonicClock {
     private static func pollWithoutBlocking(_ descriptors: inout [pollfd]) throws -> Int {
         if descriptors.isEmpty { return 0 }
         let result = descriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
-        if result < 0 { throw SystemCallError("poll", errno: errno) }
+        if result < 0 { throw SystemError("wait (poll)") }
         return Int(result)
     }
 }

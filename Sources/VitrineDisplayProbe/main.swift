@@ -8,6 +8,7 @@
 // then and expect X11Presenter.connectionLostExitStatus within a second.
 import Glibc
 import Logging
+import VitrineBench
 import VitrineDisplay
 import VitrineGraphics
 

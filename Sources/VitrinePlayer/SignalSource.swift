@@ -30,7 +30,8 @@ public final class SignalSource {
         var set = sigset_t()
         sigemptyset(&set)
         for s in SignalSource.handled { sigaddset(&set, s) }
-        guard pthread_sigmask(SIG_BLOCK, &set, &previousMask) == 0 else { throw SystemError("block signals (pthread_sigmask)", code: errno) }
+        let blocked = pthread_sigmask(SIG_BLOCK, &set, &previousMask)
+        guard blocked == 0 else { throw SystemError("block signals (pthread_sigmask)", code: blocked) }
         // SIGPIPE would kill the process when a FIFO reader or the notify socket goes away.
         signal(SIGPIPE, SIG_IGN)
         let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VitrineBench
 import VitrineDisplay
 
 struct BenchCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VitrineDisplay
+import VitrineSystem
 import XCTest
 
 final class DisplayLinkTests: XCTestCase {

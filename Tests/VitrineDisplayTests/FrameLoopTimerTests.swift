@@ -1,4 +1,5 @@
 import VitrineDisplay
+import VitrineSystem
 import XCTest
 
 /// Timers share the loop's single wait with the link's deadlines, on the link's clock.

@@ -1,85 +1,35 @@
 import CX11
 import Foundation
+import VitrineBench
 import XCTest
 
-/// A private Xvfb for one test: a free display number, waited for until its socket exists,
-/// killed and reaped on `stop()`.
+/// A private Xvfb for one test (the benchmarks' launcher, `Xvfb`): skips the test when no
+/// Xvfb is installed; killed and reaped on `stop()` or when it goes.
 public final class XvfbServer {
-    public let number: Int
-    public let process: Process
-    public var name: String { ":\(number)" }
-    public var pid: pid_t { process.processIdentifier }
+    private let server: Xvfb
+    public var number: Int { server.number }
+    public var name: String { server.name }
+    public var pid: pid_t { server.pid }
 
-    /// Starts `Xvfb :N -screen 0 WxHxDEPTH -nolisten tcp -noreset` plus `arguments`; skips the
-    /// test when no Xvfb binary is installed.
-    ///
-    /// `number` asks for that display number only (e.g. one a client was already told to use).
+    /// Starts `Xvfb :N -screen 0 WxHxDEPTH -nolisten tcp -noreset` plus `arguments` on a free
+    /// number, or on `number` only (e.g. one a client was already told to use).
     public init(width: Int = 320, height: Int = 240, depth: Int = 24, arguments: [String] = [],
-                number requested: Int? = nil) throws {
-        guard let binary = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb", "/opt/X11/bin/Xvfb"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+                number: Int? = nil) throws {
+        do {
+            server = try Xvfb(width: width, height: height, depth: depth, arguments: arguments, number: number)
+        } catch Xvfb.Failure.notInstalled {
             throw XCTSkip("Xvfb is not installed (apt-get install xvfb)")
         }
-        // Numbers are tried from a per-process start, so parallel test runs rarely collide;
-        // a server that loses the race for its lock file exits, and the next number is tried.
-        let start = requested ?? XvfbServer.firstCandidate
-        for number in start..<(start + (requested == nil ? 40 : 1)) {
-            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"),
-                  !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else { continue }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = [":\(number)", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
-                + arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let socket = "/tmp/.X11-unix/X\(number)"
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && !FileManager.default.fileExists(atPath: socket) && Date() < deadline {
-                usleep(5_000)
-            }
-            if process.isRunning && FileManager.default.fileExists(atPath: socket) {
-                self.number = number
-                self.process = process
-                return
-            }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-        throw XvfbError(description: "no Xvfb could start on displays \(start)..<\(start + 40)")
     }
-
-    private static var firstCandidate: Int { 200 + Int(getpid() % 500) }
 
     /// A display number no server uses now (none is started on it).
-    public static func unusedDisplayNumber() -> Int {
-        let start = firstCandidate + 40
-        return (start..<(start + 100)).first { number in
-            !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-                && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-        } ?? start
-    }
+    public static func unusedDisplayNumber() -> Int { Xvfb.unusedDisplayNumber() }
 
     /// Kills the server (SIGKILL: no goodbye to clients) and reaps it.
-    public func kill() {
-        guard process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
-        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
-    }
+    public func kill() { server.kill() }
 
-    /// Stops the server the polite way and reaps it; kills it if it has not gone within two
-    /// seconds (e.g. when it inherited a mask that blocks SIGTERM).
-    public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill() } else { process.waitUntilExit() }
-    }
-
-    deinit { stop() }
+    /// Stops the server the polite way and reaps it.
+    public func stop() { server.stop() }
 }
 
 public struct XvfbError: Error, CustomStringConvertible {

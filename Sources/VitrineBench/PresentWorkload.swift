@@ -1,3 +1,4 @@
+import VitrineDisplay
 import VitrineGraphics
 
 /// What a benchmark changes in each frame, as a player typically would.

@@ -1,4 +1,5 @@
 import Foundation
+import VitrineGraphics
 
 /// The CPU cost of a run of frames, from per-frame samples of the calling thread's CPU time
 /// (time spent descheduled on a busy machine does not count).

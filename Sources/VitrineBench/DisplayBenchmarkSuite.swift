@@ -1,4 +1,6 @@
 import Logging
+import VitrineDisplay
+import VitrineGraphics
 
 /// Everything `vitrine bench --pacing` measures on a real X server: the display link's pacing
 /// under the X11 presenter (a moving square and whole-frame updates), then the cost of one

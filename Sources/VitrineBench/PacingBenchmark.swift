@@ -1,3 +1,4 @@
+import VitrineDisplay
 import VitrineGraphics
 
 /// How steadily a display link delivers frames to a presenter.

@@ -1,3 +1,5 @@
+
+
 /// Mean, spread and tail of a set of measurements (all in one unit, e.g. milliseconds).
 public struct SampleStatistics: Equatable, Sendable, CustomStringConvertible {
     public var count: Int

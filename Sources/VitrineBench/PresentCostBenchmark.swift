@@ -1,3 +1,4 @@
+import VitrineDisplay
 import VitrineGraphics
 
 /// What presenting costs when frames come as fast as the presenter takes them.

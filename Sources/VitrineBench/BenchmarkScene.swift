@@ -1,4 +1,5 @@
 import Foundation
+import VitrineAnimation
 import VitrineGraphics
 
 /// Seed scenes as the default playlist shows them, laid out on a canvas of any size, for timing

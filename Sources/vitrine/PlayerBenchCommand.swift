@@ -1,0 +1,163 @@
+import ArgumentParser
+import CLinux
+import Glibc
+import Logging
+import VitrineAnimation
+import VitrineDisplay
+import VitrineGraphics
+import VitrinePlayer
+import VitrineSystem
+import VitrineBench
+
+/// `vitrine bench player`: what each scene of a playlist costs at 1920×1080.
+///
+/// - Frame cost, in this process: `Player.frameWillRender` + `FrameRenderer.renderFrame` (engine
+///   evaluation, damage, rasterizing) + `present`, wall time per frame over `--seconds` of the
+///   scene at 60 fps, with damage tracking and with whole frames; and the pixels redrawn.
+/// - CPU share and peak RSS, of the real player: `vitrine play --scene NAME` under Xvfb at 60
+///   fps as a child process, from its READY=1 for `--seconds`, read from
+///   /proc/PID/task/*/schedstat (nanoseconds on CPU, all threads) and /proc/PID/status (VmHWM).
+struct PlayerBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "player",
+        abstract: "Frame cost, pixels redrawn, CPU share and peak RSS of each scene of a playlist at 1920x1080.")
+
+    @Argument(help: "The playlist (TOML).")
+    var config = "config/default.toml"
+
+    // Not --seconds and --display: `vitrine bench` itself has those, and takes them first.
+    @Option(name: .customLong("duration"),
+            help: "Seconds of each scene to measure (frame cost: that many seconds of frames at 60 fps; CPU: that long live).")
+    var seconds: Double = 4
+
+    @Option(name: .customLong("x-display"),
+            help: "X display at 1920x1080 to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column).")
+    var display: String?
+
+    @Option(help: "Measure only the scene with this name.")
+    var scene: String?
+
+    func validate() throws {
+        guard seconds > 0, seconds <= 600 else { throw ValidationError("--duration must be from 0 to 600") }
+    }
+
+    func run() throws {
+        StandardErrorLogHandler.bootstrap(level: .warning)
+        let playlist: Playlist
+        do { playlist = try PlaylistLoader.load(file: config) } catch {
+            printError(error)
+            throw ExitStatus.invalidConfig.exit
+        }
+        let names = playlist.scenes.map(\.name).filter { scene == nil || $0 == scene }
+        guard !names.isEmpty else { throw ValidationError("no scene named '\(scene ?? "")' in \(config)") }
+
+        var server: Xvfb?
+        var displayName = display
+        if displayName == nil {
+            do { server = try Xvfb(width: 1920, height: 1080) } catch Xvfb.Failure.notInstalled {}
+            displayName = server?.name
+        }
+        defer { server?.stop() }
+
+        let size = PixelSize(width: 1920, height: 1080)
+        let presenter: Presenter
+        if let displayName {
+            presenter = try X11Presenter(displayName: displayName, logger: Logger(label: "vitrine.bench"))
+        } else {
+            presenter = HeadlessPresenter(size: size, keepsFrames: false)
+        }
+        let presenting = presenter is X11Presenter ? "X11 \(displayName ?? "")" : "in-memory presenter"
+        let frameCount = Int((seconds * 60).rounded())
+
+        print("vitrine bench player \(config): 1920x1080, \(frameCount) frames per mode (\(format(seconds)) s at 60 fps), \(presenting)")
+        print("")
+        print("| scene | frame median (ms) | frame p99 (ms) | whole frames: median | whole frames: p99 | pixels redrawn per frame | CPU at 60 fps | peak RSS |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name in names {
+            let damage = try measureFrames(playlist, scene: name, presenter: presenter, size: size,
+                                           frames: frameCount, damageTracking: true)
+            let whole = try measureFrames(playlist, scene: name, presenter: presenter, size: size,
+                                          frames: frameCount, damageTracking: false)
+            var cpu = "n/a", rss = "n/a"
+            if let displayName, let live = try measureLive(scene: name, display: displayName) {
+                cpu = "\(format(live.cpuShare * 100)) %"
+                rss = "\(live.peakRSSKiB / 1024) MB"
+            }
+            print("| \(name) | \(format(damage.median)) | \(format(damage.p99)) | \(format(whole.median)) | \(format(whole.p99)) | \(Int(damage.meanPixels.rounded())) | \(cpu) | \(rss) |")
+        }
+        print("")
+        print("bench process peak RSS: \(ProcessMemory.peakResidentKiB(pid: getpid()).map { "\($0 / 1024) MB" } ?? "n/a")")
+    }
+
+    // MARK: - Frame cost
+
+    private struct SceneFrameTimes { var median: Double; var p99: Double; var meanPixels: Double }
+
+    /// Plays `scene` from its start for `frames` frames at 60 fps of virtual time, as fast as it
+    /// renders, and times each frame.
+    private func measureFrames(_ playlist: Playlist, scene: String, presenter: Presenter, size: PixelSize,
+                               frames frameCount: Int, damageTracking: Bool) throws -> SceneFrameTimes {
+        let player = Player(playlist: playlist, screenSize: Size(width: Double(size.width), height: Double(size.height)),
+                            onlyScene: scene)
+        // Made as the player makes them, in the presenter's frame buffer when it has one.
+        let frames = PlayerFrames(player: player, bitmap: presenter.makeDrawingBitmap(size: size))
+        frames.renderer.damageTracking = damageTracking
+        var costs: [Double] = []
+        var pixels = 0
+        let start = 1000.0
+        for i in 0...frameCount {
+            let t = start + Double(i) / 60
+            let before = MonotonicInstant.now().seconds
+            presenter.prepareFrameBitmap()
+            let (_, result) = try frames.makeFrame(at: t)
+            try presenter.present(frames.bitmap, dirty: result.dirty)
+            let cost = MonotonicInstant.now().seconds - before
+            // Frame 0 paints everything in both modes and warms caches: not a steady frame.
+            if i > 0 {
+                costs.append(cost * 1000)
+                pixels += result.pixelsRedrawn
+            }
+        }
+        try presenter.finishPresenting()
+        let sorted = costs.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return SceneFrameTimes(median: median, p99: SampleStatistics(costs).percentile99,
+                         meanPixels: Double(pixels) / Double(max(1, costs.count)))
+    }
+
+    // MARK: - Live process
+
+    private struct Live { var cpuShare: Double; var peakRSSKiB: Int }
+
+    /// Runs `vitrine play CONFIG --scene NAME` on `display` at 60 fps and measures it from its
+    /// READY=1 for `seconds`; nil when it did not become ready.
+    private func measureLive(scene: String, display: String) throws -> Live? {
+        let notify = try NotifySocket()
+        let executable = ProcessMemory.executablePath()
+        let child = try ChildProcess(executable, ["play", config, "--scene", scene, "--backend", "x11",
+                                                  "--display", display, "--fps", "60", "--log-level", "warning"],
+                                     environment: ["NOTIFY_SOCKET=" + notify.name])
+        defer { child.terminate() }
+        guard notify.waitFor("READY=1", seconds: 20) else {
+            printError("\(scene): the player did not report READY=1")
+            return nil
+        }
+        let cpuBefore = ProcessMemory.cpuNanoseconds(pid: child.pid)
+        let wallBefore = MonotonicInstant.now().seconds
+        var wake = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9)).timespec
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
+        let cpuAfter = ProcessMemory.cpuNanoseconds(pid: child.pid)
+        let wall = MonotonicInstant.now().seconds - wallBefore
+        guard let before = cpuBefore, let after = cpuAfter,
+              let peak = ProcessMemory.peakResidentKiB(pid: child.pid) else { return nil }
+        return Live(cpuShare: Double(after - before) / 1e9 / wall, peakRSSKiB: peak)
+    }
+}
+
+/// `value` with two decimals.
+private func format(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = String(abs(hundredths) % 100)
+    return "\(hundredths < 0 ? "-" : "")\(abs(hundredths) / 100).\(fraction.count == 1 ? "0" : "")\(fraction)"
+}
