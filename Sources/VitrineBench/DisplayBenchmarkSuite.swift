@@ -1,6 +1,7 @@
 import Logging
 import VitrineDisplay
 import VitrineGraphics
+import VitrineX11
 
 /// Everything `vitrine bench --pacing` measures on a real X server: the display link's pacing
 /// under the X11 presenter (a moving square and whole-frame updates), then the cost of one

@@ -86,12 +86,12 @@ public enum PresenterError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Where a frame sits on an output: centred, in output coordinates (negative when it is larger).
-func centredOrigin(frame: PixelSize, output: PixelSize) -> (x: Int, y: Int) {
+package func centredOrigin(frame: PixelSize, output: PixelSize) -> (x: Int, y: Int) {
     ((output.width - frame.width) / 2, (output.height - frame.height) / 2)
 }
 
 /// `rects` clipped to `bounds`, empty ones dropped.
-func clipped(_ rects: [IntRect], to bounds: IntRect) -> [IntRect] {
+package func clipped(_ rects: [IntRect], to bounds: IntRect) -> [IntRect] {
     rects.compactMap { rect in
         let r = rect.intersection(bounds)
         return r.isEmpty ? nil : r

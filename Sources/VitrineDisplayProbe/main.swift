@@ -11,6 +11,7 @@ import Logging
 import VitrineBench
 import VitrineDisplay
 import VitrineGraphics
+import VitrineX11
 
 struct Options {
     var mode = ""

@@ -1,3 +1,4 @@
+import VitrineConfig
 import VitrineGraphics
 
 /// Where a design canvas goes on a screen: scaled uniformly to fit, centred, the rest left to

@@ -1,4 +1,5 @@
 import VitrineAnimation
+import VitrineConfig
 import VitrineGraphics
 
 /// Something a frame of the player did that the world outside the screen hears about.

@@ -1,4 +1,5 @@
 import VitrineAnimation
+import VitrineConfig
 import VitrineGraphics
 
 /// The one way a frame of the player is made, whatever then shows it (a presenter's screen, the

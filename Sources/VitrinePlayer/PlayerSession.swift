@@ -1,5 +1,6 @@
 import Logging
 import VitrineAnimation
+import VitrineConfig
 import VitrineDisplay
 import VitrineGraphics
 import VitrineSystem

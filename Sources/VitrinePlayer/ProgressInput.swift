@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineConfig
 import VitrineSystem
 
 /// One command of the live-progress vocabulary, psplash's: `PROGRESS <0-100>`, `MSG <text>`, `QUIT`.
@@ -102,20 +103,6 @@ private extension Substring {
         var s = self
         while let last = s.last, last == " " || last == "\t" { s.removeLast() }
         return s
-    }
-}
-
-/// Where progress comes from: a FIFO that update scripts write lines into (psplash style), or
-/// a state file rewritten by some other program.
-public enum ProgressSourceSpec: Hashable, Sendable {
-    case fifo(String)
-    case file(String)
-
-    /// Parses `fifo:/path` or `file:/path`.
-    public init?(_ text: String) {
-        if text.hasPrefix("fifo:"), text.count > 5 { self = .fifo(String(text.dropFirst(5))) }
-        else if text.hasPrefix("file:"), text.count > 5 { self = .file(String(text.dropFirst(5))) }
-        else { return nil }
     }
 }
 

@@ -1,4 +1,5 @@
 import VitrineAnimation
+import VitrineConfig
 
 extension SceneInstance {
     /// The frame the player shows `time` seconds after `definition` started (no transition),

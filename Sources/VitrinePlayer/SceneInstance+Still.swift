@@ -1,4 +1,5 @@
 import VitrineAnimation
+import VitrineConfig
 import VitrineGraphics
 
 extension SceneInstance {

@@ -1,4 +1,5 @@
 import VitrineAnimation
+import VitrineConfig
 import VitrineGraphics
 
 /// One live scene: a fresh layer tree built from its definition, started once.

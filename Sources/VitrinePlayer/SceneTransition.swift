@@ -1,4 +1,5 @@
 import VitrineAnimation
+import VitrineConfig
 import VitrineGraphics
 
 /// The animations of one transition between two scene holders, in the holders' time (the

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineConfig
 import VitrineSystem
 
 /// The signals the player acts on, as Vitrine's operators use them.

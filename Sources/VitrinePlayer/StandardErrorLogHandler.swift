@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import VitrineConfig
 
 /// A swift-log handler writing one line per message to standard error, without timestamps:
 /// under systemd the journal adds them. When standard error is the journal (`JOURNAL_STREAM`

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import VitrineConfig
 
 /// The sd_notify protocol, spoken directly: one datagram per state change to the socket named by
 /// `$NOTIFY_SOCKET` (a path, or an abstract name when it starts with `@`). Without that variable

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VitrineConfig
 import VitrinePlayer
 
 struct CheckCommand: ParsableCommand {

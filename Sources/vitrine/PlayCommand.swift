@@ -1,8 +1,10 @@
 import ArgumentParser
 import Glibc
 import Logging
+import VitrineConfig
 import VitrineDisplay
 import VitrineGraphics
+import VitrineX11
 import VitrinePlayer
 import VitrineSystem
 

@@ -3,8 +3,10 @@ import CLinux
 import Glibc
 import Logging
 import VitrineAnimation
+import VitrineConfig
 import VitrineDisplay
 import VitrineGraphics
+import VitrineX11
 import VitrinePlayer
 import VitrineSystem
 import VitrineBench

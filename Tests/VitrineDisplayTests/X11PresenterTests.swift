@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import VitrineDisplay
 import VitrineGraphics
+import VitrineX11
 import VitrineTestSupport
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 import VitrineGraphics
-import VitrinePlayer
+import VitrineConfig
 import XCTest
 
 /// Every draw spec rendered through `vitrine draw`'s code path (DrawSpec.load → render) and

@@ -1,6 +1,7 @@
 import VitrineGraphics
 import VitrineTOML
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// Broken configs: every error names the file, the line and column of the offending key or

@@ -1,5 +1,6 @@
 import VitrineTOML
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// Paths of the repository and of the broken-config fixtures, found from this file.

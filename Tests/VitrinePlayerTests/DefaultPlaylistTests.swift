@@ -1,6 +1,7 @@
 import VitrineAnimation
 import VitrineGraphics
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// The default playlist loads, and its scenes move as the seed articles describe.

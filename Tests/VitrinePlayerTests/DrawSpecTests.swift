@@ -1,6 +1,7 @@
 import VitrineGraphics
 import VitrineTOML
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 final class DrawSpecTests: XCTestCase {

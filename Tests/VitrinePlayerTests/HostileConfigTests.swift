@@ -2,6 +2,7 @@ import Foundation
 import VitrineGraphics
 import XCTest
 @testable import VitrineAnimation
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// Configs a hostile or careless operator writes: whatever `check` accepts must play without a

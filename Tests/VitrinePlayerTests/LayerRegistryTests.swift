@@ -1,6 +1,7 @@
 import VitrineAnimation
 import VitrineGraphics
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// A layer class the library does not know, to show that registering it is all it takes.

@@ -3,6 +3,7 @@ import VitrineAnimation
 import VitrineDisplay
 import VitrineGraphics
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// The session's run loop on a virtual clock and a headless presenter: what is on screen when,

@@ -3,6 +3,7 @@ import VitrineAnimation
 import VitrineDisplay
 import VitrineGraphics
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// The playlist state machine in virtual time: every time below is exact, chosen by the test.

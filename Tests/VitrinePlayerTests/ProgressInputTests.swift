@@ -1,6 +1,7 @@
 import Glibc
 import VitrineSystem
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 final class ProgressInputTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// The README's config reference is the registry's own output, never a hand-kept copy.

@@ -2,6 +2,7 @@ import Foundation
 import VitrineAnimation
 import VitrineGraphics
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// `vitrine render`'s frames: the canvas fitted to the picture, and what the geometry says the

@@ -1,6 +1,7 @@
 import VitrineAnimation
 import VitrineGraphics
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// Scene instances: the tree built from the config, scene time, live progress and messages.

@@ -3,6 +3,7 @@ import VitrineAnimation
 import VitrineGraphics
 import VitrineTOML
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// Slow runs, off by default: `VITRINE_SOAK=1 swift test --filter SoakTests`

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 final class StandardErrorLogHandlerTests: XCTestCase {

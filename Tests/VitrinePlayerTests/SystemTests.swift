@@ -2,6 +2,7 @@ import CLinux
 import Glibc
 import VitrineSystem
 import XCTest
+@testable import VitrineConfig
 @testable import VitrinePlayer
 
 /// sd_notify and signals against the real kernel objects: a datagram socket, a signalfd.

@@ -1,5 +1,6 @@
 import CX11
 import Glibc
+import VitrineDisplay
 
 /// An X protocol error, as the server reported it.
 struct X11ProtocolError: CustomStringConvertible {

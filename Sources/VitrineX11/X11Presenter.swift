@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import Logging
+import VitrineDisplay
 import VitrineGraphics
 
 /// Shows frames full-screen on an X server through MIT-SHM (or `XPutImage` where shared memory

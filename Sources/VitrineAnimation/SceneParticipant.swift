@@ -1,5 +1,3 @@
-import VitrineAnimation
-
 /// Work a layer needs from the scene beyond its properties: the scene calls these hooks.
 public protocol SceneParticipant: Layer {
     /// The scene has started playing (its root's time is now the scene time).

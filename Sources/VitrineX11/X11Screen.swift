@@ -1,5 +1,6 @@
 import CX11
 import Glibc
+import VitrineDisplay
 
 /// Facts about an X screen and the settings the presenter borrows from it, kept out of the
 /// presenter itself.

@@ -1,4 +1,3 @@
-import VitrineAnimation
 import VitrineGraphics
 
 /// Seed 001's pie as a configurable layer: the shares and colours are properties, and the

@@ -1,5 +1,6 @@
 import CX11
 import Glibc
+import VitrineDisplay
 import VitrineGraphics
 
 /// A client-side image the X server reads frames from: a MIT-SHM segment the server maps (no
