@@ -6,7 +6,7 @@ import VitrineGraphics
 /// The seed layers rendered at chosen times, checked pixel by pixel against the geometry they
 /// should cover (sample points kept ≥ 2 px from every edge, so anti-aliasing cannot decide).
 /// Every frame is also written to <tmp>/vitrine-render-tests/ for looking at.
-final class RenderedSeedTests: XCTestCase {
+final class RenderedLayerGeometryTests: XCTestCase {
     static let center = Point(x: 100, y: 100)
 
     // MARK: Seed 000: the arrow, and the arrow as a mask
@@ -18,7 +18,7 @@ final class RenderedSeedTests: XCTestCase {
         let scene = RenderScene()
         let arrow = ArrowLayer()
         arrow.bounds = Rect(x: 0, y: 0, width: 180, height: 180)
-        arrow.position = RenderedSeedTests.center
+        arrow.position = RenderedLayerGeometryTests.center
         arrow.thickness = 30
         arrow.startRadians = -.pi / 2
         arrow.headLengthRadians = .pi / 8
@@ -37,7 +37,7 @@ final class RenderedSeedTests: XCTestCase {
     /// Checks the ring at length π/2: covered from the tail to the tip along the mid radius,
     /// the head narrowing to the tip, nothing beyond.
     func checkQuarterArrow(_ bitmap: Bitmap, covered: Color, uncovered: Color, _ name: String) {
-        let c = RenderedSeedTests.center
+        let c = RenderedLayerGeometryTests.center
         let start = -Double.pi / 2, tip = 0.0, head = tip - .pi / 8
         for angle in stride(from: start + 0.05, through: tip - 0.05, by: 0.05) {
             assertColor(bitmap, polar(c, 75, angle), covered, "\(name): mid radius at \(angle)")
@@ -73,7 +73,7 @@ final class RenderedSeedTests: XCTestCase {
         XCTAssertFalse(end.isAnimating)
         // Removed at the end: the model's full ring shows.
         for angle in stride(from: -Double.pi / 2 + 0.05, to: 1.5 * .pi - 0.45, by: 0.2) {
-            assertColor(scene.bitmap, polar(RenderedSeedTests.center, 75, angle), .black, "full ring at \(angle)")
+            assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 75, angle), .black, "full ring at \(angle)")
         }
         savePNG(scene.bitmap, "arrow-end")
     }
@@ -82,7 +82,7 @@ final class RenderedSeedTests: XCTestCase {
         let (scene, arrow, _) = makeArrowScene(fill: Color(red: 0.2, green: 0.3, blue: 0.9))
         let photo = Layer()
         photo.bounds = Rect(x: 0, y: 0, width: 200, height: 200)
-        photo.position = RenderedSeedTests.center
+        photo.position = RenderedLayerGeometryTests.center
         let orange = Color(r8: 230, g8: 120, b8: 20)
         photo.contents = solidImage(orange, width: 50, height: 50)
         // In the photo's coordinates the arrow sits at the same place as in the root's.
@@ -95,8 +95,8 @@ final class RenderedSeedTests: XCTestCase {
         scene.frame(at: 1)
         savePNG(scene.bitmap, "arrow-mask-t1")
         // Half a turn: the bottom of the ring (angle π/2) shows the image, the left does not.
-        assertColor(scene.bitmap, polar(RenderedSeedTests.center, 75, .pi / 4), orange)
-        assertColor(scene.bitmap, polar(RenderedSeedTests.center, 75, .pi * 0.9), .white)
+        assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 75, .pi / 4), orange)
+        assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 75, .pi * 0.9), .white)
     }
 
     func testOnlyTheMasksAlphaCounts() {
@@ -123,7 +123,7 @@ final class RenderedSeedTests: XCTestCase {
         let scene = RenderScene()
         let sector = SectorLayer()
         sector.bounds = Rect(x: 0, y: 0, width: 160, height: 160)
-        sector.position = RenderedSeedTests.center
+        sector.position = RenderedLayerGeometryTests.center
         sector.fillColor = .blueColor
         sector.progress = 1
         scene.root.addSublayer(sector)
@@ -131,7 +131,7 @@ final class RenderedSeedTests: XCTestCase {
         sector.add(linearAnimation("progress", from: 0, to: 1, duration: 1), forKey: "grow")
         scene.frame(at: 0.25)
         savePNG(scene.bitmap, "sector-t0.25")
-        let c = RenderedSeedTests.center
+        let c = RenderedLayerGeometryTests.center
         // Progress 0.25 from angle 0: the quarter from +x clockwise to +y (bottom right).
         for r in [10.0, 40, 77] {
             for angle in stride(from: 0.04, through: .pi / 2 - 0.04, by: 0.1) {
@@ -184,13 +184,13 @@ final class RenderedSeedTests: XCTestCase {
         XCTAssertGreaterThan(middle, 6400 + 1000)
         XCTAssertLessThan(middle, .pi * 70 * 70 - 1000)
         for angle in stride(from: 0.0, to: 2 * .pi, by: 0.25) {
-            assertColor(scene.bitmap, polar(RenderedSeedTests.center, 38, angle), .redColor, "inside the square at \(angle)")
-            assertColor(scene.bitmap, polar(RenderedSeedTests.center, 73, angle), .white, "outside the circle at \(angle)")
+            assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 38, angle), .redColor, "inside the square at \(angle)")
+            assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 73, angle), .white, "outside the circle at \(angle)")
         }
         scene.frame(at: 1.5)
         savePNG(scene.bitmap, "morph-end")
         XCTAssertEqual(redArea(), .pi * 70 * 70, accuracy: 100, "ends as the circle of radius 70")
-        assertColor(scene.bitmap, polar(RenderedSeedTests.center, 67, 0.3), .redColor)
+        assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 67, 0.3), .redColor)
     }
 
     // MARK: Seed 003: strokeEnd
@@ -200,7 +200,7 @@ final class RenderedSeedTests: XCTestCase {
         let ring = ShapeLayer()
         ring.frame = Rect(x: 0, y: 0, width: 200, height: 200)
         var circle = Path()
-        circle.addArc(center: RenderedSeedTests.center, radius: 60, startAngle: 0, endAngle: 2 * .pi, clockwise: true)
+        circle.addArc(center: RenderedLayerGeometryTests.center, radius: 60, startAngle: 0, endAngle: 2 * .pi, clockwise: true)
         ring.path = circle
         ring.fillColor = nil
         ring.strokeColor = .blueColor
@@ -210,7 +210,7 @@ final class RenderedSeedTests: XCTestCase {
         ring.add(linearAnimation("strokeEnd", from: 0, to: 1, duration: 1), forKey: "draw")
         scene.frame(at: 0.25)
         savePNG(scene.bitmap, "strokeEnd-t0.25")
-        let c = RenderedSeedTests.center
+        let c = RenderedLayerGeometryTests.center
         for angle in stride(from: 0.05, through: .pi / 2 - 0.05, by: 0.1) {
             for r in [57.0, 60, 63] { assertColor(scene.bitmap, polar(c, r, angle), .blueColor, "stroked at \(angle)") }
         }
@@ -265,12 +265,12 @@ final class RenderedSeedTests: XCTestCase {
         let scene = RenderScene()
         let pie = PieLayer()
         pie.bounds = Rect(x: 0, y: 0, width: 180, height: 180)
-        pie.position = RenderedSeedTests.center
+        pie.position = RenderedLayerGeometryTests.center
         scene.root.addSublayer(pie)
         pie.attach(to: scene.engine)
         pie.setValues([1, 1, 2], colors: [.redColor, .greenColor, .blueColor])
         scene.frame(at: 0)
-        let c = RenderedSeedTests.center
+        let c = RenderedLayerGeometryTests.center
         // easeInEaseOut is symmetric: half-way at 0.5 s each slice has grown half of its way
         // from −π/2: ends at −π/4, 0 and π/2.
         scene.frame(at: 0.5)

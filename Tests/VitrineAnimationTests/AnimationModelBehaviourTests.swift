@@ -2,8 +2,9 @@ import XCTest
 import VitrineGraphics
 @testable import VitrineAnimation
 
-/// The behaviours seed 003 describes, written as the article runs them.
-final class Seed003BehaviourTests: XCTestCase {
+/// How the model, presentation copies, fill modes, transactions and actions behave, written as
+/// seed 003 runs them.
+final class AnimationModelBehaviourTests: XCTestCase {
     /// A 100×100 view at frame (80, 80): position (130, 130).
     func makeView(in scene: Scene) -> Layer {
         let view = Layer()

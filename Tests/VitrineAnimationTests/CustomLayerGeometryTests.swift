@@ -2,9 +2,9 @@ import XCTest
 import VitrineGraphics
 @testable import VitrineAnimation
 
-/// The seed layers: geometry checked against independently computed points, behaviour
-/// through the engine.
-final class SeedLayerTests: XCTestCase {
+/// The custom layers (arrow, sector, progress bar, pie): geometry checked against independently
+/// computed points, behaviour through the engine.
+final class CustomLayerGeometryTests: XCTestCase {
     /// End points of the path's elements, in order (nil for close).
     func endPoints(_ path: Path) -> [Point?] { path.elements.map(\.endPoint) }
 
