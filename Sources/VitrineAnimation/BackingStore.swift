@@ -16,7 +16,7 @@ final class BackingStore {
     /// The pixels in use, from the bitmap's origin.
     private(set) var size: (width: Int, height: Int) = (0, 0)
     /// Layer coordinates → store pixels for the current content; nil when there is none.
-    private(set) var transform: AffineTransform?
+    private(set) var transform: Transform2D?
     /// The slots of the layer as drawn (a snapshot), to compare drawing keys with.
     private var drawnSlots: [AnyLayerSlot] = []
     private var drawnLayout: SlotLayout?
@@ -41,7 +41,7 @@ final class BackingStore {
     /// Whether the content last drawn is what `layer` (its presentation) shows drawn through
     /// `transform` into a box of `width × height` pixels: same mapping, same size, and every
     /// slot at `keyIndices` (the class's drawing keys) unchanged.
-    func matches(_ layer: Layer, transform: AffineTransform, width: Int, height: Int, keyIndices: [Int]) -> Bool {
+    func matches(_ layer: Layer, transform: Transform2D, width: Int, height: Int, keyIndices: [Int]) -> Bool {
         guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform),
               drawnLayout === layer.slotLayout else { return false }
         for i in keyIndices where !layer.slots[i].hasSameValue(asSameType: drawnSlots[i]) { return false }
@@ -51,7 +51,7 @@ final class BackingStore {
     /// Redraws the content: clears a `width × height` box (growing the bitmap when it does not
     /// fit, shrinking it when it is less than a quarter used), maps the layer's coordinates with
     /// `transform`, clips to `extent` (layer coordinates) and lets the layer draw.
-    func redraw(_ layer: Layer, transform: AffineTransform, extent: Rect, width: Int, height: Int) {
+    func redraw(_ layer: Layer, transform: Transform2D, extent: Rect, width: Int, height: Int) {
         let fits = width <= bitmap.width && height <= bitmap.height
         if !fits || width * height * 4 < bitmap.width * bitmap.height {
             bitmap = Bitmap(width: width, height: height)
@@ -72,13 +72,13 @@ final class BackingStore {
 
     /// Notes that `layer` was drawn straight to the target in render pass `pass`: the state is
     /// recorded (to notice when it stops changing), the pixels are stale.
-    func noteDirectDraw(_ layer: Layer, transform: AffineTransform, width: Int, height: Int, pass: Int) {
+    func noteDirectDraw(_ layer: Layer, transform: Transform2D, width: Int, height: Int, pass: Int) {
         record(layer, transform: transform, width: width, height: height)
         hasPixels = false
         directPass = pass
     }
 
-    private func record(_ layer: Layer, transform: AffineTransform, width: Int, height: Int) {
+    private func record(_ layer: Layer, transform: Transform2D, width: Int, height: Int) {
         size = (width, height)
         self.transform = transform
         drawnLayout = layer.slotLayout
@@ -88,10 +88,10 @@ final class BackingStore {
     }
 }
 
-extension AffineTransform {
+extension Transform2D {
     /// Equal within a millionth of a pixel in every coefficient (rounding in transforms that
     /// were built from the same values along different paths).
-    func isClose(to o: AffineTransform) -> Bool {
+    func isClose(to o: Transform2D) -> Bool {
         let e = 1e-6
         return abs(a - o.a) <= e && abs(b - o.b) <= e && abs(c - o.c) <= e && abs(d - o.d) <= e
             && abs(tx - o.tx) <= e && abs(ty - o.ty) <= e

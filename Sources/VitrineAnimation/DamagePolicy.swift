@@ -22,7 +22,7 @@ public struct DamagePolicy: Sendable, Equatable {
 
     /// The rectangles of `frame` (the bitmap's pixels) to repaint for damage `rects`, given in a
     /// space that `transform` maps to device pixels. Empty when nothing is damaged.
-    public func deviceRects(for rects: [Rect], frame: IntRect, transform: AffineTransform = .identity) -> [IntRect] {
+    public func deviceRects(for rects: [Rect], frame: IntRect, transform: Transform2D = .identity) -> [IntRect] {
         var out: [IntRect] = []
         for r in rects where !r.isNull {
             let box = IntRect(enclosing: transform.isIdentity ? r : transform.apply(to: r))

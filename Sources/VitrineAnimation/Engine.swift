@@ -263,7 +263,7 @@ public final class Engine {
     /// What a frame showed of one layer, to compare with the next frame.
     private struct LayerRecord {
         let presentation: Layer
-        let toRoot: AffineTransform
+        let toRoot: Transform2D
         let opacity: Double
         let clip: Rect?
         let visible: Bool
@@ -350,7 +350,7 @@ public final class Engine {
     /// Records `p` and its subtree (and masks) into `current` and `order`; returns the
     /// subtree's extent.
     @discardableResult
-    private func record(_ p: Layer, toRoot parent: AffineTransform, opacity parentOpacity: Double, clip parentClip: Rect?,
+    private func record(_ p: Layer, toRoot parent: Transform2D, opacity parentOpacity: Double, clip parentClip: Rect?,
                         visible parentVisible: Bool, maskOwner: ObjectIdentifier?) -> Rect {
         guard let model = p.modelLayer else { return .null }
         let toRoot = p.transformToSuperlayer.concatenating(parent)

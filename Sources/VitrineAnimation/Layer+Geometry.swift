@@ -10,11 +10,11 @@ extension Layer {
 
     /// The transform from this layer's coordinates to its superlayer's: move the anchor point to
     /// the origin, apply `transform`, move to `position`.
-    public var transformToSuperlayer: AffineTransform {
+    public var transformToSuperlayer: Transform2D {
         let a = anchorPointInBounds
-        return AffineTransform(translationX: -a.x, y: -a.y)
+        return Transform2D(translationX: -a.x, y: -a.y)
             .concatenating(transform)
-            .concatenating(AffineTransform(translationX: position.x, y: position.y))
+            .concatenating(Transform2D(translationX: position.x, y: position.y))
     }
 
     /// The bounds as seen in the superlayer: derived from `bounds`, `position`, `anchorPoint`
@@ -30,8 +30,8 @@ extension Layer {
     }
 
     /// The transform from this layer's coordinates to its tree's root coordinates.
-    public var transformToRoot: AffineTransform {
-        var t = AffineTransform.identity
+    public var transformToRoot: Transform2D {
+        var t = Transform2D.identity
         var layer: Layer? = self
         while let l = layer, let parent = l.parentInTree {
             t = t.concatenating(l.transformToSuperlayer)

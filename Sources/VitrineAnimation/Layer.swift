@@ -22,7 +22,7 @@ open class Layer {
     @Animatable public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
     /// A transform applied about the anchor point. Defaults to identity. Animatable
     /// (by decomposition; also through `transform.rotation.z`, `transform.scale` …).
-    @Animatable public var transform: AffineTransform = .identity
+    @Animatable public var transform: Transform2D = .identity
 
     // MARK: Appearance
 

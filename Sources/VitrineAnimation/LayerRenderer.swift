@@ -275,7 +275,7 @@ public final class LayerRenderer {
     /// contents and drawing (`visualExtent()`, which bounds a layer's own drawing), and its
     /// sublayers' (cut to the bounds when it masks to them). Conservative: any pixel drawn at
     /// all lies inside, since coverage outside a shape's enclosing pixels is exactly 0.
-    private func deviceExtent(of layer: Layer, toDevice t: AffineTransform) -> IntRect {
+    private func deviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
         guard !layer.isHidden, layer.opacity > 0 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
         let bounds = layer.bounds.standardized
         var extent = layer.visualExtent().union(bounds)
@@ -295,7 +295,7 @@ public final class LayerRenderer {
     /// How many separately blended drawings the layer shows (counting stops at 2): background,
     /// contents, its own drawing (a shape's fill and stroke count apart; a backing store is
     /// one), border, and each sublayer's drawings — one for a sublayer that groups itself.
-    private func drawingCount(_ layer: Layer, toDevice t: AffineTransform) -> Int {
+    private func drawingCount(_ layer: Layer, toDevice t: Transform2D) -> Int {
         var n = 0
         if let c = layer.backgroundColor, c.alpha > 0 { n += 1 }
         if layer.contents is Image { n += 1 }

@@ -30,7 +30,7 @@ extension Path: Interpolatable {
         let (a, b) = PathMorph.matched(self, other)
         return PathMorph.zip(a, b) { $0 - $1 }
     }
-    public func scaled(by factor: Double) -> Path { applying(VitrineGraphics.AffineTransform(scaleX: factor, y: factor)) }
+    public func scaled(by factor: Double) -> Path { applying(VitrineGraphics.Transform2D(scaleX: factor, y: factor)) }
     /// The mean distance between corresponding points of the matched paths.
     public func distance(to other: Path) -> Double {
         let (a, b) = PathMorph.matched(self, other)

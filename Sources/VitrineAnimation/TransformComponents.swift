@@ -26,7 +26,7 @@ public struct TransformComponents: Hashable, Sendable {
     }
 
     /// The components of `t`.
-    public init(_ t: VitrineGraphics.AffineTransform) {
+    public init(_ t: VitrineGraphics.Transform2D) {
         let sx = (t.a * t.a + t.b * t.b).squareRoot()
         let r = sx == 0 ? 0 : atan2(t.b, t.a)
         let cr = cos(r), sr = sin(r)
@@ -35,9 +35,9 @@ public struct TransformComponents: Hashable, Sendable {
     }
 
     /// The transform these components describe.
-    public var transform: VitrineGraphics.AffineTransform {
+    public var transform: VitrineGraphics.Transform2D {
         let cr = cos(rotation), sr = sin(rotation)
-        return VitrineGraphics.AffineTransform(a: scaleX * cr, b: scaleX * sr,
+        return VitrineGraphics.Transform2D(a: scaleX * cr, b: scaleX * sr,
                                c: shear * cr - scaleY * sr, d: shear * sr + scaleY * cr,
                                tx: translationX, ty: translationY)
     }
@@ -51,8 +51,8 @@ public struct TransformComponents: Hashable, Sendable {
 ///
 /// As an additive value a transform composes: translations and rotations add, scales multiply
 /// (the identity is the neutral element).
-extension VitrineGraphics.AffineTransform: Interpolatable {
-    public func interpolated(to end: VitrineGraphics.AffineTransform, fraction f: Double) -> VitrineGraphics.AffineTransform {
+extension VitrineGraphics.Transform2D: Interpolatable {
+    public func interpolated(to end: VitrineGraphics.Transform2D, fraction f: Double) -> VitrineGraphics.Transform2D {
         if f == 0 { return self }
         if f == 1 { return end }
         let a = TransformComponents(self), b = TransformComponents(end)
@@ -67,7 +67,7 @@ extension VitrineGraphics.AffineTransform: Interpolatable {
             shear: a.shear.interpolated(to: b.shear, fraction: f)).transform
     }
 
-    public func adding(_ other: VitrineGraphics.AffineTransform) -> VitrineGraphics.AffineTransform {
+    public func adding(_ other: VitrineGraphics.Transform2D) -> VitrineGraphics.Transform2D {
         let a = TransformComponents(self), b = TransformComponents(other)
         return TransformComponents(translationX: a.translationX + b.translationX,
                                    translationY: a.translationY + b.translationY,
@@ -76,7 +76,7 @@ extension VitrineGraphics.AffineTransform: Interpolatable {
                                    shear: a.shear + b.shear).transform
     }
 
-    public func subtracting(_ other: VitrineGraphics.AffineTransform) -> VitrineGraphics.AffineTransform {
+    public func subtracting(_ other: VitrineGraphics.Transform2D) -> VitrineGraphics.Transform2D {
         let a = TransformComponents(self), b = TransformComponents(other)
         func divide(_ x: Double, _ y: Double) -> Double { y == 0 ? 0 : x / y }
         return TransformComponents(translationX: a.translationX - b.translationX,
@@ -86,7 +86,7 @@ extension VitrineGraphics.AffineTransform: Interpolatable {
                                    shear: a.shear - b.shear).transform
     }
 
-    public func scaled(by factor: Double) -> VitrineGraphics.AffineTransform {
+    public func scaled(by factor: Double) -> VitrineGraphics.Transform2D {
         let a = TransformComponents(self)
         func power(_ s: Double) -> Double { s < 0 ? -pow(-s, factor) : pow(s, factor) }
         return TransformComponents(translationX: a.translationX * factor, translationY: a.translationY * factor,
@@ -94,7 +94,7 @@ extension VitrineGraphics.AffineTransform: Interpolatable {
                                    scaleY: power(a.scaleY), shear: a.shear * factor).transform
     }
 
-    public func distance(to other: VitrineGraphics.AffineTransform) -> Double {
+    public func distance(to other: VitrineGraphics.Transform2D) -> Double {
         let a = TransformComponents(self), b = TransformComponents(other)
         let d = [a.translationX - b.translationX, a.translationY - b.translationY, a.rotation - b.rotation,
                  a.scaleX - b.scaleX, a.scaleY - b.scaleY, a.shear - b.shear]
@@ -115,7 +115,7 @@ extension VitrineGraphics.AffineTransform: Interpolatable {
         }
     }
 
-    public func replacing(atSubPath path: Substring, with value: any Interpolatable) -> VitrineGraphics.AffineTransform? {
+    public func replacing(atSubPath path: Substring, with value: any Interpolatable) -> VitrineGraphics.Transform2D? {
         var c = TransformComponents(self)
         if path == "translation" {
             guard let s = value as? Size else { return nil }

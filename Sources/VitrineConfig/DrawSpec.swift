@@ -19,7 +19,7 @@ public struct DrawSpec {
         public var strokeEnd = 1.0
         /// Group opacity of fill and stroke together.
         public var opacity = 1.0
-        public var transform = AffineTransform.identity
+        public var transform = Transform2D.identity
     }
 
     /// A line of text whose baseline starts at `position`.

@@ -73,9 +73,9 @@ extension PropertyType {
         try site.elements(node).map { try site.color($0, allowsNone: false)! }
     }, format: { "[" + ($0 as! [Color]).map { quoted($0.hexString) }.joined(separator: ", ") + "]" })
     /// `[a, b, c, d, tx, ty]` or `{ rotation = r, scale = s | [sx, sy], translation = [x, y], shear = k }`.
-    public static let transform = PropertyType(name: "transform", valueType: AffineTransform.self,
+    public static let transform = PropertyType(name: "transform", valueType: Transform2D.self,
                                                decode: { try $1.transform($0) }, format: { value in
-        let t = value as! AffineTransform
+        let t = value as! Transform2D
         return t.isIdentity ? "identity" : list([t.a, t.b, t.c, t.d, t.tx, t.ty])
     })
     /// SVG path data, or a table with one shape key: `{ rect = […] }`, `{ oval = […] }`,

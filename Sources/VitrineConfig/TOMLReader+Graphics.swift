@@ -45,9 +45,9 @@ extension TOMLReader {
     }
 
     /// `[a, b, c, d, tx, ty]`, as CGAffineTransform.
-    public func affineTransform(_ key: String) throws -> AffineTransform? {
+    public func affineTransform(_ key: String) throws -> Transform2D? {
         try doubleArray(key, count: 6).map {
-            AffineTransform(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5])
+            Transform2D(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5])
         }
     }
 

@@ -81,7 +81,7 @@ struct ValueSite {
 
     /// `[a, b, c, d, tx, ty]`, or a table of components applied scale (and shear) first, then
     /// rotation, then translation.
-    func transform(_ node: TOMLNode) throws -> AffineTransform {
+    func transform(_ node: TOMLNode) throws -> Transform2D {
         if let table = node.value.tableValue {
             let r = nested(table)
             try r.rejectUnknownKeys(allowed: ["rotation", "scale", "translation", "shear"])
@@ -110,7 +110,7 @@ struct ValueSite {
             throw error("expected [a, b, c, d, tx, ty] or a table of rotation, scale, translation and shear, found \(node.value.kindDescription)", at: node)
         }
         let v = try numbers(node, count: 6)
-        return AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
+        return Transform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
     }
 
     /// SVG path data (errors give the byte offset) or a table with one shape key.

@@ -48,7 +48,7 @@ extension Path {
     /// `transform` is applied (the tolerance is in the transformed space). A subpath that is
     /// a lone move-to is kept as a one-point polyline (strokers draw caps for it).
     public func flattened(tolerance: Double = Flattening.defaultTolerance,
-                          transform: AffineTransform = .identity) -> [Polyline] {
+                          transform: Transform2D = .identity) -> [Polyline] {
         var result: [Polyline] = []
         var points: [Point] = []
         var current = Point.zero

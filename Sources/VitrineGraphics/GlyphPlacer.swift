@@ -13,7 +13,7 @@ struct PlacedGlyph {
 
     /// The outline scaled to pixels and moved to `baselineOrigin + origin`, appended to `path`.
     func append(to path: inout Path, baselineOrigin: Point) {
-        let t = AffineTransform(a: scale, b: 0, c: 0, d: scale,
+        let t = Transform2D(a: scale, b: 0, c: 0, d: scale,
                                 tx: baselineOrigin.x + origin.x, ty: baselineOrigin.y + origin.y)
         path.addPath(outline.path, transform: t)
     }

@@ -11,7 +11,7 @@ public final class GraphicsContext {
     public let bitmap: Bitmap
 
     struct GState {
-        var transform: AffineTransform = .identity
+        var transform: Transform2D = .identity
         var alpha: Double = 1
         /// Device pixels drawing may touch (within the bitmap).
         var clipBox: IntRect
@@ -77,7 +77,7 @@ public final class GraphicsContext {
     // MARK: - Graphics state
 
     /// The current transform from user space to device pixels. Default identity.
-    public var transform: AffineTransform { state.transform }
+    public var transform: Transform2D { state.transform }
 
     /// The global alpha every drawing is multiplied by. Default 1.
     public var alpha: Double { state.alpha }
@@ -98,7 +98,7 @@ public final class GraphicsContext {
     }
 
     /// Applies `t` before the current transform (CGContextConcatCTM).
-    public func concatenate(_ t: AffineTransform) {
+    public func concatenate(_ t: Transform2D) {
         state.transform = t.concatenating(state.transform)
     }
 
@@ -202,7 +202,7 @@ public final class GraphicsContext {
         guard image.width > 0, image.height > 0, !r.isNull, r.width > 0, r.height > 0 else { return }
         let factor = PixelMath.unitByte(state.alpha)
         guard factor != 0 else { return }
-        let imageToUser = AffineTransform(a: r.width / Double(image.width), b: 0, c: 0,
+        let imageToUser = Transform2D(a: r.width / Double(image.width), b: 0, c: 0,
                                           d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
         let imageToDevice = imageToUser.concatenating(state.transform)
         guard let inverse = imageToDevice.inverted() else { return }

@@ -6,13 +6,13 @@ struct ImageSampler {
     private let width: Int
     private let height: Int
     /// Device space → image pixel space.
-    private let inverse: AffineTransform
+    private let inverse: Transform2D
     /// Set when the map is a whole-pixel translation: pixels are copied, not filtered.
     private let offset: (x: Int, y: Int)?
 
     /// `inverse` maps device coordinates to image pixel coordinates (pixel (i, j) covers
     /// i…i+1 × j…j+1). The image must not be empty.
-    init(image: Image, inverse: AffineTransform) {
+    init(image: Image, inverse: Transform2D) {
         pixels = image.pixels
         width = image.width
         height = image.height

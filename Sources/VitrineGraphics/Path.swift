@@ -16,7 +16,7 @@ public enum PathElement: Hashable, Sendable {
         }
     }
 
-    public func applying(_ t: AffineTransform) -> PathElement {
+    public func applying(_ t: Transform2D) -> PathElement {
         switch self {
         case .move(let p): return .move(to: t.apply(to: p))
         case .line(let p): return .line(to: t.apply(to: p))
@@ -102,7 +102,7 @@ public struct Path: Hashable, Sendable {
     }
 
     /// Appends every subpath of `other` (its first element starts a new subpath).
-    public mutating func addPath(_ other: Path, transform: AffineTransform = .identity) {
+    public mutating func addPath(_ other: Path, transform: Transform2D = .identity) {
         for e in other.elements { append(transform.isIdentity ? e : e.applying(transform)) }
     }
 
@@ -302,7 +302,7 @@ public struct Path: Hashable, Sendable {
     // MARK: - Whole-path operations
 
     /// The path with every point transformed.
-    public func applying(_ t: AffineTransform) -> Path {
+    public func applying(_ t: Transform2D) -> Path {
         if t.isIdentity { return self }
         var p = Path()
         p.addPath(self, transform: t)

@@ -8,7 +8,7 @@ extension Rasterizer {
     /// Curves are flattened in device space by `Flattening`'s rule. Returns false, adding
     /// nothing, when a transformed coordinate is not finite.
     @discardableResult
-    func addPath(_ path: Path, transform t: AffineTransform) -> Bool {
+    func addPath(_ path: Path, transform t: Transform2D) -> Bool {
         guard !clip.isEmpty, !path.isEmpty else { return true }
         // Pass 1: device bounds of every point, control points included (a cheap upper bound
         // of the outline), and a finiteness check before anything is accumulated.
@@ -41,7 +41,7 @@ extension Rasterizer {
     /// `ends[k]`) under `transform`: a stroke outline, without building a `Path`. False,
     /// adding nothing, when a transformed coordinate is not finite.
     @discardableResult
-    func addPolygons(_ points: [Point], ends: [Int], transform t: AffineTransform) -> Bool {
+    func addPolygons(_ points: [Point], ends: [Int], transform t: Transform2D) -> Bool {
         guard !clip.isEmpty, !points.isEmpty else { return true }
         return points.withUnsafeBufferPointer { points in
             var bounds = DeviceBounds()
@@ -63,7 +63,7 @@ extension Rasterizer {
     /// a plain rectangle) under `transform`, without building a `Path`. Same outline as
     /// `Path.addRoundedRect(_:cornerRadius:)`. False when a coordinate is not finite.
     @discardableResult
-    func addRoundedRect(_ rect: Rect, cornerRadius: Double, transform t: AffineTransform) -> Bool {
+    func addRoundedRect(_ rect: Rect, cornerRadius: Double, transform t: Transform2D) -> Bool {
         guard !clip.isEmpty, !rect.isNull else { return true }
         let s = rect.standardized
         let x0 = s.minX, y0 = s.minY, x1 = s.maxX, y1 = s.maxY

@@ -170,7 +170,7 @@ public final class Player {
         let holder = shown.holder
         holder.anchorPoint = .zero
         holder.bounds = Rect(x: 0, y: 0, width: shown.canvas.width, height: shown.canvas.height)
-        holder.transform = AffineTransform(scaleX: fit.scale, y: fit.scale)
+        holder.transform = Transform2D(scaleX: fit.scale, y: fit.scale)
         holder.position = fit.frame.origin
         holder.opacity = 1
     }

@@ -134,13 +134,10 @@ public final class ProgressSource {
             } else if (st.st_mode & S_IFMT) != S_IFIFO {
                 throw ProgressSourceError.notAFIFO(path)
             }
-            let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw SystemError("open", path) }
-            fileDescriptor = fd
+            fileDescriptor = try systemCall("open", path) { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
             watchedPath = nil
         case .file(let path):
-            let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-            guard fd >= 0 else { throw SystemError("start watching files (inotify_init1)") }
+            let fd = try systemCall("start watching files (inotify_init1)") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
             // Watch the directory: writers often replace the file (write + rename).
             let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
             let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MODIFY)

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import VitrineConfig
+import VitrineSystem
 
 /// A swift-log handler writing one line per message to standard error, without timestamps:
 /// under systemd the journal adds them. When standard error is the journal (`JOURNAL_STREAM`
@@ -89,12 +90,13 @@ public struct StandardErrorLogHandler: LogHandler {
 
     /// One write(2) per line batch: lines from one message are not interleaved with others.
     private static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            // A closed or full stderr loses the line; logging must never stop the player.
+            guard let n = try? systemCall("write to standard error", nil, {
+                bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            }), n > 0 else { break }
             offset += n
         }
     }

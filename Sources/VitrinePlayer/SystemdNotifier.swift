@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import VitrineConfig
+import VitrineSystem
 
 /// The sd_notify protocol, spoken directly: one datagram per state change to the socket named by
 /// `$NOTIFY_SOCKET` (a path, or an abstract name when it starts with `@`). Without that variable
@@ -66,9 +67,6 @@ public final class SystemdNotifier {
 
     /// Announces a reload; systemd needs the monotonic time to match it with `READY=1` after.
     public func reloading() {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let usec = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
-        notify("RELOADING=1\nMONOTONIC_USEC=\(usec)")
+        notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicInstant.now().nanoseconds / 1000)")
     }
 }

@@ -2,6 +2,7 @@ import CX11
 import Glibc
 import VitrineDisplay
 import VitrineGraphics
+import VitrineSystem
 
 /// A client-side image the X server reads frames from: a MIT-SHM segment the server maps (no
 /// copy through the socket), or plain memory that `XPutImage` sends through the socket.
@@ -52,16 +53,16 @@ final class X11FrameBuffer {
         let bytes = Int(image.pointee.bytes_per_line) * size.height
         let id = shmget(IPC_PRIVATE, max(bytes, 4), IPC_CREAT | 0o600)
         guard id >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let failure = SystemError("create a \(bytes)-byte shared-memory segment (shmget)")
             vitrine_XDestroyImage(image); segment.deallocate()
-            return (nil, "shmget of \(bytes) bytes failed: \(reason)")
+            return (nil, failure.description)
         }
         let address = shmat(id, nil, 0)
         guard let address, vitrine_shmat_failed(address) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let failure = SystemError("attach the shared-memory segment (shmat)")
             shmctl(id, IPC_RMID, nil)
             vitrine_XDestroyImage(image); segment.deallocate()
-            return (nil, "shmat failed: \(reason)")
+            return (nil, failure.description)
         }
         segment.pointee.shmid = id
         segment.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)

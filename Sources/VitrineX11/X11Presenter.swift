@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import VitrineDisplay
 import VitrineGraphics
+import VitrineSystem
 
 /// Shows frames full-screen on an X server through MIT-SHM (or `XPutImage` where shared memory
 /// is unavailable), putting only the dirty rectangles of each frame.
@@ -226,18 +227,14 @@ public final class X11Presenter: Presenter {
     /// through the I/O error handler as soon as Xlib reads the closed socket.
     private func waitUntilServerIsDone(with buffer: X11FrameBuffer) {
         guard let display, buffer.pendingCompletions > 0 else { return }
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let giveUp = MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)
         var event = XEvent()
         while buffer.pendingCompletions > 0 {
             if XCheckTypedEvent(display, completionEventType, &event) != 0 {
                 noteCompletion(event)
                 continue
             }
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let waitedMs = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1_000_000
-            if waitedMs >= 1000 {
+            if MonotonicInstant.now() >= giveUp {
                 if !warnedAboutCompletionTimeout {
                     logger.warning("the X server has not finished reading a frame after 1 s; reusing its buffer anyway")
                     warnedAboutCompletionTimeout = true
@@ -246,7 +243,8 @@ public final class X11Presenter: Presenter {
                 break
             }
             var descriptor = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(1000 - waitedMs))
+            let remainingMs = max(1, giveUp.nanoseconds(since: MonotonicInstant.now()) / 1_000_000)
+            _ = poll(&descriptor, 1, Int32(remainingMs))
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VitrineConfig
 import VitrineGraphics
 import VitrinePlayer
@@ -25,17 +26,5 @@ struct DrawCommand: ParsableCommand {
             printError(error)
             throw ExitStatus.cannotCreateOutput.exit
         }
-    }
-}
-
-/// Prints an error to stderr as users read it: `FILE:LINE:COLUMN: … › KEY: message` lines.
-func printError(_ error: Error) {
-    var standardError = StandardError()
-    print(error, to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandleStandardError.write(string)
     }
 }

@@ -187,9 +187,3 @@ struct PlayCommand: ParsableCommand {
         return "frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
     }
 }
-
-/// Prints a message to stderr as a line of its own.
-func printError(_ message: String) {
-    var standardError = StandardError()
-    print(message, to: &standardError)
-}

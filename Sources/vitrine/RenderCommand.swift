@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VitrineConfig
 import VitrineGraphics
 import VitrinePlayer
@@ -45,7 +46,7 @@ struct RenderCommand: ParsableCommand {
             let names = playlist.scenes.map(\.name)
             var message = "\(config): no scene '\(scene)'; the scenes are " + names.map { "'\($0)'" }.joined(separator: ", ")
             if let guess = suggestion(for: scene, among: names) { message += " (did you mean '\(guess)'?)" }
-            FileHandleStandardError.write(message + "\n")
+            FileHandle.standardError.write(Data((message + "\n").utf8))
             throw ExitStatus.usage.exit
         }
         let canvas = playlist.settings.canvas

@@ -1,14 +1,20 @@
-import Glibc
+import Foundation
 
-/// Writes to file descriptor 2 (no Foundation: its AffineTransform would shadow VitrineGraphics').
-enum FileHandleStandardError {
-    static func write(_ string: String) {
-        var bytes = Array(string.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { break }
-            offset += n
-        }
+/// Standard error as a `print` target.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
     }
+}
+
+/// Prints an error to stderr as users read it: `FILE:LINE:COLUMN: … › KEY: message` lines.
+func printError(_ error: Error) {
+    var standardError = StandardError()
+    print(error, to: &standardError)
+}
+
+/// Prints a message to stderr as a line of its own.
+func printError(_ message: String) {
+    var standardError = StandardError()
+    print(message, to: &standardError)
 }

@@ -148,7 +148,7 @@ final class FrameRendererTests: XCTestCase {
         sector.frame = Rect(x: 20, y: 20, width: 160, height: 160)
         sector.progress = 0.25
         sector.fillColor = .blueColor
-        sector.transform = AffineTransform(rotationAngle: .pi / 2)
+        sector.transform = Transform2D(rotationAngle: .pi / 2)
         scene.root.addSublayer(sector)
         scene.frame(at: 0)
         savePNG(scene.bitmap, "rotated-sector")
@@ -296,7 +296,7 @@ final class FrameRendererTests: XCTestCase {
         // Off-frame damage is dropped; a transform maps into device pixels.
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 300, y: 0, width: 10, height: 10)], frame: frame), [])
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 1, y: 1, width: 2, height: 2)], frame: frame,
-                                          transform: AffineTransform(scaleX: 2, y: 2)),
+                                          transform: Transform2D(scaleX: 2, y: 2)),
                        [IntRect(x: 1, y: 1, width: 6, height: 6)])
     }
 

@@ -120,31 +120,31 @@ final class InterpolationTests: XCTestCase {
     // MARK: Transforms
 
     func testDecompositionRoundTrips() {
-        let t = VitrineGraphics.AffineTransform(a: 1.2, b: 0.7, c: -0.3, d: -0.9, tx: 5, ty: -7)
+        let t = VitrineGraphics.Transform2D(a: 1.2, b: 0.7, c: -0.3, d: -0.9, tx: 5, ty: -7)
         let back = TransformComponents(t).transform
         for (x, y) in [(back.a, t.a), (back.b, t.b), (back.c, t.c), (back.d, t.d), (back.tx, t.tx), (back.ty, t.ty)] {
             XCTAssertEqual(x, y, accuracy: 1e-12)
         }
-        let r = TransformComponents(VitrineGraphics.AffineTransform(rotationAngle: 0.4).scaledBy(x: 2, y: 3))
+        let r = TransformComponents(VitrineGraphics.Transform2D(rotationAngle: 0.4).scaledBy(x: 2, y: 3))
         XCTAssertEqual(r.rotation, 0.4, accuracy: 1e-12)
         XCTAssertEqual(r.scaleX, 2, accuracy: 1e-12); XCTAssertEqual(r.scaleY, 3, accuracy: 1e-12)
         XCTAssertEqual(r.shear, 0, accuracy: 1e-12)
     }
 
     func testTransformTakesTheShortWayRound() {
-        let a = VitrineGraphics.AffineTransform(rotationAngle: 170 * .pi / 180)
-        let b = VitrineGraphics.AffineTransform(rotationAngle: -170 * .pi / 180)
+        let a = VitrineGraphics.Transform2D(rotationAngle: 170 * .pi / 180)
+        let b = VitrineGraphics.Transform2D(rotationAngle: -170 * .pi / 180)
         let mid = TransformComponents(a.interpolated(to: b, fraction: 0.5)).rotation
         XCTAssertEqual(abs(mid), .pi, accuracy: 1e-9, "through 180°, not through 0°")
-        let grow = VitrineGraphics.AffineTransform.identity.interpolated(
-            to: VitrineGraphics.AffineTransform(translationX: 10, y: 0).scaledBy(x: 3, y: 3), fraction: 0.5)
+        let grow = VitrineGraphics.Transform2D.identity.interpolated(
+            to: VitrineGraphics.Transform2D(translationX: 10, y: 0).scaledBy(x: 3, y: 3), fraction: 0.5)
         XCTAssertEqual(TransformComponents(grow).scaleX, 2, accuracy: 1e-12)
         XCTAssertEqual(grow.tx, 5, accuracy: 1e-12)
     }
 
     func testTransformKeyPathsWorkOnTheDecomposedValue() {
         let layer = Layer()
-        layer.transform = VitrineGraphics.AffineTransform(scaleX: 2, y: 2)
+        layer.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
         let engine = Engine(root: layer, clock: ManualClock())
         let spin = BasicAnimation(keyPath: "transform.rotation.z")
         spin.fromValue = 0.0

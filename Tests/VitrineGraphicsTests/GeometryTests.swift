@@ -10,46 +10,46 @@ final class GeometryTests: XCTestCase {
 
     func testConcatenationOrderIsCoreGraphics() {
         // Scale then translate: (1, 1) → (2, 3) → (12, 23).
-        let t = AffineTransform(scaleX: 2, y: 3).concatenating(AffineTransform(translationX: 10, y: 20))
+        let t = Transform2D(scaleX: 2, y: 3).concatenating(Transform2D(translationX: 10, y: 20))
         assertPoint(t.apply(to: Point(1, 1)), Point(12, 23))
         // translatedBy applies the translation first (CGAffineTransformTranslate).
-        let u = AffineTransform(scaleX: 2, y: 3).translatedBy(x: 10, y: 20)
+        let u = Transform2D(scaleX: 2, y: 3).translatedBy(x: 10, y: 20)
         assertPoint(u.apply(to: Point(1, 1)), Point(22, 63))
     }
 
     func testRotationIsClockwiseOnScreen() {
         // y grows downward: +x rotated by +90° points to +y (down), i.e. clockwise on screen.
-        assertPoint(AffineTransform(rotationAngle: .pi / 2).apply(to: Point(1, 0)), Point(0, 1), accuracy: 1e-15)
-        assertPoint(AffineTransform.identity.rotated(by: .pi).apply(to: Point(2, 3)), Point(-2, -3), accuracy: 1e-15)
+        assertPoint(Transform2D(rotationAngle: .pi / 2).apply(to: Point(1, 0)), Point(0, 1), accuracy: 1e-15)
+        assertPoint(Transform2D.identity.rotated(by: .pi).apply(to: Point(2, 3)), Point(-2, -3), accuracy: 1e-15)
     }
 
     func testInverse() throws {
-        let t = AffineTransform(a: 1.5, b: 0.3, c: -0.7, d: 2, tx: 11, ty: -4)
+        let t = Transform2D(a: 1.5, b: 0.3, c: -0.7, d: 2, tx: 11, ty: -4)
         let inverse = try XCTUnwrap(t.inverted())
         let p = Point(3.25, -8.5)
         assertPoint(inverse.apply(to: t.apply(to: p)), p, accuracy: 1e-12)
         let product = t.concatenating(inverse)
         XCTAssertEqual(product.a, 1, accuracy: 1e-12); XCTAssertEqual(product.b, 0, accuracy: 1e-12)
         XCTAssertEqual(product.tx, 0, accuracy: 1e-12); XCTAssertEqual(product.ty, 0, accuracy: 1e-12)
-        XCTAssertNil(AffineTransform(scaleX: 0, y: 1).inverted())
-        XCTAssertNil(AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0).inverted())
+        XCTAssertNil(Transform2D(scaleX: 0, y: 1).inverted())
+        XCTAssertNil(Transform2D(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0).inverted())
     }
 
     func testTransformedRectIsTheBoundingBoxOfItsCorners() {
         let r = Rect(x: 0, y: 0, width: 10, height: 20)
-        let rotated = AffineTransform(rotationAngle: .pi / 4).apply(to: r)
+        let rotated = Transform2D(rotationAngle: .pi / 4).apply(to: r)
         let s = 1 / 2.0.squareRoot()
         XCTAssertEqual(rotated.minX, -20 * s, accuracy: 1e-12)
         XCTAssertEqual(rotated.maxX, 10 * s, accuracy: 1e-12)
         XCTAssertEqual(rotated.minY, 0, accuracy: 1e-12)
         XCTAssertEqual(rotated.maxY, 30 * s, accuracy: 1e-12)
-        XCTAssertEqual(AffineTransform(translationX: 5, y: -5).apply(to: r), Rect(x: 5, y: -5, width: 10, height: 20))
-        XCTAssertTrue(AffineTransform.identity.apply(to: Rect.null).isNull)
+        XCTAssertEqual(Transform2D(translationX: 5, y: -5).apply(to: r), Rect(x: 5, y: -5, width: 10, height: 20))
+        XCTAssertTrue(Transform2D.identity.apply(to: Rect.null).isNull)
     }
 
     func testMaxScaleIsTheLargestStretch() {
-        XCTAssertEqual(AffineTransform(scaleX: 3, y: -0.5).maxScale, 3, accuracy: 1e-12)
-        XCTAssertEqual(AffineTransform(rotationAngle: 1).scaledBy(x: 2, y: 2).maxScale, 2, accuracy: 1e-12)
+        XCTAssertEqual(Transform2D(scaleX: 3, y: -0.5).maxScale, 3, accuracy: 1e-12)
+        XCTAssertEqual(Transform2D(rotationAngle: 1).scaledBy(x: 2, y: 2).maxScale, 2, accuracy: 1e-12)
     }
 
     func testRectOperations() {

@@ -141,11 +141,11 @@ final class PathShapeTests: XCTestCase {
         var a = Path()
         a.addRect(Rect(x: 0, y: 0, width: 1, height: 1))
         var b = Path()
-        b.addPath(a, transform: AffineTransform(scaleX: 10, y: 10))
+        b.addPath(a, transform: Transform2D(scaleX: 10, y: 10))
         b.addPath(a)
         XCTAssertEqual(b.elements.count, 2 * a.elements.count)
         XCTAssertEqual(b.bounds, Rect(x: 0, y: 0, width: 10, height: 10))
-        XCTAssertEqual(a.applying(AffineTransform(translationX: 5, y: 6)).bounds, Rect(x: 5, y: 6, width: 1, height: 1))
+        XCTAssertEqual(a.applying(Transform2D(translationX: 5, y: 6)).bounds, Rect(x: 5, y: 6, width: 1, height: 1))
     }
 
     func testTightBoundsIncludeCurveExtremaOnly() {

@@ -132,7 +132,7 @@ final class RasterizerTests: XCTestCase {
         // A NaN transform is rejected too.
         let bitmap = Bitmap(width: 10, height: 10)
         let ctx = GraphicsContext(bitmap: bitmap)
-        ctx.concatenate(AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        ctx.concatenate(Transform2D(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
         ctx.fill(Rect(x: 0, y: 0, width: 5, height: 5), color: .black)
         var p = Path(); p.addEllipse(in: Rect(x: 0, y: 0, width: 5, height: 5))
         ctx.fill(p, color: .black)

@@ -102,7 +102,7 @@ final class TextTests: XCTestCase {
         let small = try Font(size: 20), large = try Font(size: 40)
         let a = small.path(for: "Hello", at: .zero)
         let b = large.path(for: "Hello", at: Point(x: 5, y: 7))
-        XCTAssertEqual(b, a.applying(AffineTransform(scaleX: 2, y: 2).concatenating(AffineTransform(translationX: 5, y: 7))))
+        XCTAssertEqual(b, a.applying(Transform2D(scaleX: 2, y: 2).concatenating(Transform2D(translationX: 5, y: 7))))
     }
 
     // MARK: - Input

@@ -31,9 +31,9 @@ final class LayerRegistryTests: XCTestCase {
         case "[colour, …]": return ("[\"#ff0000\", \"#0000ff\"]", [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)])
         case "transform":
             // Scale first, then rotation, then translation.
-            let scale = VitrineGraphics.AffineTransform(scaleX: 2, y: 2)
-            let turn = VitrineGraphics.AffineTransform(rotationAngle: 0.5)
-            let move = VitrineGraphics.AffineTransform(translationX: 10, y: 20)
+            let scale = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
+            let turn = VitrineGraphics.Transform2D(rotationAngle: 0.5)
+            let move = VitrineGraphics.Transform2D(translationX: 10, y: 20)
             let t = scale.concatenating(turn).concatenating(move)
             return ("{ rotation = 0.5, scale = 2, translation = [10, 20] }", t)
         case "path":
@@ -52,8 +52,8 @@ final class LayerRegistryTests: XCTestCase {
         guard let v = unwrapOptional(value) else { return false }
         switch v {
         case let c as any LayerContents: return c.contentsSize == expected as? Size
-        case let t as VitrineGraphics.AffineTransform:
-            guard let e = expected as? VitrineGraphics.AffineTransform else { return false }
+        case let t as VitrineGraphics.Transform2D:
+            guard let e = expected as? VitrineGraphics.Transform2D else { return false }
             let differences: [Double] = [t.a - e.a, t.b - e.b, t.c - e.c, t.d - e.d, t.tx - e.tx, t.ty - e.ty]
             return differences.allSatisfy { abs($0) < 1e-12 }
         case let p as Path: return p == expected as? Path

@@ -1,15 +1,16 @@
 import Foundation
 
-/// A 2D affine transform, as CGAffineTransform: a point (x, y) maps to
+/// A 2D affine transform, as CGAffineTransform (named apart from Foundation's AffineTransform,
+/// so files may import both): a point (x, y) maps to
 /// (a·x + c·y + tx, b·x + d·y + ty).
-public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
     public init(scaleX sx: Double, y sy: Double) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
@@ -23,33 +24,33 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 
     /// `self` followed by `t` (CGAffineTransformConcat(self, t)).
-    public func concatenating(_ t: AffineTransform) -> AffineTransform {
-        AffineTransform(a: a * t.a + b * t.c, b: a * t.b + b * t.d,
+    public func concatenating(_ t: Transform2D) -> Transform2D {
+        Transform2D(a: a * t.a + b * t.c, b: a * t.b + b * t.d,
                         c: c * t.a + d * t.c, d: c * t.b + d * t.d,
                         tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)
     }
 
     /// Translation applied before `self` (CGAffineTransformTranslate).
-    public func translatedBy(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(translationX: x, y: y).concatenating(self)
+    public func translatedBy(x: Double, y: Double) -> Transform2D {
+        Transform2D(translationX: x, y: y).concatenating(self)
     }
     /// Scale applied before `self` (CGAffineTransformScale).
-    public func scaledBy(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(scaleX: x, y: y).concatenating(self)
+    public func scaledBy(x: Double, y: Double) -> Transform2D {
+        Transform2D(scaleX: x, y: y).concatenating(self)
     }
     /// Rotation applied before `self` (CGAffineTransformRotate).
-    public func rotated(by angle: Double) -> AffineTransform {
-        AffineTransform(rotationAngle: angle).concatenating(self)
+    public func rotated(by angle: Double) -> Transform2D {
+        Transform2D(rotationAngle: angle).concatenating(self)
     }
 
     public var determinant: Double { a * d - b * c }
 
     /// The inverse transform, or nil when the transform is singular.
-    public func inverted() -> AffineTransform? {
+    public func inverted() -> Transform2D? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        return AffineTransform(a: ia, b: ib, c: ic, d: id,
+        return Transform2D(a: ia, b: ib, c: ic, d: id,
                                tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
     }
 
