@@ -60,4 +60,30 @@ final class SystemdUnitTests: XCTestCase {
                            "\(name): After=graphical.target with WantedBy=graphical.target is an ordering cycle")
         }
     }
+
+    /// `systemd-analyze security` rates both units' exposure at 1.0 of 10 (measured
+    /// 2026-11-25); the test fails above 1.2, so a loosened directive is noticed.
+    func testBothUnitsKeepTheirLowExposureScore() throws {
+        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("systemd-analyze is not installed")
+        }
+        let directory = NSTemporaryDirectory() + "vitrine-security-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (source, target) in [("vitrine.service", "vitrine.service"), ("vitrine@.service", "vitrine@1.service")] {
+            let path = directory + "/" + target
+            try unit(source).write(toFile: path, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: analyze)
+            process.arguments = ["security", "--offline=true", "--threshold=12", path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "\(target):\n\(text.split(separator: "\n").suffix(3).joined(separator: "\n"))")
+            XCTAssertTrue(text.contains("Overall exposure level for \(target): 1.0"), target)
+        }
+    }
 }
