@@ -85,7 +85,18 @@ public final class PlayerSession {
     private var readyPending = true
     private var statusPending: String?
     private var wakeTimer: FrameLoop.TimerID?
-    private var inputs: [ProgressSourceSpec: (source: ProgressSource, watch: FrameLoop.SourceID)] = [:]
+    private var inputs: [ProgressSourceSpec: OpenInput] = [:]
+
+    /// A progress source being read, and what the loop watches for it: its data, and for a
+    /// FIFO its directory (a FIFO deleted while open is made again).
+    private struct OpenInput {
+        let source: ProgressSource
+        var data: FrameLoop.SourceID
+        var directory: FrameLoop.SourceID?
+        /// What took the FIFO's path, as last reported (so it is said once).
+        var replacement: String?
+        var unwatched: [FrameLoop.SourceID] { [data] + (directory.map { [$0] } ?? []) }
+    }
     private var malformedInput = RateLimiter(burst: 5, interval: 10)
 
     /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
@@ -136,7 +147,7 @@ public final class PlayerSession {
 
         defer {
             notifier?.stopping()
-            for (_, input) in inputs { loop.unwatch(input.watch) }
+            for (_, input) in inputs { input.unwatched.forEach(loop.unwatch) }
             inputs = [:]
         }
         try loop.run { [unowned self] frame in try self.render(frame) }
@@ -270,7 +281,8 @@ public final class PlayerSession {
             let lines = "\(error)".split(separator: "\n")
             logger.error("reload failed with \(lines.count) error(s); still playing the previous playlist")
             for line in lines { logger.error("\(line)") }
-            notifier?.status("reload of \(options.configFile) failed; playing the previous playlist")
+            let more = lines.count > 1 ? " (and \(lines.count - 1) more)" : ""
+            notifier?.status("reload of \(options.configFile) failed: \(lines.first.map { String($0.prefix(200)) } ?? "")\(more); playing the previous playlist")
             notifier?.ready()
             return
         }
@@ -291,17 +303,46 @@ public final class PlayerSession {
             if let spec = scene.progressSource, !wanted.contains(spec) { wanted.append(spec) }
         }
         for (spec, input) in inputs where !wanted.contains(spec) {
-            loop.unwatch(input.watch)
+            input.unwatched.forEach(loop.unwatch)
             inputs[spec] = nil
         }
         for spec in wanted where inputs[spec] == nil {
             do {
                 let source = try ProgressSource(spec)
-                let id = loop.watch(source.fileDescriptor) { [unowned self] in self.read(source) }
-                inputs[spec] = (source, id)
+                let data = loop.watch(source.fileDescriptor) { [unowned self] in self.read(source) }
+                let directory = source.directoryWatch.map { fd in
+                    loop.watch(fd) { [unowned self] in self.checkFIFO(of: source) }
+                }
+                inputs[spec] = OpenInput(source: source, data: data, directory: directory)
             } catch {
                 logger.error("progress input \(spec) cannot be opened: \(error)")
             }
+        }
+    }
+
+    /// Its FIFO's directory changed: a FIFO deleted or replaced is read again from a new one;
+    /// something else in its place is reported (once per change).
+    private func checkFIFO(of source: ProgressSource) {
+        guard var input = inputs[source.spec], input.source === source else { return }
+        do {
+            switch try source.checkFIFO() {
+            case .unchanged:
+                input.replacement = nil
+                inputs[source.spec] = input
+            case .reopened:
+                input.replacement = nil
+                loop.unwatch(input.data)
+                input.data = loop.watch(source.fileDescriptor) { [unowned self] in self.read(source) }
+                inputs[source.spec] = input
+                logger.warning("progress input \(source.spec) was deleted or replaced; reading a FIFO there again")
+            case .replaced(let kind):
+                guard input.replacement != kind else { return }
+                input.replacement = kind
+                inputs[source.spec] = input
+                logger.error("progress input \(source.spec) is now \(kind), not a FIFO: lines written there are not read until a FIFO is back")
+            }
+        } catch {
+            logger.error("progress input \(source.spec) was deleted and cannot be made again: \(error)")
         }
     }
 

@@ -110,38 +110,54 @@ private extension Substring {
 /// `read()` when it is readable.
 ///
 /// A FIFO is created when missing (mode 0620) and opened read-write, so writers may close and
-/// reopen it at will without the reader ever seeing end-of-file. A file is watched with inotify
-/// and re-read whole on every change; its last PROGRESS and MSG lines are the state.
+/// reopen it at will without the reader ever seeing end-of-file. Its directory is watched too:
+/// a FIFO deleted while open (writers could no longer reach the reader) is made again. A file
+/// is watched with inotify and re-read whole on every change; its last PROGRESS and MSG lines
+/// are the state.
 public final class ProgressSource {
     public let spec: ProgressSourceSpec
-    /// The descriptor to poll for readability.
-    public let fileDescriptor: Int32
+    /// The descriptor to poll for readability (a FIFO made again gets a new one).
+    public private(set) var fileDescriptor: Int32
+    /// For a FIFO: an inotify descriptor that turns readable when an entry of its directory is
+    /// deleted, moved or created; then call `checkFIFO()`.
+    public private(set) var directoryWatch: Int32?
     private var parser = ProgressLineParser()
     private let watchedPath: String?
     private var buffer = [UInt8](repeating: 0, count: 4096)
+
+    /// What `checkFIFO()` found at the FIFO's path.
+    public enum FIFOState: Equatable, Sendable {
+        /// The FIFO being read is still there.
+        case unchanged
+        /// It had been deleted or replaced by another FIFO: a FIFO is there again and open
+        /// (`fileDescriptor` changed).
+        case reopened
+        /// Something else took its path (e.g. `echo … > path` made a regular file after the
+        /// FIFO was deleted): lines written there cannot be read as they come.
+        case replaced(by: String)
+    }
 
     public init(_ spec: ProgressSourceSpec) throws {
         self.spec = spec
         switch spec {
         case .fifo(let path):
-            var st = stat()
-            if stat(path, &st) != 0 {
-                guard errno == ENOENT else { throw SystemError("stat", path) }
-                let old = umask(0)
-                let made = mkfifo(path, 0o620)
-                umask(old)
-                guard made == 0 || errno == EEXIST else { throw SystemError("create the FIFO", path) }
-            } else if (st.st_mode & S_IFMT) != S_IFIFO {
-                throw ProgressSourceError.notAFIFO(path)
-            }
-            fileDescriptor = try systemCall("open", path) { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+            fileDescriptor = try ProgressSource.openFIFO(path)
             watchedPath = nil
+            let watch = try systemCall("start watching files (inotify_init1)") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
+            let mask = UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
+            guard inotify_add_watch(watch, ProgressSource.directory(of: path), mask) >= 0 else {
+                let code = errno
+                close(watch)
+                close(fileDescriptor)
+                throw SystemError("watch the directory", ProgressSource.directory(of: path), code: code)
+            }
+            directoryWatch = watch
         case .file(let path):
             let fd = try systemCall("start watching files (inotify_init1)") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
             // Watch the directory: writers often replace the file (write + rename).
-            let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            let directory = ProgressSource.directory(of: path)
             let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MODIFY)
-            guard inotify_add_watch(fd, directory.isEmpty ? "/" : directory, mask) >= 0 else {
+            guard inotify_add_watch(fd, directory, mask) >= 0 else {
                 let code = errno
                 close(fd)
                 throw SystemError("watch the directory", directory, code: code)
@@ -151,7 +167,51 @@ public final class ProgressSource {
         }
     }
 
-    deinit { close(fileDescriptor) }
+    deinit {
+        close(fileDescriptor)
+        if let directoryWatch { close(directoryWatch) }
+    }
+
+    /// After `directoryWatch` turned readable: whether the path still names the FIFO being read.
+    /// A FIFO deleted is made again and opened; a FIFO put in its place is opened.
+    public func checkFIFO() throws -> FIFOState {
+        guard case .fifo(let path) = spec, let directoryWatch else { return .unchanged }
+        while Glibc.read(directoryWatch, &buffer, buffer.count) > 0 {}
+        var open = stat(), there = stat()
+        fstat(fileDescriptor, &open)
+        if stat(path, &there) == 0 {
+            if there.st_dev == open.st_dev && there.st_ino == open.st_ino { return .unchanged }
+            guard FileKind(mode: there.st_mode) == .fifo else {
+                return .replaced(by: FileKind(mode: there.st_mode).description)
+            }
+        }
+        let reopened = try ProgressSource.openFIFO(path)
+        close(fileDescriptor)
+        fileDescriptor = reopened
+        return .reopened
+    }
+
+    /// Opens the FIFO at `path`, making it (mode 0620, whatever the umask) when missing.
+    private static func openFIFO(_ path: String) throws -> Int32 {
+        var st = stat()
+        if stat(path, &st) != 0 {
+            guard errno == ENOENT else { throw SystemError("stat", path) }
+            let old = umask(0)
+            let made = mkfifo(path, 0o620)
+            umask(old)
+            guard made == 0 || errno == EEXIST else { throw SystemError("create the FIFO", path) }
+        } else if (st.st_mode & S_IFMT) != S_IFIFO {
+            throw ProgressSourceError.notAFIFO(path)
+        }
+        return try systemCall("open", path) { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+    }
+
+    /// The directory holding `path` ("." for a bare name).
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
 
     /// The commands (and malformed lines) available now; never blocks.
     public func read() -> [Result<ProgressCommand, ProgressInputError>] {

@@ -1,0 +1,149 @@
+import Foundation
+import VitrineTestSupport
+import XCTest
+
+/// Faults injected into a real `vitrine play`: what a kiosk meets in months of running.
+final class InjectedFaultTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = try temporaryDirectory()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func playlist(_ layers: String = "", progressSource: String? = nil) -> String {
+        """
+        [player]
+        canvas = [32, 24]
+        transition = "none"
+
+        [[scene]]
+        name = "still"
+        duration = 600
+        background = "#00ff00"
+        \(progressSource.map { "progressSource = \"fifo:\($0)\"" } ?? "")
+        \(layers)
+        """
+    }
+
+    /// An X server that stops answering (SIGSTOP) for longer than the watchdog interval: the
+    /// pings stop, since each follows a round trip to the server, so systemd would restart the
+    /// player; when the server answers again, the pings and the frames come back.
+    func testAFrozenXServerStopsTheWatchdogAndPlayingResumesAfter() throws {
+        let xvfb = try XvfbServer(width: 64, height: 48)
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist())
+        let notify = try NotifyLog()
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+                                     environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "400000"])
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2))
+
+        kill(xvfb.pid, SIGSTOP)
+        // A ping already under way may arrive; after that, none while the server is frozen.
+        usleep(300_000)
+        _ = notify.wait(seconds: 0.2) { _ in false }
+        XCTAssertNil(notify.wait(seconds: 1.5) { $0 == "WATCHDOG=1" }, "pings went on with the X server frozen")
+        XCTAssertTrue(player.process.isRunning)
+
+        kill(xvfb.pid, SIGCONT)
+        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 3), "no ping after the server came back: \(player.standardError)")
+        player.send(SIGUSR2)
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'still' (1/1)", seconds: 3))
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
+    /// The config deleted before SIGHUP: the reload is refused with the reason in STATUS, the
+    /// playlist plays on.
+    func testAReloadOfADeletedConfigKeepsPlayingAndSaysWhy() throws {
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist())
+        let notify = try NotifyLog()
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
+                                                 "--fps", "5"],
+                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        try FileManager.default.removeItem(atPath: config)
+        player.send(SIGHUP)
+        let status = notify.wait { $0.hasPrefix("STATUS=reload of") }
+        XCTAssertEqual(status, "STATUS=reload of \(config) failed: \(config):1:1: cannot open: no such file or directory; playing the previous playlist")
+        XCTAssertTrue(notify.wait(for: "READY=1"))
+        usleep(300_000)
+        XCTAssertTrue(player.process.isRunning)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
+    /// A truncated image: refused by check, and by a reload (the old playlist plays on).
+    func testATruncatedImageIsRefusedByCheckAndByAReload() throws {
+        let photo = try Data(contentsOf: URL(fileURLWithPath: ConfigPaths.repository + "/config/images/lake.png"))
+        let image = directory + "/photo.png"
+        try photo.write(to: URL(fileURLWithPath: image))
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist("[[scene.layer]]\ntype = \"image\"\ncontents = \"photo.png\"\nframe = [0, 0, 32, 24]"))
+        let notify = try NotifyLog()
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
+                                                 "--fps", "5"],
+                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+
+        try photo.prefix(photo.count / 2).write(to: URL(fileURLWithPath: image))
+        let check = try PlayProcess(arguments: ["check", config], environment: [:])
+        XCTAssertEqual(check.waitForExit(seconds: 10), 78)
+        XCTAssertTrue(check.standardError.contains("contents: cannot load image 'photo.png': \(image): not a valid PNG"),
+                      check.standardError)
+        player.send(SIGHUP)
+        XCTAssertNotNil(notify.wait { $0.hasPrefix("STATUS=reload of \(config) failed: ") && $0.contains("not a valid PNG") })
+        XCTAssertTrue(notify.wait(for: "READY=1"))
+        usleep(300_000)
+        XCTAssertTrue(player.process.isRunning)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
+    /// The progress FIFO deleted while the player reads it: a new one is made at once, and
+    /// lines written to it arrive; a regular file put in its place is reported.
+    func testADeletedProgressFIFOIsMadeAgain() throws {
+        let fifo = directory + "/progress"
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist("""
+            [[scene.layer]]
+            id = "message"
+            type = "text"
+            string = "waiting"
+            frame = [0, 0, 32, 24]
+            """, progressSource: fifo))
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
+                                                 "--fps", "5", "--log-level", "debug"], environment: [:])
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: fifo) && Date() < deadline { usleep(10_000) }
+        try FileManager.default.removeItem(atPath: fifo)
+        XCTAssertTrue(player.waitForError(containing: "was deleted or replaced; reading a FIFO there again"), player.standardError)
+        var info = stat()
+        XCTAssertEqual(stat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO)
+        XCTAssertEqual(info.st_mode & 0o777, 0o620)
+        // A line written to the new FIFO reaches the player (a bad one is logged, so it is seen).
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: fifo))
+        handle.write(Data("NOPE 1\n".utf8))
+        try handle.close()
+        XCTAssertTrue(player.waitForError(containing: "ignored a line of fifo:\(fifo)"), player.standardError)
+
+        // Replaced by a regular file (as `echo … > path` does when the FIFO is gone): reported.
+        try FileManager.default.removeItem(atPath: fifo)
+        let remade = Date().addingTimeInterval(3)
+        while player.standardError.components(separatedBy: "reading a FIFO there again").count < 3 && Date() < remade {
+            usleep(10_000)
+        }
+        try FileManager.default.removeItem(atPath: fifo)
+        FileManager.default.createFile(atPath: fifo, contents: Data("PROGRESS 5\n".utf8))
+        XCTAssertTrue(player.waitForError(containing: "is now a regular file, not a FIFO"), player.standardError)
+        XCTAssertTrue(player.process.isRunning)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+}
