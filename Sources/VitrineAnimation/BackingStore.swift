@@ -39,13 +39,11 @@ final class BackingStore {
     func invalidate() { transform = nil }
 
     /// Whether the content last drawn is what `layer` (its presentation) shows drawn through
-    /// `transform` into a box of `width × height` pixels: same mapping, same size, and every
-    /// slot at `keyIndices` (the class's drawing keys) unchanged.
-    func matches(_ layer: Layer, transform: Transform2D, width: Int, height: Int, keyIndices: [Int]) -> Bool {
-        guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform),
-              drawnLayout === layer.slotLayout else { return false }
-        for i in keyIndices where !layer.slots[i].hasSameValue(asSameType: drawnSlots[i]) { return false }
-        return true
+    /// `transform` into a box of `width × height` pixels: same mapping, same size, and the
+    /// layer draws the same (`Layer.drawsTheSame`) as when it was stored.
+    func matches(_ layer: Layer, transform: Transform2D, width: Int, height: Int) -> Bool {
+        guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform) else { return false }
+        return layer.drawsTheSame(as: drawnSlots, layout: drawnLayout)
     }
 
     /// Redraws the content: clears a `width × height` box (growing the bitmap when it does not

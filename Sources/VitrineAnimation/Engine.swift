@@ -381,11 +381,10 @@ public final class Engine {
 
     /// Whether a layer's contents must be redrawn this frame.
     private func needsRedraw(_ model: Layer, _ now: Layer, _ before: Layer?) -> Bool {
-        guard let before, before.slotLayout === now.slotLayout else { return true }
+        guard let before else { return true }
         if model.needsDisplayFlag { return true }
         if model.needsDisplayOnBoundsChange && before.bounds.size != now.bounds.size { return true }
-        for i in now.drawingKeyIndices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) { return true }
-        return false
+        return !now.drawsTheSame(as: before.slots, layout: before.slotLayout)
     }
 
     /// Where `now`'s drawing differs from `before`'s when they differ in property values only,

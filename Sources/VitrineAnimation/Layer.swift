@@ -207,6 +207,16 @@ open class Layer {
     /// its class names in `needsDisplay(forKey:)`).
     var drawingKeyIndices: [Int] { slotLayout.drawingKeyIndices(of: type(of: self)) }
 
+    /// Whether this layer's own drawing is what slots of `layout` (another copy's, or a
+    /// snapshot a backing store kept) draw: the same class layout and equal values at every
+    /// drawing key. The one rule for "must the content be drawn again", which the engine applies
+    /// between frames and a backing store against what it holds.
+    func drawsTheSame(as slots: [AnyLayerSlot], layout: SlotLayout?) -> Bool {
+        guard layout === slotLayout else { return false }
+        for i in drawingKeyIndices where !self.slots[i].hasSameValue(asSameType: slots[i]) { return false }
+        return true
+    }
+
     // MARK: Model changes
 
     /// A property changed on this layer: count it, and run its action on a rendered model layer.

@@ -216,8 +216,7 @@ public final class LayerRenderer {
         var toStore = t
         toStore.tx -= Double(device.x)
         toStore.ty -= Double(device.y)
-        let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height,
-                                      keyIndices: layer.drawingKeyIndices)
+        let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height)
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
             // target: storing it would clear and composite the store every frame for nothing.
