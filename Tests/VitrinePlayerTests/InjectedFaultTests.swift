@@ -3,17 +3,7 @@ import VitrineTestSupport
 import XCTest
 
 /// Faults injected into a real `vitrine play`: what a kiosk meets in months of running.
-final class InjectedFaultTests: XCTestCase {
-    private var directory = ""
-
-    override func setUpWithError() throws {
-        directory = try temporaryDirectory()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
+final class InjectedFaultTests: TemporaryDirectoryTestCase {
     private func playlist(_ layers: String = "", progressSource: String? = nil) -> String {
         """
         [player]
@@ -27,6 +17,16 @@ final class InjectedFaultTests: XCTestCase {
         \(progressSource.map { "progressSource = \"fifo:\($0)\"" } ?? "")
         \(layers)
         """
+    }
+
+    /// A headless player of `config` at 5 fps with a notify socket, once it said READY=1.
+    private func startHeadless(_ config: String) throws -> (PlayProcess, NotifyLog) {
+        let notify = try NotifyLog()
+        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
+                                                 "--fps", "5"],
+                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        return (player, notify)
     }
 
     /// An X server that stops answering (SIGSTOP) for longer than the watchdog interval: the
@@ -62,11 +62,7 @@ final class InjectedFaultTests: XCTestCase {
     func testAReloadOfADeletedConfigKeepsPlayingAndSaysWhy() throws {
         let config = directory + "/playlist.toml"
         try writeFile(config, playlist())
-        let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
-                                                 "--fps", "5"],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
-        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        let (player, notify) = try startHeadless(config)
         try FileManager.default.removeItem(atPath: config)
         player.send(SIGHUP)
         let status = notify.wait { $0.hasPrefix("STATUS=reload of") }
@@ -85,11 +81,7 @@ final class InjectedFaultTests: XCTestCase {
         try photo.write(to: URL(fileURLWithPath: image))
         let config = directory + "/playlist.toml"
         try writeFile(config, playlist("[[scene.layer]]\ntype = \"image\"\ncontents = \"photo.png\"\nframe = [0, 0, 32, 24]"))
-        let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
-                                                 "--fps", "5"],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
-        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        let (player, notify) = try startHeadless(config)
 
         try photo.prefix(photo.count / 2).write(to: URL(fileURLWithPath: image))
         let check = try PlayProcess(arguments: ["check", config], environment: [:])

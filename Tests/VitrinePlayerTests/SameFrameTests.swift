@@ -7,17 +7,7 @@ import XCTest
 /// `vitrine render` draws the frame `vitrine play` shows: a still scene played under Xvfb on
 /// screens of other shapes than its canvas, and by the headless backend, matches `render` of
 /// the same scene at the same size.
-final class SameFrameTests: XCTestCase {
-    private var directory = ""
-
-    override func setUpWithError() throws {
-        directory = try temporaryDirectory()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
+final class SameFrameTests: TemporaryDirectoryTestCase {
     /// A 1920x1080 still with what scaling can make differ: anti-aliased curves and strokes,
     /// text, a photo, a translucent fill, the player's background in the letterbox bars.
     private func stillConfig() throws -> String {

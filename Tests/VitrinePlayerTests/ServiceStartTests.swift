@@ -4,17 +4,7 @@ import XCTest
 
 /// How the player starts as a service, run as the unit runs it: the display missing at boot,
 /// and the exit statuses systemd acts on.
-final class ServiceStartTests: XCTestCase {
-    private var directory = ""
-
-    override func setUpWithError() throws {
-        directory = try temporaryDirectory()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
+final class ServiceStartTests: TemporaryDirectoryTestCase {
     private var repository: String { ConfigPaths.repository }
 
     /// The `KEY=` lines of a unit file, values in order.
