@@ -10,7 +10,7 @@ import PackageDescription
 // is off for every target, in every configuration, until a fixed compiler is the minimum.
 let fastInDebug: [SwiftSetting] = [
     .unsafeFlags(["-O"], .when(configuration: .debug)),
-    .unsafeFlags(["-Xllvm", "-sil-disable-pass=early-codemotion"]),
+    .unsafeFlags(["-Xllvm", "-sil-disable-pass=early-codemotion"])
 ]
 
 let package = Package(
@@ -23,24 +23,28 @@ let package = Package(
         .library(name: "VitrineDisplay", targets: ["VitrineDisplay"]),
         .library(name: "VitrineX11", targets: ["VitrineX11"]),
         .library(name: "VitrineConfig", targets: ["VitrineConfig"]),
-        .library(name: "VitrinePlayer", targets: ["VitrinePlayer"]),
+        .library(name: "VitrinePlayer", targets: ["VitrinePlayer"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
     ],
     targets: [
         // C libraries: module maps over shim headers, nothing else.
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
-                       providers: [.apt(["libfreetype-dev"])]),
-        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
-                       providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
         // wmemset and a prefetch hint for the pixel loops.
         .systemLibrary(name: "CMemory", path: "Sources/CMemory"),
-        .systemLibrary(name: "CX11", path: "Sources/CX11",
-                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
+        .systemLibrary(
+            name: "CX11", path: "Sources/CX11",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
         // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -51,51 +55,72 @@ let package = Package(
         // so config errors can name the line of the offending key.
         .target(name: "VitrineTOML", swiftSettings: fastInDebug),
 
-        .target(name: "VitrineGraphics",
-                dependencies: ["VitrineSystem", "CPNG", "CFreeType", "CFontconfig", "CMemory"],
-                swiftSettings: fastInDebug),
-        .target(name: "VitrineAnimation",
-                dependencies: ["VitrineGraphics"],
-                swiftSettings: fastInDebug),
-        .target(name: "VitrineDisplay",
-                dependencies: ["VitrineSystem", "VitrineGraphics", "CLinux",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: fastInDebug),
+        .target(
+            name: "VitrineGraphics",
+            dependencies: ["VitrineSystem", "CPNG", "CFreeType", "CFontconfig", "CMemory"],
+            swiftSettings: fastInDebug),
+        .target(
+            name: "VitrineAnimation",
+            dependencies: ["VitrineGraphics"],
+            swiftSettings: fastInDebug),
+        .target(
+            name: "VitrineDisplay",
+            dependencies: [
+                "VitrineSystem", "VitrineGraphics", "CLinux",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
         // The X11 display stack: a presenter through Xlib with MIT-SHM (XPutImage fallback).
-        .target(name: "VitrineX11",
-                dependencies: ["VitrineSystem", "VitrineGraphics", "VitrineDisplay", "CX11",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: fastInDebug),
+        .target(
+            name: "VitrineX11",
+            dependencies: [
+                "VitrineSystem", "VitrineGraphics", "VitrineDisplay", "CX11",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
         // Benchmark scenes, workloads and statistics: `vitrine bench` and the display probe use
         // them; no library does.
-        .target(name: "VitrineBench",
-                dependencies: ["VitrineSystem", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
-                               "CX11", "CLinux", .product(name: "Logging", package: "swift-log")],
-                swiftSettings: fastInDebug),
+        .target(
+            name: "VitrineBench",
+            dependencies: [
+                "VitrineSystem", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
+                "CX11", "CLinux", .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
         // Presents frames under a real X server for the display tests (server loss) and
         // measures pacing, present cost and idle wake-ups.
-        .executableTarget(name: "VitrineDisplayProbe",
-                          dependencies: ["VitrineDisplay", "VitrineX11", "VitrineGraphics", "VitrineBench",
-                                         .product(name: "Logging", package: "swift-log")],
-                          swiftSettings: fastInDebug),
+        .executableTarget(
+            name: "VitrineDisplayProbe",
+            dependencies: [
+                "VitrineDisplay", "VitrineX11", "VitrineGraphics", "VitrineBench",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
         // TOML → validated playlist: the layer-type registry, value types, key paths, draw specs;
         // every error with its file, line, column and key path. Knows nothing of time,
         // displays or processes.
-        .target(name: "VitrineConfig",
-                dependencies: ["VitrineSystem", "VitrineTOML", "VitrineGraphics", "VitrineAnimation"],
-                swiftSettings: fastInDebug),
+        .target(
+            name: "VitrineConfig",
+            dependencies: ["VitrineSystem", "VitrineTOML", "VitrineGraphics", "VitrineAnimation"],
+            swiftSettings: fastInDebug),
         // The kiosk at run time: scenes, transitions, inputs, signals, sd_notify.
-        .target(name: "VitrinePlayer",
-                dependencies: ["VitrineSystem", "VitrineConfig", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay",
-                               "VitrineTOML", "CLinux",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: fastInDebug),
-        .executableTarget(name: "vitrine",
-                          dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
-                                         "VitrinePlayer", "VitrineConfig", "VitrineTOML", "VitrineSystem", "VitrineBench",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                                         .product(name: "Logging", package: "swift-log")],
-                          swiftSettings: fastInDebug),
+        .target(
+            name: "VitrinePlayer",
+            dependencies: [
+                "VitrineSystem", "VitrineConfig", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay",
+                "VitrineTOML", "CLinux",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
+        .executableTarget(
+            name: "vitrine",
+            dependencies: [
+                "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
+                "VitrinePlayer", "VitrineConfig", "VitrineTOML", "VitrineSystem", "VitrineBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
 
         // Test helpers shared by test targets: a private Xvfb per test (the benchmarks' launcher).
         .target(name: "VitrineTestSupport", dependencies: ["CX11", "VitrineBench"], path: "Tests/VitrineTestSupport"),
@@ -103,14 +128,20 @@ let package = Package(
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrineConfig"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
         .testTarget(name: "VitrineBenchTests", dependencies: ["VitrineBench"]),
-        .testTarget(name: "VitrineDisplayTests",
-                    dependencies: ["VitrineDisplay", "VitrineX11", "VitrineGraphics", "VitrineSystem", "CX11", "VitrineTestSupport",
-                                   .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "VitrinePlayerTests",
-                    dependencies: ["VitrinePlayer", "VitrineConfig", "VitrineSystem", "CX11", "VitrineTestSupport",
-                                   .product(name: "Logging", package: "swift-log")],
-                    // Broken configs, read from the source tree (found through #filePath).
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "VitrineDisplayTests",
+            dependencies: [
+                "VitrineDisplay", "VitrineX11", "VitrineGraphics", "VitrineSystem", "CX11", "VitrineTestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .testTarget(
+            name: "VitrinePlayerTests",
+            dependencies: [
+                "VitrinePlayer", "VitrineConfig", "VitrineSystem", "CX11", "VitrineTestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            // Broken configs, read from the source tree (found through #filePath).
+            exclude: ["Fixtures"])
     ],
     swiftLanguageModes: [.v5]
 )

@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
+# The code follows .swift-format (swift-format comes with the toolchain); any finding fails.
+swift format lint --strict --recursive Sources Tests Package.swift
 swift build --build-tests
 # The suite is XCTest only; Swift Testing's empty run would otherwise close the output.
 log=$(mktemp)

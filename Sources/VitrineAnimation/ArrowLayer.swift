@@ -56,8 +56,10 @@ open class ArrowLayer: Layer {
     /// The outline of the arrow centred in `bounds`: outer radius = width / 2, tip radius =
     /// outer − thickness / 2, inner radius = outer − thickness. Move to the tip, outer arc from
     /// the head back to the tail, inner arc forward to the head, close.
-    public static func arrowPath(in bounds: Rect, thickness: Double, startRadians: Double, lengthRadians: Double,
-                                 headLengthRadians: Double) -> Path {
+    public static func arrowPath(
+        in bounds: Rect, thickness: Double, startRadians: Double, lengthRadians: Double,
+        headLengthRadians: Double
+    ) -> Path {
         let a = angles(start: startRadians, length: lengthRadians, headLength: headLengthRadians)
         let center = bounds.center
         let outer = bounds.width / 2, tipRadius = outer - thickness / 2, inner = outer - thickness
@@ -68,18 +70,21 @@ open class ArrowLayer: Layer {
         path.move(to: Point(x: center.x + tipRadius * cos(a.tip), y: center.y + tipRadius * sin(a.tip)))
         // Arcs split on a grid from the tail: arrows of different lengths share the cubics of
         // their common band exactly (see `changedDrawingArea`).
-        path.addArc(center: center, radius: outer, startAngle: a.head, endAngle: a.start, clockwise: !forwards,
-                    splitAnchor: a.start)
-        path.addArc(center: center, radius: inner, startAngle: a.start, endAngle: a.head, clockwise: forwards,
-                    splitAnchor: a.start)
+        path.addArc(
+            center: center, radius: outer, startAngle: a.head, endAngle: a.start, clockwise: !forwards,
+            splitAnchor: a.start)
+        path.addArc(
+            center: center, radius: inner, startAngle: a.start, endAngle: a.head, clockwise: forwards,
+            splitAnchor: a.start)
         path.closeSubpath()
         return path
     }
 
     /// This layer's arrow outline for its current properties.
     public var arrowPath: Path {
-        ArrowLayer.arrowPath(in: bounds, thickness: thickness, startRadians: startRadians,
-                             lengthRadians: lengthRadians, headLengthRadians: headLengthRadians)
+        ArrowLayer.arrowPath(
+            in: bounds, thickness: thickness, startRadians: startRadians,
+            lengthRadians: lengthRadians, headLengthRadians: headLengthRadians)
     }
 
     /// Whether the outline is stroked (a stroke colour and a positive line width).
@@ -101,8 +106,9 @@ open class ArrowLayer: Layer {
     open override func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? {
         guard changedKeys == ["lengthRadians"], let previous = previous as? ArrowLayer else { return nil }
         let now = ArrowLayer.angles(start: startRadians, length: lengthRadians, headLength: headLengthRadians)
-        let before = ArrowLayer.angles(start: previous.startRadians, length: previous.lengthRadians,
-                                       headLength: previous.headLengthRadians)
+        let before = ArrowLayer.angles(
+            start: previous.startRadians, length: previous.lengthRadians,
+            headLength: previous.headLengthRadians)
         // An arrow that turned round shares nothing but the tail.
         guard (now.tip - now.start) * (before.tip - before.start) > 0 else { return nil }
         let nearerHead = abs(now.head - now.start) < abs(before.head - before.start) ? now.head : before.head
@@ -113,8 +119,9 @@ open class ArrowLayer: Layer {
         // (miters at the tip more).
         var margin = 1.0
         if strokesOutline { margin += lineWidth / 2 * (lineJoin == .miter ? StrokeStyle().miterLimit : 1) }
-        return Rect.boundingAnnularSector(center: bounds.center, innerRadius: outer - thickness, outerRadius: outer,
-                                          from: angles.min()!, to: angles.max()!)?
+        return Rect.boundingAnnularSector(
+            center: bounds.center, innerRadius: outer - thickness, outerRadius: outer,
+            from: angles.min()!, to: angles.max()!)?
             .insetBy(dx: -margin, dy: -margin)
     }
 }
@@ -124,8 +131,10 @@ extension Rect {
     /// angles, radians clockwise on screen from +x, `from` ≤ `to`; nil when an angle is not a
     /// number. A full turn or more, or angles too large to place a quarter turn precisely,
     /// give the whole ring's box.
-    static func boundingAnnularSector(center: Point, innerRadius: Double, outerRadius: Double,
-                                      from: Double, to: Double) -> Rect? {
+    static func boundingAnnularSector(
+        center: Point, innerRadius: Double, outerRadius: Double,
+        from: Double, to: Double
+    ) -> Rect? {
         guard from.isFinite, to.isFinite else { return nil }
         let inner = max(0, innerRadius), outer = max(0, outerRadius)
         if to - from >= 2 * .pi || max(abs(from), abs(to)) > 1e6 {

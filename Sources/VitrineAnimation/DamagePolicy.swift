@@ -27,8 +27,9 @@ public struct DamagePolicy: Sendable, Equatable {
         for r in rects where !r.isNull {
             let box = IntRect(enclosing: transform.isIdentity ? r : transform.apply(to: r))
             guard !box.isEmpty else { continue }
-            let widened = IntRect(x: box.x - outset, y: box.y - outset,
-                                  width: box.width + 2 * outset, height: box.height + 2 * outset)
+            let widened = IntRect(
+                x: box.x - outset, y: box.y - outset,
+                width: box.width + 2 * outset, height: box.height + 2 * outset)
             let clipped = widened.intersection(frame)
             if !clipped.isEmpty { out.append(clipped) }
         }
@@ -65,7 +66,8 @@ public struct DamagePolicy: Sendable, Equatable {
                 for j in out.indices where j > i {
                     let u = out[i].union(out[j])
                     if out[i].intersects(out[j])
-                        || Double(u.area) <= mergeSlack * Double(out[i].area + out[j].area) {
+                        || Double(u.area) <= mergeSlack * Double(out[i].area + out[j].area)
+                    {
                         out[i] = u
                         out.remove(at: j)
                         changed = true

@@ -109,8 +109,9 @@ public final class Engine {
         for entry in model.animationEntries where entry.animation.runtime.isCommitted {
             entry.animation.apply(to: copy, atParentTime: local, removedAtEnd: entry.animation.isRemovedOnCompletion)
         }
-        attach(model.sublayerStorage.map { presentation(of: $0, parentTime: local) },
-               mask: model.mask.map { presentation(of: $0, parentTime: local) }, to: copy)
+        attach(
+            model.sublayerStorage.map { presentation(of: $0, parentTime: local) },
+            mask: model.mask.map { presentation(of: $0, parentTime: local) }, to: copy)
         return copy
     }
 
@@ -226,8 +227,10 @@ public final class Engine {
         return moving
     }
 
-    private func scanAnimations(_ layer: Layer, parentTime: Double, rate: Double, events: inout [AnimationEvent],
-                                moving: inout Bool) {
+    private func scanAnimations(
+        _ layer: Layer, parentTime: Double, rate: Double, events: inout [AnimationEvent],
+        moving: inout Bool
+    ) {
         let local = layer.localTime(fromParentTime: parentTime)
         let layerRate = rate * layer.speed
         var removed = false
@@ -255,7 +258,9 @@ public final class Engine {
         for child in layer.sublayerStorage {
             scanAnimations(child, parentTime: local, rate: layerRate, events: &events, moving: &moving)
         }
-        if let mask = layer.mask { scanAnimations(mask, parentTime: local, rate: layerRate, events: &events, moving: &moving) }
+        if let mask = layer.mask {
+            scanAnimations(mask, parentTime: local, rate: layerRate, events: &events, moving: &moving)
+        }
     }
 
     // MARK: Damage
@@ -280,8 +285,9 @@ public final class Engine {
     private func diff(_ presentation: Layer, at t: Double, isAnimating: Bool) -> FrameUpdate {
         // Incremental evaluation makes a new root copy whenever anything in the tree changed.
         if presentation === previousPresentation {
-            return FrameUpdate(time: t, presentation: presentation, changedLayers: [], redrawLayers: [],
-                               dirtyRects: [], isAnimating: isAnimating)
+            return FrameUpdate(
+                time: t, presentation: presentation, changedLayers: [], redrawLayers: [],
+                dirtyRects: [], isAnimating: isAnimating)
         }
         current.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
@@ -297,7 +303,8 @@ public final class Engine {
             let before = previous[id]
             if before != nil { kept += 1 }
             let same = before?.presentation === now.presentation
-            let needsRedraw = model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
+            let needsRedraw =
+                model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
             if needsRedraw { redraw.append(model); model.needsDisplayFlag = false }
             // A mask shows its owner only where it has alpha, so what a change in a mask's tree
             // can alter lies within its old and new extents, and within what the owner draws.
@@ -307,17 +314,21 @@ public final class Engine {
                 damage(now.extent)
                 continue
             }
-            let sameChildren = same || Engine.sameModels(before.presentation.sublayerStorage, now.presentation.sublayerStorage)
+            let sameChildren =
+                same || Engine.sameModels(before.presentation.sublayerStorage, now.presentation.sublayerStorage)
             // Anything besides the layer's own property values: its place, opacity, clip,
             // visibility, sublayers or mask.
-            let surroundingsChanged = before.toRoot != now.toRoot || before.opacity != now.opacity
+            let surroundingsChanged =
+                before.toRoot != now.toRoot || before.opacity != now.opacity
                 || before.clip != now.clip || before.visible != now.visible || !sameChildren || before.mask != now.mask
-            let isChanged = needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
+            let isChanged =
+                needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
                 || surroundingsChanged
             guard isChanged else { continue }
             changed.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
-               let area = changedDrawingArea(now.presentation, since: before.presentation) {
+                let area = changedDrawingArea(now.presentation, since: before.presentation)
+            {
                 // Only the layer's own drawing changed, and the layer knows where.
                 damage(now.toRoot.apply(to: area).intersection(now.extent.union(before.extent)))
                 continue
@@ -335,8 +346,9 @@ public final class Engine {
         swap(&previous, &current)
         current.removeAll(keepingCapacity: true)
         previousPresentation = presentation
-        return FrameUpdate(time: t, presentation: presentation, changedLayers: changed, redrawLayers: redraw,
-                           dirtyRects: dirty, isAnimating: isAnimating)
+        return FrameUpdate(
+            time: t, presentation: presentation, changedLayers: changed, redrawLayers: redraw,
+            dirtyRects: dirty, isAnimating: isAnimating)
     }
 
     /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,
@@ -350,8 +362,10 @@ public final class Engine {
     /// Records `p` and its subtree (and masks) into `current` and `order`; returns the
     /// subtree's extent.
     @discardableResult
-    private func record(_ p: Layer, toRoot parent: Transform2D, opacity parentOpacity: Double, clip parentClip: Rect?,
-                        visible parentVisible: Bool, maskOwner: ObjectIdentifier?) -> Rect {
+    private func record(
+        _ p: Layer, toRoot parent: Transform2D, opacity parentOpacity: Double, clip parentClip: Rect?,
+        visible parentVisible: Bool, maskOwner: ObjectIdentifier?
+    ) -> Rect {
         guard let model = p.modelLayer else { return .null }
         let toRoot = p.transformToSuperlayer.concatenating(parent)
         let opacity = parentOpacity * p.opacity
@@ -367,15 +381,18 @@ public final class Engine {
         order.append(model)
         var subtree = extent
         for child in p.sublayerStorage {
-            subtree = subtree.union(record(child, toRoot: toRoot, opacity: opacity, clip: clip,
-                                           visible: visible, maskOwner: maskOwner))
+            subtree = subtree.union(
+                record(
+                    child, toRoot: toRoot, opacity: opacity, clip: clip,
+                    visible: visible, maskOwner: maskOwner))
         }
         if let mask = p.maskStorage {
             record(mask, toRoot: toRoot, opacity: 1, clip: nil, visible: visible, maskOwner: id)
         }
-        current[id] = LayerRecord(presentation: p, toRoot: toRoot, opacity: opacity, clip: clip, visible: visible,
-                                  extent: extent, subtreeExtent: subtree, maskOwner: maskOwner,
-                                  mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init))
+        current[id] = LayerRecord(
+            presentation: p, toRoot: toRoot, opacity: opacity, clip: clip, visible: visible,
+            extent: extent, subtreeExtent: subtree, maskOwner: maskOwner,
+            mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init))
         return subtree
     }
 

@@ -83,8 +83,9 @@ public final class FrameRenderer {
         }
         // Idle frames count too: offscreen buffers a past animation needed are released.
         context.endFrame()
-        return FrameResult(time: time, dirty: rects, isAnimating: update.isAnimating,
-                           pixelsRedrawn: rects.reduce(0) { $0 + $1.area })
+        return FrameResult(
+            time: time, dirty: rects, isAnimating: update.isAnimating,
+            pixelsRedrawn: rects.reduce(0) { $0 + $1.area })
     }
 
     /// Makes the next frame repaint everything (after the bitmap was changed from outside).

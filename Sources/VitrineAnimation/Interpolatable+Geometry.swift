@@ -30,8 +30,9 @@ extension Point: Interpolatable {
 
 extension Size: Interpolatable {
     public func interpolated(to end: Size, fraction: Double) -> Size {
-        Size(width: width.interpolated(to: end.width, fraction: fraction),
-             height: height.interpolated(to: end.height, fraction: fraction))
+        Size(
+            width: width.interpolated(to: end.width, fraction: fraction),
+            height: height.interpolated(to: end.height, fraction: fraction))
     }
     public func adding(_ other: Size) -> Size { Size(width: width + other.width, height: height + other.height) }
     public func subtracting(_ other: Size) -> Size { Size(width: width - other.width, height: height - other.height) }
@@ -60,8 +61,9 @@ extension Size: Interpolatable {
 
 extension Rect: Interpolatable {
     public func interpolated(to end: Rect, fraction: Double) -> Rect {
-        Rect(origin: origin.interpolated(to: end.origin, fraction: fraction),
-             size: size.interpolated(to: end.size, fraction: fraction))
+        Rect(
+            origin: origin.interpolated(to: end.origin, fraction: fraction),
+            size: size.interpolated(to: end.size, fraction: fraction))
     }
     public func adding(_ other: Rect) -> Rect { Rect(origin: origin + other.origin, size: size.adding(other.size)) }
     public func subtracting(_ other: Rect) -> Rect {
@@ -113,8 +115,9 @@ extension Color: Interpolatable {
             if a != 0 { return premultiplied / a }
             return c0.interpolated(to: c1, fraction: fraction)
         }
-        return Color(red: channel(red, end.red), green: channel(green, end.green),
-                     blue: channel(blue, end.blue), alpha: a)
+        return Color(
+            red: channel(red, end.red), green: channel(green, end.green),
+            blue: channel(blue, end.blue), alpha: a)
     }
     public func adding(_ o: Color) -> Color {
         Color(red: red + o.red, green: green + o.green, blue: blue + o.blue, alpha: alpha + o.alpha)

@@ -71,28 +71,33 @@ open class KeyframeAnimation: PropertyAnimation {
             guard let t = coerce(v, to: T.self) else { return nil }
             typed.append(t)
         }
-        return KeyframeAnimation.interpolate(typed, at: f, mode: calculationMode, keyTimes: keyTimes,
-                                             timingFunctions: timingFunctions)
+        return KeyframeAnimation.interpolate(
+            typed, at: f, mode: calculationMode, keyTimes: keyTimes,
+            timingFunctions: timingFunctions)
     }
 
     /// The value of a keyframe sequence at overall fraction `f`.
-    static func interpolate<T: Interpolatable>(_ v: [T], at f: Double, mode: CalculationMode,
-                                               keyTimes: [Double]?, timingFunctions: [TimingFunction]?) -> T {
+    static func interpolate<T: Interpolatable>(
+        _ v: [T], at f: Double, mode: CalculationMode,
+        keyTimes: [Double]?, timingFunctions: [TimingFunction]?
+    ) -> T {
         let n = v.count
         if n == 1 { return v[0] }
         switch mode {
         case .discrete:
             let starts: [Double]
-            if let k = keyTimes, k.count == n + 1 || k.count == n, isNonDecreasing(k) { starts = Array(k.prefix(n)) }
-            else { starts = (0..<n).map { Double($0) / Double(n) } }
+            if let k = keyTimes, k.count == n + 1 || k.count == n, isNonDecreasing(k) {
+                starts = Array(k.prefix(n))
+            } else {
+                starts = (0..<n).map { Double($0) / Double(n) }
+            }
             if f >= 1 { return v[n - 1] }
             var i = 0
             while i + 1 < n && f >= starts[i + 1] { i += 1 }
             return v[i]
         case .linear, .cubic:
             let times: [Double]
-            if let k = keyTimes, k.count == n, isNonDecreasing(k) { times = k }
-            else { times = uniformTimes(n) }
+            if let k = keyTimes, k.count == n, isNonDecreasing(k) { times = k } else { times = uniformTimes(n) }
             let (i, local) = segment(at: f, times: times)
             let paced = timingFunctions.flatMap { i < $0.count ? $0[i] : $0.last }?.value(at: local) ?? local
             if mode == .linear { return v[i].interpolated(to: v[i + 1], fraction: paced) }
@@ -202,14 +207,19 @@ struct PathWalker {
         case .discrete:
             // The keyframes are the path's points: pick one by the discrete rule.
             let points = [segments[0].p0] + segments.map(\.p3)
-            let k = Int(KeyframeAnimation.interpolate(points.indices.map(Double.init), at: f, mode: .discrete,
-                                                      keyTimes: a.keyTimes, timingFunctions: nil))
+            let k = Int(
+                KeyframeAnimation.interpolate(
+                    points.indices.map(Double.init), at: f, mode: .discrete,
+                    keyTimes: a.keyTimes, timingFunctions: nil))
             let seg = segments[min(max(k - 1, 0), n - 1)]
             return (points[k], seg.tangent(at: k == 0 ? 0 : 1))
         case .linear, .cubic:
             let times: [Double]
-            if let k = a.keyTimes, k.count == n + 1, KeyframeAnimation.isNonDecreasing(k) { times = k }
-            else { times = KeyframeAnimation.uniformTimes(n + 1) }
+            if let k = a.keyTimes, k.count == n + 1, KeyframeAnimation.isNonDecreasing(k) {
+                times = k
+            } else {
+                times = KeyframeAnimation.uniformTimes(n + 1)
+            }
             let (i, local) = KeyframeAnimation.segment(at: f, times: times)
             let paced = a.timingFunctions.flatMap { i < $0.count ? $0[i] : $0.last }?.value(at: local) ?? local
             return (segments[i].point(at: paced), segments[i].tangent(at: paced))

@@ -12,7 +12,8 @@ extension Layer {
         if copy.timingFunction == nil, let f = Transaction.animationTimingFunction() { copy.timingFunction = f }
         if let property = copy as? PropertyAnimation, property.keyPath == nil { property.keyPath = key }
         if let basic = copy as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil,
-           let keyPath = basic.keyPath {
+            let keyPath = basic.keyPath
+        {
             copy.runtime.capturedValue = presentation()?.value(forKeyPath: keyPath) ?? value(forKeyPath: keyPath)
         }
         copy.runtime.addedAt = rootLayer.attachedEngine?.clock.now

@@ -43,7 +43,9 @@ extension Layer {
     /// frame to the new model value, with the transaction's duration (0.25 s by default) and
     /// timing function (`TimingFunction.default` when unset). Custom properties have none.
     func implicitAnimation(forKey key: String) -> Action? {
-        guard let i = slotLayout.index[key], slots[i].isAnimatable, !slotLayout.customKeys.contains(key) else { return nil }
+        guard let i = slotLayout.index[key], slots[i].isAnimatable, !slotLayout.customKeys.contains(key) else {
+            return nil
+        }
         let animation = BasicAnimation(keyPath: key)
         animation.fromValue = presentation()?.value(forKey: key)
         animation.duration = Transaction.animationDuration()

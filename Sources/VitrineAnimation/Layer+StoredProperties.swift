@@ -10,8 +10,9 @@ extension Layer {
     public var propertyDeclarations: [LayerPropertyDeclaration] {
         zip(slotLayout.keys, slots).compactMap { key, slot in
             guard let dynamic = slot as? KeyValueSlot else { return nil }
-            return LayerPropertyDeclaration(key: key, valueType: dynamic.valueType, isAnimatable: slot.isAnimatable,
-                                            isCustom: slotLayout.customKeys.contains(key))
+            return LayerPropertyDeclaration(
+                key: key, valueType: dynamic.valueType, isAnimatable: slot.isAnimatable,
+                isCustom: slotLayout.customKeys.contains(key))
         }
     }
 

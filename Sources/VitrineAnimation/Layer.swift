@@ -184,13 +184,14 @@ open class Layer {
         collector.remove(found)
         slots = found
         if let layout = SlotLayout.cached(for: type(of: self)) { return layout }
-        let layout = SlotLayout(keys: names, slotTypes: found.map { ObjectIdentifier(type(of: $0)) }, customKeys: custom)
+        let layout = SlotLayout(
+            keys: names, slotTypes: found.map { ObjectIdentifier(type(of: $0)) }, customKeys: custom)
         SlotLayout.store(layout, for: type(of: self))
         return layout
     }
 
     static let builtInClasses: Set<ObjectIdentifier> = [
-        ObjectIdentifier(Layer.self), ObjectIdentifier(ShapeLayer.self), ObjectIdentifier(TextLayer.self),
+        ObjectIdentifier(Layer.self), ObjectIdentifier(ShapeLayer.self), ObjectIdentifier(TextLayer.self)
     ]
 
     /// The keys of the properties this class and its superclasses declare beyond the library's
@@ -224,7 +225,8 @@ open class Layer {
         guard !isPresentationCopy else { return }
         modelDidChange()
         guard slot.isAnimatable, hasBeenCommitted, !Transaction.disableActions(),
-              let i = slots.firstIndex(where: { $0 === slot }) else { return }
+            let i = slots.firstIndex(where: { $0 === slot })
+        else { return }
         let key = slotLayout.keys[i]
         guard let action = action(forKey: key) else { return }
         action.run(forKey: key, object: self, arguments: nil)

@@ -24,8 +24,9 @@ public enum ContentsGravity: String, Sendable, CaseIterable {
         let b = bounds.standardized
         let w = abs(size.width), h = abs(size.height)
         func placed(_ cw: Double, _ ch: Double, horizontal: Double, vertical: Double) -> Rect {
-            Rect(x: b.minX + (b.width - cw) * horizontal, y: b.minY + (b.height - ch) * vertical,
-                 width: cw, height: ch)
+            Rect(
+                x: b.minX + (b.width - cw) * horizontal, y: b.minY + (b.height - ch) * vertical,
+                width: cw, height: ch)
         }
         switch self {
         case .resize: return b

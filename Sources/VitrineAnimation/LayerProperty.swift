@@ -113,7 +113,9 @@ final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
         value = typed
         return true
     }
-    func copyValue(fromSameType other: AnyLayerSlot) { value = unsafeDowncast(other, to: AnimatableSlot<Value>.self).value }
+    func copyValue(fromSameType other: AnyLayerSlot) {
+        value = unsafeDowncast(other, to: AnimatableSlot<Value>.self).value
+    }
     func hasSameValue(asSameType other: AnyLayerSlot) -> Bool {
         unsafeDowncast(other, to: AnimatableSlot<Value>.self).value == value
     }
@@ -128,12 +130,16 @@ final class PropertySlot<Value>: AnyLayerSlot {
         self.same = same
         SlotCollector.current.append(self)
     }
-    private init(snapshotOf value: Value, same: @escaping (Value, Value) -> Bool) { self.value = value; self.same = same }
+    private init(snapshotOf value: Value, same: @escaping (Value, Value) -> Bool) {
+        self.value = value; self.same = same
+    }
 
     var isAnimatable: Bool { false }
     var interpolatableValue: (any Interpolatable)? { nil }
     func setInterpolatable(_ v: any Interpolatable) -> Bool { false }
-    func copyValue(fromSameType other: AnyLayerSlot) { value = unsafeDowncast(other, to: PropertySlot<Value>.self).value }
+    func copyValue(fromSameType other: AnyLayerSlot) {
+        value = unsafeDowncast(other, to: PropertySlot<Value>.self).value
+    }
     func hasSameValue(asSameType other: AnyLayerSlot) -> Bool {
         same(unsafeDowncast(other, to: PropertySlot<Value>.self).value, value)
     }

@@ -113,7 +113,8 @@ public final class LayerRenderer {
         }
         if let mask = layer.mask {
             // Outside what the mask can draw it is 0: the capture (and the layer) need no more.
-            ctx.clip(toDeviceRect: deviceExtent(of: mask, toDevice: mask.transformToSuperlayer.concatenating(ctx.transform)))
+            ctx.clip(
+                toDeviceRect: deviceExtent(of: mask, toDevice: mask.transformToSuperlayer.concatenating(ctx.transform)))
             let alpha = ctx.renderAlphaMask { renderLayer(mask, in: ctx) }
             ctx.clip(toMask: alpha)
         }
@@ -153,7 +154,8 @@ public final class LayerRenderer {
             for child in children { renderLayer(child, in: ctx) }
         } else {
             let sorted = children.enumerated().sorted {
-                $0.element.zPosition != $1.element.zPosition ? $0.element.zPosition < $1.element.zPosition
+                $0.element.zPosition != $1.element.zPosition
+                    ? $0.element.zPosition < $1.element.zPosition
                     : $0.offset < $1.offset
             }
             for (_, child) in sorted { renderLayer(child, in: ctx) }
@@ -187,7 +189,8 @@ public final class LayerRenderer {
     /// Whether the layer has drawn contents of its own (besides shape layers, drawn directly).
     private func drawsItself(_ layer: Layer) -> Bool {
         !(layer is ShapeLayer)
-            && (!layer.drawingKeyIndices.isEmpty || layer.needsDisplayOnBoundsChange || layer.model().hasRequestedDisplay)
+            && (!layer.drawingKeyIndices.isEmpty || layer.needsDisplayOnBoundsChange
+                || layer.model().hasRequestedDisplay)
     }
 
     private func drawContent(of layer: Layer, in ctx: GraphicsContext) {
@@ -225,7 +228,8 @@ public final class LayerRenderer {
             let direct = store.directPass == pass || (!unchanged && store.changedAtLastDraw && ctx.alpha == 1)
             if direct {
                 if store.directPass != pass {
-                    store.noteDirectDraw(layer, transform: toStore, width: device.width, height: device.height, pass: pass)
+                    store.noteDirectDraw(
+                        layer, transform: toStore, width: device.width, height: device.height, pass: pass)
                 }
                 ctx.saveGState()
                 ctx.clip(to: extent)
@@ -238,8 +242,9 @@ public final class LayerRenderer {
             store.changedAtLastDraw = !unchanged
             contentDrawCount += 1
         }
-        ctx.composite(store.bitmap, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
-                      toX: device.x, y: device.y)
+        ctx.composite(
+            store.bitmap, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
+            toX: device.x, y: device.y)
     }
 
     /// The layer's store, made on first use, marked as used by this pass.

@@ -35,7 +35,9 @@ extension Path: Interpolatable {
     public func distance(to other: Path) -> Double {
         let (a, b) = PathMorph.matched(self, other)
         var total = 0.0, count = 0
-        _ = PathMorph.zip(a, b) { p, q in total += p.distance(to: q); count += 1; return p }
+        _ = PathMorph.zip(a, b) { p, q in
+            total += p.distance(to: q); count += 1; return p
+        }
         return count == 0 ? 0 : total / Double(count)
     }
     /// The same path collapsed to the centre of its bounds: a nil path grows from there.

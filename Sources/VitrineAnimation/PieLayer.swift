@@ -100,7 +100,9 @@ open class PieLayer: Layer, LayerDelegate, AnimationDelegate {
             slice.sliceAngle = end
             // A slice created just now is not rendered yet, so setting its angle ran no action:
             // run the delegate's action for it explicitly.
-            if !wasRendered { action(for: slice, forKey: "sliceAngle")?.run(forKey: "sliceAngle", object: slice, arguments: nil) }
+            if !wasRendered {
+                action(for: slice, forKey: "sliceAngle")?.run(forKey: "sliceAngle", object: slice, arguments: nil)
+            }
         }
         needsUpdate = true
     }

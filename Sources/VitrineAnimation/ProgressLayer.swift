@@ -50,8 +50,10 @@ open class ProgressLayer: Layer {
     /// contact; otherwise it lies on origin → tip and the done part is origin → contact, the
     /// track contact → tip → end. The contact's x is origin.x + maxLength·s. At p = 0 the bar is
     /// straight and nothing is green (the track then covers the whole line).
-    public static func layout(origin: Point, maxLength: Double, maxOffset: Double, progress: Double,
-                              strokeEnd: Double, textRect: Rect) -> Layout {
+    public static func layout(
+        origin: Point, maxLength: Double, maxOffset: Double, progress: Double,
+        strokeEnd: Double, textRect: Rect
+    ) -> Layout {
         func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
         let p = unit(progress), s = unit(strokeEnd)
         let sag = maxOffset * (1 - abs(p - 0.5) * 2)
@@ -77,14 +79,16 @@ open class ProgressLayer: Layer {
             done = []
         }
         let label = textRect.offsetBy(dx: maxLength * p, dy: sag)
-        return Layout(tip: tip, contact: contact, track: dropRepeats(track), done: dropRepeats(done),
-                      labelText: "\(Int((p * 100).rounded(.down)))%", labelRect: label)
+        return Layout(
+            tip: tip, contact: contact, track: dropRepeats(track), done: dropRepeats(done),
+            labelText: "\(Int((p * 100).rounded(.down)))%", labelRect: label)
     }
 
     /// This layer's layout for its current properties.
     public var layout: Layout {
-        ProgressLayer.layout(origin: origin, maxLength: maxLength, maxOffset: maxOffset, progress: progress,
-                             strokeEnd: strokeEnd, textRect: textRect)
+        ProgressLayer.layout(
+            origin: origin, maxLength: maxLength, maxOffset: maxOffset, progress: progress,
+            strokeEnd: strokeEnd, textRect: textRect)
     }
 
     /// A polyline as an open path (for stroking with round caps).
@@ -106,8 +110,9 @@ open class ProgressLayer: Layer {
         if l.done.count > 1 { ctx.stroke(ProgressLayer.path(through: l.done), color: strokeColor, style: style) }
         let label = l.labelRect.standardized
         if !label.isEmpty {
-            TextBox.draw(l.labelText, family: Font.defaultFamily, lineHeight: label.height, color: strokeColor,
-                         alignment: .center, in: label, into: ctx)
+            TextBox.draw(
+                l.labelText, family: Font.defaultFamily, lineHeight: label.height, color: strokeColor,
+                alignment: .center, in: label, into: ctx)
         }
     }
 

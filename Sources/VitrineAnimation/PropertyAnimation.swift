@@ -29,8 +29,11 @@ open class PropertyAnimation: Animation {
         func open<T: Interpolatable>(_ u: T) {
             let base = isAdditive ? u.subtracting(u) : u
             guard var v = value(atIterationTime: time, underlying: base) else { return }
-            if isCumulative && iteration > 0, let cycleEnd = value(atIterationTime: autoreverses ? 0 : simpleDuration,
-                                                                   underlying: base) {
+            if isCumulative && iteration > 0,
+                let cycleEnd = value(
+                    atIterationTime: autoreverses ? 0 : simpleDuration,
+                    underlying: base)
+            {
                 v = v.adding(cycleEnd.scaled(by: Double(iteration)))
             }
             if isAdditive { v = u.adding(v) }

@@ -27,8 +27,9 @@ open class SectorLayer: Layer {
         let center = bounds.center, radius = bounds.width / 2
         var path = Path()
         path.move(to: center)
-        path.addArc(center: center, radius: radius, startAngle: startAngle,
-                    endAngle: startAngle + 2 * .pi * p, clockwise: true, splitAnchor: startAngle)
+        path.addArc(
+            center: center, radius: radius, startAngle: startAngle,
+            endAngle: startAngle + 2 * .pi * p, clockwise: true, splitAnchor: startAngle)
         path.closeSubpath()
         return path
     }
@@ -51,9 +52,10 @@ open class SectorLayer: Layer {
         }
         let a = sweep(progress), b = sweep(previous.progress)
         // A pixel of margin covers the anti-aliased edge.
-        return Rect.boundingAnnularSector(center: bounds.center, innerRadius: 0, outerRadius: bounds.width / 2,
-                                          from: Path.lastSplit(from: startAngle, distance: min(a, b)),
-                                          to: startAngle + max(a, b))?
+        return Rect.boundingAnnularSector(
+            center: bounds.center, innerRadius: 0, outerRadius: bounds.width / 2,
+            from: Path.lastSplit(from: startAngle, distance: min(a, b)),
+            to: startAngle + max(a, b))?
             .insetBy(dx: -1, dy: -1)
     }
 }

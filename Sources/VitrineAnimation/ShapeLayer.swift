@@ -31,8 +31,9 @@ open class ShapeLayer: Layer {
 
     /// The stroke parameters as one value for the stroker.
     public var strokeStyle: StrokeStyle {
-        StrokeStyle(lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
-                    dashPattern: lineDashPattern, dashPhase: lineDashPhase)
+        StrokeStyle(
+            lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
+            dashPattern: lineDashPattern, dashPhase: lineDashPhase)
     }
 
     /// Fills the path by `fillRule`, then strokes the part between `strokeStart` and
@@ -76,10 +77,12 @@ open class ShapeLayer: Layer {
     /// closed path then gets a join instead of caps), count as changed anywhere.
     open override func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? {
         guard let previous = previous as? ShapeLayer, let path, !path.isEmpty, lineDashPattern.isEmpty,
-              changedKeys.allSatisfy({ $0 == "strokeStart" || $0 == "strokeEnd" }) else { return nil }
+            changedKeys.allSatisfy({ $0 == "strokeStart" || $0 == "strokeEnd" })
+        else { return nil }
         guard strokeColor != nil && lineWidth > 0 else { return .null }  // the fill does not trim
         guard strokeStart.isFinite, strokeEnd.isFinite, previous.strokeStart.isFinite,
-              previous.strokeEnd.isFinite else { return nil }
+            previous.strokeEnd.isFinite
+        else { return nil }
         /// The stretch stroked, as fractions; nil when nothing is.
         func stroked(_ start: Double, _ end: Double) -> (from: Double, to: Double)? {
             let from = min(max(start, 0), 1), to = min(max(end, 0), 1)

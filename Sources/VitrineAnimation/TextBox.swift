@@ -7,22 +7,29 @@ import VitrineGraphics
 enum TextBox {
     /// Draws `string` in `family` at `size` pixels per em; a font that cannot be loaded (or a
     /// size that is not positive) draws nothing.
-    static func draw(_ string: String, family: String, size: Double, color: Color, alignment: TextAlignmentMode,
-                     in rect: Rect, wrapped: Bool = false, into ctx: GraphicsContext) {
+    static func draw(
+        _ string: String, family: String, size: Double, color: Color, alignment: TextAlignmentMode,
+        in rect: Rect, wrapped: Bool = false, into ctx: GraphicsContext
+    ) {
         guard let font = try? Font(family: family, size: size) else { return }
         draw(string, font: font, color: color, alignment: alignment, in: rect, wrapped: wrapped, into: ctx)
     }
 
     /// Draws `string` with the font size whose line height is `lineHeight`.
-    static func draw(_ string: String, family: String, lineHeight: Double, color: Color, alignment: TextAlignmentMode,
-                     in rect: Rect, into ctx: GraphicsContext) {
+    static func draw(
+        _ string: String, family: String, lineHeight: Double, color: Color, alignment: TextAlignmentMode,
+        in rect: Rect, into ctx: GraphicsContext
+    ) {
         guard let probe = try? Font(family: family, size: lineHeight), probe.lineHeight > 0 else { return }
-        draw(string, family: family, size: lineHeight * lineHeight / probe.lineHeight, color: color,
-             alignment: alignment, in: rect, into: ctx)
+        draw(
+            string, family: family, size: lineHeight * lineHeight / probe.lineHeight, color: color,
+            alignment: alignment, in: rect, into: ctx)
     }
 
-    static func draw(_ string: String, font: Font, color: Color, alignment: TextAlignmentMode, in rect: Rect,
-                     wrapped: Bool, into ctx: GraphicsContext) {
+    static func draw(
+        _ string: String, font: Font, color: Color, alignment: TextAlignmentMode, in rect: Rect,
+        wrapped: Bool, into ctx: GraphicsContext
+    ) {
         // Only what the clip lets through is outlined: a long string costs what is seen.
         let visible = visibleRect(in: ctx)
         var baseline = rect.minY + font.ascent

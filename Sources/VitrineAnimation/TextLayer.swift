@@ -25,14 +25,17 @@ open class TextLayer: Layer {
         TextLayer.drawingKeys.contains(key) || super.needsDisplay(forKey: key)
     }
 
-    static let drawingKeys: Set<String> = ["string", "font", "fontSize", "foregroundColor", "alignmentMode",
-                                           "isWrapped", "bounds"]
+    static let drawingKeys: Set<String> = [
+        "string", "font", "fontSize", "foregroundColor", "alignmentMode",
+        "isWrapped", "bounds"
+    ]
 
     /// Draws the string from the top of the bounds, one line per line break (and per wrap when
     /// `isWrapped`), aligned by `alignmentMode` (justified lines are drawn left-aligned).
     open override func draw(in ctx: GraphicsContext) {
         guard let string, !string.isEmpty, let foregroundColor else { return }
-        TextBox.draw(string, family: font, size: fontSize, color: foregroundColor, alignment: alignmentMode,
-                     in: bounds.standardized, wrapped: isWrapped, into: ctx)
+        TextBox.draw(
+            string, family: font, size: fontSize, color: foregroundColor, alignment: alignmentMode,
+            in: bounds.standardized, wrapped: isWrapped, into: ctx)
     }
 }

@@ -80,7 +80,11 @@ public enum Transaction {
     /// this transaction (nested ones included), has ended or been removed.
     public static func setCompletionBlock(_ block: (() -> Void)?) {
         let top = TransactionStack.current.top
-        if let existing = top.completion { existing.block = block } else { top.completion = TransactionCompletion(block: block) }
+        if let existing = top.completion {
+            existing.block = block
+        } else {
+            top.completion = TransactionCompletion(block: block)
+        }
     }
 
     /// Called when a layer's model changes: makes sure a transaction is open.

@@ -19,8 +19,10 @@ public struct TransformComponents: Hashable, Sendable {
     /// Shear of y into x (before rotation).
     public var shear: Double
 
-    public init(translationX: Double = 0, translationY: Double = 0, rotation: Double = 0,
-                scaleX: Double = 1, scaleY: Double = 1, shear: Double = 0) {
+    public init(
+        translationX: Double = 0, translationY: Double = 0, rotation: Double = 0,
+        scaleX: Double = 1, scaleY: Double = 1, shear: Double = 0
+    ) {
         self.translationX = translationX; self.translationY = translationY; self.rotation = rotation
         self.scaleX = scaleX; self.scaleY = scaleY; self.shear = shear
     }
@@ -30,16 +32,18 @@ public struct TransformComponents: Hashable, Sendable {
         let sx = (t.a * t.a + t.b * t.b).squareRoot()
         let r = sx == 0 ? 0 : atan2(t.b, t.a)
         let cr = cos(r), sr = sin(r)
-        self.init(translationX: t.tx, translationY: t.ty, rotation: r, scaleX: sx,
-                  scaleY: -t.c * sr + t.d * cr, shear: t.c * cr + t.d * sr)
+        self.init(
+            translationX: t.tx, translationY: t.ty, rotation: r, scaleX: sx,
+            scaleY: -t.c * sr + t.d * cr, shear: t.c * cr + t.d * sr)
     }
 
     /// The transform these components describe.
     public var transform: VitrineGraphics.Transform2D {
         let cr = cos(rotation), sr = sin(rotation)
-        return VitrineGraphics.Transform2D(a: scaleX * cr, b: scaleX * sr,
-                               c: shear * cr - scaleY * sr, d: shear * sr + scaleY * cr,
-                               tx: translationX, ty: translationY)
+        return VitrineGraphics.Transform2D(
+            a: scaleX * cr, b: scaleX * sr,
+            c: shear * cr - scaleY * sr, d: shear * sr + scaleY * cr,
+            tx: translationX, ty: translationY)
     }
 }
 
@@ -64,40 +68,49 @@ extension VitrineGraphics.Transform2D: Interpolatable {
             rotation: a.rotation + turn * f,
             scaleX: a.scaleX.interpolated(to: b.scaleX, fraction: f),
             scaleY: a.scaleY.interpolated(to: b.scaleY, fraction: f),
-            shear: a.shear.interpolated(to: b.shear, fraction: f)).transform
+            shear: a.shear.interpolated(to: b.shear, fraction: f)
+        ).transform
     }
 
     public func adding(_ other: VitrineGraphics.Transform2D) -> VitrineGraphics.Transform2D {
         let a = TransformComponents(self), b = TransformComponents(other)
-        return TransformComponents(translationX: a.translationX + b.translationX,
-                                   translationY: a.translationY + b.translationY,
-                                   rotation: a.rotation + b.rotation,
-                                   scaleX: a.scaleX * b.scaleX, scaleY: a.scaleY * b.scaleY,
-                                   shear: a.shear + b.shear).transform
+        return TransformComponents(
+            translationX: a.translationX + b.translationX,
+            translationY: a.translationY + b.translationY,
+            rotation: a.rotation + b.rotation,
+            scaleX: a.scaleX * b.scaleX, scaleY: a.scaleY * b.scaleY,
+            shear: a.shear + b.shear
+        ).transform
     }
 
     public func subtracting(_ other: VitrineGraphics.Transform2D) -> VitrineGraphics.Transform2D {
         let a = TransformComponents(self), b = TransformComponents(other)
         func divide(_ x: Double, _ y: Double) -> Double { y == 0 ? 0 : x / y }
-        return TransformComponents(translationX: a.translationX - b.translationX,
-                                   translationY: a.translationY - b.translationY,
-                                   rotation: a.rotation - b.rotation,
-                                   scaleX: divide(a.scaleX, b.scaleX), scaleY: divide(a.scaleY, b.scaleY),
-                                   shear: a.shear - b.shear).transform
+        return TransformComponents(
+            translationX: a.translationX - b.translationX,
+            translationY: a.translationY - b.translationY,
+            rotation: a.rotation - b.rotation,
+            scaleX: divide(a.scaleX, b.scaleX), scaleY: divide(a.scaleY, b.scaleY),
+            shear: a.shear - b.shear
+        ).transform
     }
 
     public func scaled(by factor: Double) -> VitrineGraphics.Transform2D {
         let a = TransformComponents(self)
         func power(_ s: Double) -> Double { s < 0 ? -pow(-s, factor) : pow(s, factor) }
-        return TransformComponents(translationX: a.translationX * factor, translationY: a.translationY * factor,
-                                   rotation: a.rotation * factor, scaleX: power(a.scaleX),
-                                   scaleY: power(a.scaleY), shear: a.shear * factor).transform
+        return TransformComponents(
+            translationX: a.translationX * factor, translationY: a.translationY * factor,
+            rotation: a.rotation * factor, scaleX: power(a.scaleX),
+            scaleY: power(a.scaleY), shear: a.shear * factor
+        ).transform
     }
 
     public func distance(to other: VitrineGraphics.Transform2D) -> Double {
         let a = TransformComponents(self), b = TransformComponents(other)
-        let d = [a.translationX - b.translationX, a.translationY - b.translationY, a.rotation - b.rotation,
-                 a.scaleX - b.scaleX, a.scaleY - b.scaleY, a.shear - b.shear]
+        let d = [
+            a.translationX - b.translationX, a.translationY - b.translationY, a.rotation - b.rotation,
+            a.scaleX - b.scaleX, a.scaleY - b.scaleY, a.shear - b.shear
+        ]
         return d.reduce(0) { $0 + $1 * $1 }.squareRoot()
     }
 

@@ -73,10 +73,13 @@ public final class BenchmarkScene {
         layer.frame = Rect(x: root.bounds.midX - 300, y: root.bounds.midY - 300, width: 600, height: 600)
         root.addSublayer(layer)
         let observer = layer.attach(to: engine)
-        layer.setValues([3, 1, 4, 1, 5], colors: [
-            Color(r8: 0xE6, g8: 0x4B, b8: 0x3C), Color(r8: 0x3C, g8: 0xB4, b8: 0x4B), Color(r8: 0x43, g8: 0x63, b8: 0xD8),
-            Color(r8: 0xF5, g8: 0x82, b8: 0x31), Color(r8: 0x91, g8: 0x1E, b8: 0xB4),
-        ])
+        layer.setValues(
+            [3, 1, 4, 1, 5],
+            colors: [
+                Color(r8: 0xE6, g8: 0x4B, b8: 0x3C), Color(r8: 0x3C, g8: 0xB4, b8: 0x4B),
+                Color(r8: 0x43, g8: 0x63, b8: 0xD8),
+                Color(r8: 0xF5, g8: 0x82, b8: 0x31), Color(r8: 0x91, g8: 0x1E, b8: 0xB4)
+            ])
         pie = (layer, observer, cycle)
     }
 
@@ -134,7 +137,8 @@ public final class BenchmarkScene {
             for x in 0..<width {
                 let band = ((x + y) / 40) % 3
                 let shade = Double(y) / Double(height)
-                let c = Color(red: band == 0 ? 0.9 : 0.2 * shade, green: band == 1 ? 0.8 : 0.3, blue: band == 2 ? 0.9 : shade)
+                let c = Color(
+                    red: band == 0 ? 0.9 : 0.2 * shade, green: band == 1 ? 0.8 : 0.3, blue: band == 2 ? 0.9 : shade)
                 pixels.append(c.premultipliedPixel)
             }
         }

@@ -8,18 +8,24 @@ import VitrineX11
 /// present for whole frames and small dirty rectangles, with MIT-SHM and with XPutImage.
 public enum DisplayBenchmarkSuite {
     /// Runs the suite on `displayName` (nil: `$DISPLAY`), handing each report line to `report`.
-    public static func run(displayName: String?, seconds: Double, framesPerSecond: Int,
-                           report: (String) -> Void) throws {
+    public static func run(
+        displayName: String?, seconds: Double, framesPerSecond: Int,
+        report: (String) -> Void
+    ) throws {
         var logger = Logger(label: "vitrine.bench")
         logger.logLevel = .warning
         do {
             let presenter = try X11Presenter(displayName: displayName, logger: logger)
             defer { presenter.close() }
-            report("display \(presenter.displayName) \(presenter.size), refresh rate "
-                   + (presenter.refreshRate.map { "\($0) Hz" } ?? "not reported"))
+            report(
+                "display \(presenter.displayName) \(presenter.size), refresh rate "
+                    + (presenter.refreshRate.map { "\($0) Hz" } ?? "not reported"))
             for workload in [PresentWorkload.movingSquare(side: 200), .fullFrame] {
-                report(try PacingBenchmark.run(presenter: presenter, seconds: seconds,
-                                               framesPerSecond: framesPerSecond, workload: workload).description)
+                report(
+                    try PacingBenchmark.run(
+                        presenter: presenter, seconds: seconds,
+                        framesPerSecond: framesPerSecond, workload: workload
+                    ).description)
             }
         }
         for sharedMemory in [true, false] {

@@ -28,7 +28,9 @@ func circle(_ cx: Double, _ cy: Double, _ r: Double) -> Path {
 
 public func builtInScenes() -> [(String, DrawingScene)] {
     var big = DrawingScene()
-    big.operations = [Operation(kind: .fill(.nonZero), path: circle(960, 540, 500), color: Color(red: 0, green: 0.59, blue: 0.53))]
+    big.operations = [
+        Operation(kind: .fill(.nonZero), path: circle(960, 540, 500), color: Color(red: 0, green: 0.59, blue: 0.53))
+    ]
     var many = DrawingScene()
     var rng = SplitMix(state: 1234)
     for _ in 0..<200 {
@@ -38,12 +40,15 @@ public func builtInScenes() -> [(String, DrawingScene)] {
     }
     var tiny = DrawingScene()
     for i in 0..<1000 {
-        tiny.operations.append(Operation(kind: .fill(.nonZero), path: circle(Double(i % 40) * 48 + 10.3, Double(i / 40) * 40 + 7.7, 1.5),
-                                         color: .black))
+        tiny.operations.append(
+            Operation(
+                kind: .fill(.nonZero), path: circle(Double(i % 40) * 48 + 10.3, Double(i / 40) * 40 + 7.7, 1.5),
+                color: .black))
     }
     var offscreen = DrawingScene()
     for i in 0..<200 {
-        offscreen.operations.append(Operation(kind: .fill(.nonZero), path: circle(-300 - Double(i) / 2, -300, 50), color: .black))
+        offscreen.operations.append(
+            Operation(kind: .fill(.nonZero), path: circle(-300 - Double(i) / 2, -300, 50), color: .black))
     }
     var clear = DrawingScene()
     clear.background = Color(red: 0.2, green: 0.4, blue: 0.6)
@@ -79,12 +84,15 @@ public func builtInScenes() -> [(String, DrawingScene)] {
     var ring = DrawingScene()
     let ringPath = circle(960, 540, 300)
     ring.extra = { ctx in
-        ctx.stroke(ringPath, color: Color(red: 0.13, green: 0.59, blue: 0.95),
-                   style: StrokeStyle(lineWidth: 24, lineCap: .round), strokeStart: 0, strokeEnd: 0.7)
+        ctx.stroke(
+            ringPath, color: Color(red: 0.13, green: 0.59, blue: 0.95),
+            style: StrokeStyle(lineWidth: 24, lineCap: .round), strokeStart: 0, strokeEnd: 0.7)
         ctx.stroke(ringPath, color: .black, style: StrokeStyle(lineWidth: 4, dashPattern: [12, 8]))
     }
-    return [("big-circle", big), ("many-translucent", many), ("1000-tiny", tiny), ("200-offscreen", offscreen),
-            ("clear", clear), ("cards", cards), ("progress-ring", ring)]
+    return [
+        ("big-circle", big), ("many-translucent", many), ("1000-tiny", tiny), ("200-offscreen", offscreen),
+        ("clear", clear), ("cards", cards), ("progress-ring", ring)
+    ]
 }
 
 /// Reads one scene of peers-bench.py's scenes.json.
@@ -116,10 +124,12 @@ public func loadScene(_ file: String, _ name: String) throws -> DrawingScene {
         if op["kind"] as! String == "fill" {
             kind = .fill(FillRule(rawValue: op["rule"] as? String ?? "nonZero") ?? .nonZero)
         } else {
-            kind = .stroke(StrokeStyle(lineWidth: (op["width"] as! NSNumber).doubleValue,
-                                       lineCap: LineCap(rawValue: op["cap"] as! String)!,
-                                       lineJoin: LineJoin(rawValue: op["join"] as! String)!,
-                                       miterLimit: (op["miter"] as! NSNumber).doubleValue))
+            kind = .stroke(
+                StrokeStyle(
+                    lineWidth: (op["width"] as! NSNumber).doubleValue,
+                    lineCap: LineCap(rawValue: op["cap"] as! String)!,
+                    lineJoin: LineJoin(rawValue: op["join"] as! String)!,
+                    miterLimit: (op["miter"] as! NSNumber).doubleValue))
         }
         scene.operations.append(Operation(kind: kind, path: path, color: color(op["color"])))
     }

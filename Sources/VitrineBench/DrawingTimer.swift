@@ -10,10 +10,12 @@ public func threadCPUTime() -> UInt64 {
 }
 
 /// Median and minimum milliseconds per frame (wall clock, or thread CPU time).
-public func time(_ scene: DrawingScene, _ ctx: GraphicsContext, frames: Int, warmup: Int, cpuTime: Bool = false) -> (Double, Double) {
+public func time(
+    _ scene: DrawingScene, _ ctx: GraphicsContext, frames: Int, warmup: Int, cpuTime: Bool = false
+) -> (Double, Double) {
     for _ in 0..<warmup { render(scene, into: ctx) }
     var samples: [Double] = []
-    samples.reserveCapacity(frames) // timed frames allocate nothing of the bench's own
+    samples.reserveCapacity(frames)  // timed frames allocate nothing of the bench's own
     let now = cpuTime ? threadCPUTime : { DispatchTime.now().uptimeNanoseconds }
     for _ in 0..<frames {
         let t0 = now()

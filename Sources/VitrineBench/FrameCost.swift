@@ -19,7 +19,9 @@ public struct FrameCost: Sendable, Equatable {
         guard !samples.isEmpty else { median = 0; percentile99 = 0; mean = 0; return }
         let sorted = samples.sorted()
         func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
-        median = sorted.count % 2 == 1 ? ms(sorted[sorted.count / 2])
+        median =
+            sorted.count % 2 == 1
+            ? ms(sorted[sorted.count / 2])
             : (ms(sorted[sorted.count / 2 - 1]) + ms(sorted[sorted.count / 2])) / 2
         let rank = Int((0.99 * Double(sorted.count)).rounded(.up)) - 1
         percentile99 = ms(sorted[min(max(rank, 0), sorted.count - 1)])
@@ -35,8 +37,10 @@ public struct FrameCost: Sendable, Equatable {
 
     /// Runs `frame` for `warmUp + count` frame times `start + i / fps` and measures the last
     /// `count` runs in thread CPU time.
-    public static func measure(count: Int, fps: Double = 60, start: Double = 0, warmUp: Int = 10,
-                               _ frame: (Double) -> Void) -> FrameCost {
+    public static func measure(
+        count: Int, fps: Double = 60, start: Double = 0, warmUp: Int = 10,
+        _ frame: (Double) -> Void
+    ) -> FrameCost {
         let n = max(0, count), w = max(0, warmUp)
         let step = fps > 0 && fps.isFinite ? 1 / fps : 1.0 / 60
         var samples: [UInt64] = []

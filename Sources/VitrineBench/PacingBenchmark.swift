@@ -33,8 +33,10 @@ public struct PacingReport: Sendable, CustomStringConvertible {
 public enum PacingBenchmark {
     /// Presents `workload` frames through `presenter` at `framesPerSecond` for `seconds`, on a
     /// real monotonic clock, and reports intervals, wake latency, present cost and misses.
-    public static func run(presenter: Presenter, seconds: Double, framesPerSecond: Int = 60,
-                           workload: PresentWorkload = .movingSquare(side: 200)) throws -> PacingReport {
+    public static func run(
+        presenter: Presenter, seconds: Double, framesPerSecond: Int = 60,
+        workload: PresentWorkload = .movingSquare(side: 200)
+    ) throws -> PacingReport {
         let clock = try SystemClock()
         let link = try DisplayLink(clock: clock, preferredFramesPerSecond: framesPerSecond)
         let loop = FrameLoop(link: link)
@@ -56,8 +58,9 @@ public enum PacingBenchmark {
             if wakes.count >= frameCount { loop.stop() }
         }
         let intervals = zip(wakes.dropFirst(), wakes).map { ($0 - $1) * 1000 }
-        return PacingReport(framesPerSecond: link.preferredFramesPerSecond, workload: workload, frames: wakes.count,
-                            interval: SampleStatistics(intervals), wakeLatency: SampleStatistics(latencies),
-                            presentCost: SampleStatistics(costs), missedFrames: link.missedFrameCount)
+        return PacingReport(
+            framesPerSecond: link.preferredFramesPerSecond, workload: workload, frames: wakes.count,
+            interval: SampleStatistics(intervals), wakeLatency: SampleStatistics(latencies),
+            presentCost: SampleStatistics(costs), missedFrames: link.missedFrameCount)
     }
 }

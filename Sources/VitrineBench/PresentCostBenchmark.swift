@@ -22,8 +22,10 @@ public struct PresentCostReport: Sendable, CustomStringConvertible {
 /// Measures the cost of `present` itself, unpaced.
 public enum PresentCostBenchmark {
     /// Presents `frames` frames of `workload` back to back through `presenter`.
-    public static func run(presenter: Presenter, frames: Int = 300,
-                           workload: PresentWorkload) throws -> PresentCostReport {
+    public static func run(
+        presenter: Presenter, frames: Int = 300,
+        workload: PresentWorkload
+    ) throws -> PresentCostReport {
         let clock = try SystemClock()
         let bitmap = Bitmap(width: presenter.size.width, height: presenter.size.height)
         try presenter.present(bitmap)
@@ -41,7 +43,8 @@ public enum PresentCostBenchmark {
         }
         try presenter.finishPresenting()
         let elapsed = Double(clock.now().nanoseconds(since: start) - drawing) / 1e6
-        return PresentCostReport(workload: workload, frames: calls.count, presentCall: SampleStatistics(calls),
-                                 wallTimePerFrame: elapsed / Double(calls.count))
+        return PresentCostReport(
+            workload: workload, frames: calls.count, presentCall: SampleStatistics(calls),
+            wallTimePerFrame: elapsed / Double(calls.count))
     }
 }

@@ -19,10 +19,13 @@ public enum ProcessMemory {
         defer { closedir(directory) }
         var total: UInt64 = 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name.first?.isNumber == true,
-                  let text = readText("/proc/\(pid)/task/\(name)/schedstat"),
-                  let first = text.split(separator: " ").first, let value = UInt64(first) else { continue }
+                let text = readText("/proc/\(pid)/task/\(name)/schedstat"),
+                let first = text.split(separator: " ").first, let value = UInt64(first)
+            else { continue }
             total += value
         }
         return total
@@ -32,7 +35,8 @@ public enum ProcessMemory {
     public static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        return n > 0
+            ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
     }
 
     public static func readText(_ path: String) -> String? {

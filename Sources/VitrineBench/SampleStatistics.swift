@@ -1,5 +1,3 @@
-
-
 /// Mean, spread and tail of a set of measurements (all in one unit, e.g. milliseconds).
 public struct SampleStatistics: Equatable, Sendable, CustomStringConvertible {
     public var count: Int

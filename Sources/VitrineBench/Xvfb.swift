@@ -31,15 +31,20 @@ public final class Xvfb {
     /// Starts `Xvfb :N -screen 0 WxHxDEPTH -nolisten tcp -noreset` plus `arguments` on the first
     /// free number from a per-process start (parallel runs rarely collide; a server that loses
     /// the race for its lock file exits, and the next number is tried), or on `number` only.
-    public init(width: Int, height: Int, depth: Int = 24, arguments: [String] = [], number requested: Int? = nil) throws {
+    public init(width: Int, height: Int, depth: Int = 24, arguments: [String] = [], number requested: Int? = nil) throws
+    {
         let installed: [String] = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"]
         guard let binary = installed.first(where: { access($0, X_OK) == 0 }) else {
             throw Failure.notInstalled
         }
         let numbers = requested.map { $0..<($0 + 1) } ?? Xvfb.firstCandidate..<(Xvfb.firstCandidate + 40)
         for number in numbers where !Xvfb.isTaken(number) {
-            let process = try ChildProcess(binary, [":\(number)", "-screen", "0", "\(width)x\(height)x\(depth)",
-                                                    "-nolisten", "tcp", "-noreset"] + arguments, quiet: true)
+            let process = try ChildProcess(
+                binary,
+                [
+                    ":\(number)", "-screen", "0", "\(width)x\(height)x\(depth)",
+                    "-nolisten", "tcp", "-noreset"
+                ] + arguments, quiet: true)
             let deadline = MonotonicInstant.now().advanced(byNanoseconds: 10_000_000_000)
             while process.isRunning && !Xvfb.socketExists(number) && MonotonicInstant.now() < deadline { usleep(5_000) }
             if process.isRunning && Xvfb.socketExists(number) {

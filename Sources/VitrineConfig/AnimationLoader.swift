@@ -13,9 +13,11 @@ struct AnimationLoader {
 
     enum Kind: String, CaseIterable { case basic, keyframe, spring, group }
 
-    static let subKeys = ["x", "y", "width", "height", "origin", "size", "origin.x", "origin.y", "size.width",
-                          "size.height", "rotation", "rotation.z", "scale", "scale.x", "scale.y", "translation",
-                          "translation.x", "translation.y"]
+    static let subKeys = [
+        "x", "y", "width", "height", "origin", "size", "origin.x", "origin.y", "size.width",
+        "size.height", "rotation", "rotation.z", "scale", "scale.x", "scale.y", "translation",
+        "translation.x", "translation.y"
+    ]
 
     func load(_ r: TOMLReader, errors: inout TOMLFieldErrors) throws -> Animation? {
         let before = errors.errors.count
@@ -38,7 +40,9 @@ struct AnimationLoader {
             let group = AnimationGroup()
             let tables = try errors.collect { try r.required("animations", r.arrayOfTables("animations")) } ?? []
             for (i, table) in tables.enumerated() {
-                if let child = try load(table.within("animation \(i + 1)"), errors: &errors) { group.animations.append(child) }
+                if let child = try load(table.within("animation \(i + 1)"), errors: &errors) {
+                    group.animations.append(child)
+                }
             }
             animation = group
         case .basic, .keyframe, .spring:
@@ -70,10 +74,14 @@ struct AnimationLoader {
                 throw r.valueError("keyPath", "'\(head)' is not animatable (layer type '\(type.name)')")
             }
             if head == keyPath { return property.type }
-            if let value = prototype.value(forKeyPath: keyPath), let t = PropertyType.for(Swift.type(of: value)) { return t }
+            if let value = prototype.value(forKeyPath: keyPath), let t = PropertyType.for(Swift.type(of: value)) {
+                return t
+            }
         }
         var message = "'\(keyPath)' is not an animatable key path of layer type '\(type.name)'"
-        if let guess = suggestion(for: keyPath, among: animatableKeyPaths()) { message += " (did you mean '\(guess)'?)" }
+        if let guess = suggestion(for: keyPath, among: animatableKeyPaths()) {
+            message += " (did you mean '\(guess)'?)"
+        }
         throw r.valueError("keyPath", message)
     }
 
@@ -116,8 +124,10 @@ struct AnimationLoader {
 
     // MARK: Kinds
 
-    func basic<A: BasicAnimation>(_ a: A, _ r: TOMLReader, valueType: PropertyType?,
-                                  errors: inout TOMLFieldErrors) throws -> A {
+    func basic<A: BasicAnimation>(
+        _ a: A, _ r: TOMLReader, valueType: PropertyType?,
+        errors: inout TOMLFieldErrors
+    ) throws -> A {
         guard let valueType else { return a }
         a.fromValue = try errors.collect { try value("from", r, valueType) }
         a.toValue = try errors.collect { try value("to", r, valueType) }
@@ -136,12 +146,14 @@ struct AnimationLoader {
         return s
     }
 
-    func keyframe(_ r: TOMLReader, valueType: PropertyType?, errors: inout TOMLFieldErrors) throws -> KeyframeAnimation {
+    func keyframe(_ r: TOMLReader, valueType: PropertyType?, errors: inout TOMLFieldErrors) throws -> KeyframeAnimation
+    {
         let k = KeyframeAnimation()
         if let node = r.node("path") {
             let site = ValueSite(reader: r, key: "path", resources: resources)
             if let valueType, valueType.valueType != Point.self {
-                errors.append(r.error("path", "a motion path animates a point key path (position), not a \(valueType.name)"))
+                errors.append(
+                    r.error("path", "a motion path animates a point key path (position), not a \(valueType.name)"))
             } else if r.contains("values") {
                 errors.append(r.error("path", "give either values or path"))
             } else if let path = try errors.collect({ try site.path(node) }) {
@@ -151,7 +163,9 @@ struct AnimationLoader {
         } else if r.contains("rotationMode") {
             errors.append(r.error("rotationMode", "rotationMode goes with a motion path"))
         }
-        if let v = try errors.collect({ try r.oneOf("calculationMode", as: CalculationMode.self) }) { k.calculationMode = v }
+        if let v = try errors.collect({ try r.oneOf("calculationMode", as: CalculationMode.self) }) {
+            k.calculationMode = v
+        }
         var count: Int?
         if r.contains("values") || !r.contains("path") {
             let nodes = try errors.collect { try r.required("values", r.node("values")) }
@@ -173,10 +187,16 @@ struct AnimationLoader {
         }
         if let times = try errors.collect({ try r.doubleArray("keyTimes") }) {
             let expected = count.map { k.calculationMode == .discrete ? [$0, $0 + 1] : [$0] }
-            if !times.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) || zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
+            if !times.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
+                || zip(times, times.dropFirst()).contains(where: { $0 > $1 })
+            {
                 errors.append(r.valueError("keyTimes", "key times must rise from 0 to 1"))
             } else if let expected, !expected.contains(times.count) {
-                errors.append(r.valueError("keyTimes", "expected \(expected.map(String.init).joined(separator: " or ")) key times (one per value\(k.calculationMode == .discrete ? ", or one more" : "")), found \(times.count)"))
+                errors.append(
+                    r.valueError(
+                        "keyTimes",
+                        "expected \(expected.map(String.init).joined(separator: " or ")) key times (one per value\(k.calculationMode == .discrete ? ", or one more" : "")), found \(times.count)"
+                    ))
             }
             k.keyTimes = times
         }
@@ -191,7 +211,10 @@ struct AnimationLoader {
                     }
                 }
                 if let count, count > 1, functions.count != count - 1 {
-                    errors.append(r.valueError("timingFunctions", "expected \(count - 1) timing functions (one per segment), found \(functions.count)"))
+                    errors.append(
+                        r.valueError(
+                            "timingFunctions",
+                            "expected \(count - 1) timing functions (one per segment), found \(functions.count)"))
                 }
                 k.timingFunctions = functions
             }
@@ -235,7 +258,9 @@ struct AnimationLoader {
             return TimingFunction(name: known)
         }
         guard node.value.arrayValue != nil else {
-            throw site.error("expected a timing function name or [c1x, c1y, c2x, c2y], found \(node.value.kindDescription)", at: node)
+            throw site.error(
+                "expected a timing function name or [c1x, c1y, c2x, c2y], found \(node.value.kindDescription)", at: node
+            )
         }
         let p = try site.numbers(node, count: 4)
         guard (0...1).contains(p[0]), (0...1).contains(p[2]) else {

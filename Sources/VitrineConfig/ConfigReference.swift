@@ -9,11 +9,15 @@ public enum ConfigReference {
     public static func render(_ format: Format, registry: LayerTypeRegistry = .standard) -> String {
         var out = Output(format: format)
         out.heading("Config reference", level: 1)
-        out.paragraph("Keys are Core Animation's property names; times in seconds, angles in radians, colours \"#rrggbb\" or \"#rrggbbaa\", sizes in pixels of the canvas.")
+        out.paragraph(
+            "Keys are Core Animation's property names; times in seconds, angles in radians, colours \"#rrggbb\" or \"#rrggbbaa\", sizes in pixels of the canvas."
+        )
         out.section("[player]", keys: ConfigKeys.player)
         out.section("[[scene]]", keys: ConfigKeys.scene)
-        out.section("[[scene.layer]]", keys: ConfigKeys.layer,
-                    note: "Besides these, a layer takes the properties of its type: " + registry.names.joined(separator: ", ") + ".")
+        out.section(
+            "[[scene.layer]]", keys: ConfigKeys.layer,
+            note: "Besides these, a layer takes the properties of its type: " + registry.names.joined(separator: ", ")
+                + ".")
         for type in registry.types {
             out.heading("type = \"\(type.name)\"", level: 3)
             var note = type.summary
@@ -22,8 +26,10 @@ public enum ConfigReference {
             var rows = type.properties.map { p in
                 // A long list of cases goes to the meaning column, keeping the type column narrow.
                 if let cases = p.type.cases, p.type.name.count > 24 {
-                    return [p.key, "enum", p.formattedDefault, p.isAnimatable ? "yes" : "no",
-                            p.doc + " One of: " + cases.joined(separator: ", ") + "."]
+                    return [
+                        p.key, "enum", p.formattedDefault, p.isAnimatable ? "yes" : "no",
+                        p.doc + " One of: " + cases.joined(separator: ", ") + "."
+                    ]
                 }
                 return [p.key, p.type.name, p.formattedDefault, p.isAnimatable ? "yes" : "no", p.doc]
             }
@@ -32,8 +38,9 @@ public enum ConfigReference {
             }
             out.table(["key", "type", "default", "animatable", "meaning"], rows)
         }
-        out.section("[[scene.layer.animation]]", keys: ConfigKeys.animationTiming,
-                    note: "Animations of a key path (basic, keyframe, spring) also take:")
+        out.section(
+            "[[scene.layer.animation]]", keys: ConfigKeys.animationTiming,
+            note: "Animations of a key path (basic, keyframe, spring) also take:")
         out.table(["key", "type", "default", "meaning"], rows(ConfigKeys.animationProperty))
         out.paragraph("type = \"basic\" (and \"spring\"):")
         out.table(["key", "type", "default", "meaning"], rows(ConfigKeys.animationBasic))

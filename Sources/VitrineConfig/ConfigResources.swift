@@ -67,8 +67,9 @@ enum DecodedImages {
     static func image(at path: String) throws -> Image {
         var info = stat()
         guard stat(path, &info) == 0 else { return try Image(contentsOfFile: path) }  // it says why
-        let identity = Identity(path: path, device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size),
-                                modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
+        let identity = Identity(
+            path: path, device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size),
+            modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
         lock.lock()
         let known = table[identity]?.image
         lock.unlock()

@@ -27,8 +27,9 @@ extension DrawSpec {
         if grouped { context.beginTransparencyLayer(alpha: shape.opacity) }
         if let fill = shape.fillColor { context.fill(shape.path, color: fill, rule: shape.fillRule) }
         if let stroke = shape.strokeColor {
-            context.stroke(shape.path, color: stroke, style: shape.strokeStyle,
-                           strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)
+            context.stroke(
+                shape.path, color: stroke, style: shape.strokeStyle,
+                strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)
         }
         if grouped { context.endTransparencyLayer() }
     }

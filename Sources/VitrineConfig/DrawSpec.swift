@@ -44,9 +44,11 @@ public struct DrawSpec {
     public var items: [Item] = []
 
     static let topKeys: Set = ["width", "height", "background", "shape", "text"]
-    static let shapeKeys = Set(ShapeGeometry.keys + ShapeGeometry.modifierKeys + [
-        "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin", "miterLimit",
-        "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd", "opacity", "transform"])
+    static let shapeKeys = Set(
+        ShapeGeometry.keys + ShapeGeometry.modifierKeys + [
+            "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin", "miterLimit",
+            "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd", "opacity", "transform"
+        ])
     static let textKeys: Set = ["string", "font", "fontSize", "position", "color"]
     /// Canvas sides above this are refused (a typo must not allocate gigabytes).
     public static let maximumSide = 16384
@@ -83,7 +85,9 @@ public struct DrawSpec {
         var placed: [(SourcePosition, Item)] = []
         for (index, table) in (try errors.collect { try top.arrayOfTables("shape") } ?? []).enumerated() {
             let reader = table.within("shape \(index + 1)")
-            if let shape = try readShape(reader, errors: &errors) { placed.append((reader.table.position, .shape(shape))) }
+            if let shape = try readShape(reader, errors: &errors) {
+                placed.append((reader.table.position, .shape(shape)))
+            }
         }
         for (index, table) in (try errors.collect { try top.arrayOfTables("text") } ?? []).enumerated() {
             let reader = table.within("text \(index + 1)")
@@ -117,7 +121,9 @@ public struct DrawSpec {
             }
             shape.strokeStyle.dashPattern = v
         }
-        if let v = try errors.collect({ try r.double("lineDashPhase", in: -1e9...1e9) }) { shape.strokeStyle.dashPhase = v }
+        if let v = try errors.collect({ try r.double("lineDashPhase", in: -1e9...1e9) }) {
+            shape.strokeStyle.dashPhase = v
+        }
         if let v = try errors.collect({ try r.double("strokeStart", in: 0...1) }) { shape.strokeStart = v }
         if let v = try errors.collect({ try r.double("strokeEnd", in: 0...1) }) { shape.strokeEnd = v }
         if let v = try errors.collect({ try r.double("opacity", in: 0...1) }) { shape.opacity = v }

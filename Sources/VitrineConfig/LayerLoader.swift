@@ -13,11 +13,14 @@ enum LayerLoader {
         let isValid: Bool
     }
 
-    static func loadLayers(_ tables: [TOMLReader], registry: LayerTypeRegistry, resources: ConfigResources,
-                           errors: inout TOMLFieldErrors) throws -> [LayerDefinition] {
+    static func loadLayers(
+        _ tables: [TOMLReader], registry: LayerTypeRegistry, resources: ConfigResources,
+        errors: inout TOMLFieldErrors
+    ) throws -> [LayerDefinition] {
         var loaded: [Loaded] = []
         for (index, table) in tables.enumerated() {
-            if let layer = try loadLayer(table, index: index, registry: registry, resources: resources, errors: &errors) {
+            if let layer = try loadLayer(table, index: index, registry: registry, resources: resources, errors: &errors)
+            {
                 loaded.append(layer)
             }
         }
@@ -31,8 +34,10 @@ enum LayerLoader {
 
     // MARK: One layer
 
-    static func loadLayer(_ table: TOMLReader, index: Int, registry: LayerTypeRegistry, resources: ConfigResources,
-                          errors: inout TOMLFieldErrors) throws -> Loaded? {
+    static func loadLayer(
+        _ table: TOMLReader, index: Int, registry: LayerTypeRegistry, resources: ConfigResources,
+        errors: inout TOMLFieldErrors
+    ) throws -> Loaded? {
         let givenID = table.node("id")?.value.stringValue
         let r = table.within(givenID.map { "layer '\($0)'" } ?? "layer \(index + 1)")
         let before = errors.errors.count
@@ -61,7 +66,8 @@ enum LayerLoader {
             settings.append((property, value))
         }
         if type.acceptsShapeKeys, let path = try errors.collect({ try shapePath(r, shapeKeys: shapeKeys) }),
-           let property = type.property("path") {
+            let property = type.property("path")
+        {
             settings.append((property, path))
         }
 
@@ -87,9 +93,10 @@ enum LayerLoader {
             animations.append(AnimationDefinition(key: key, animation: animation))
         }
 
-        let definition = LayerDefinition(id: id, type: type, settings: settings, frame: frame, parent: parent, mask: mask,
-                                         animations: animations,
-                                         hasExplicitBounds: frame != nil || r.contains("bounds"))
+        let definition = LayerDefinition(
+            id: id, type: type, settings: settings, frame: frame, parent: parent, mask: mask,
+            animations: animations,
+            hasExplicitBounds: frame != nil || r.contains("bounds"))
         return Loaded(definition: definition, reader: r, isValid: errors.errors.count == before)
     }
 
@@ -99,10 +106,12 @@ enum LayerLoader {
         let given = shapeKeys.filter(r.contains)
         guard let first = given.first else { return nil }
         if r.contains("path") {
-            throw r.error(first, "path is already given; a layer takes path or one of \(shapeKeys.joined(separator: ", "))")
+            throw r.error(
+                first, "path is already given; a layer takes path or one of \(shapeKeys.joined(separator: ", "))")
         }
         if given.count > 1 {
-            throw r.error(given[1], "a layer takes one of \(shapeKeys.joined(separator: ", ")); '\(first)' is already given")
+            throw r.error(
+                given[1], "a layer takes one of \(shapeKeys.joined(separator: ", ")); '\(first)' is already given")
         }
         // ShapeGeometry reads the drawing keys of `vitrine draw`: hand it just those.
         var table = TOMLTable(position: r.table.position)
@@ -156,11 +165,17 @@ enum LayerLoader {
             guard let resolved = resolve("mask", of: layer), let m = resolved else { continue }
             if let other = maskOwner[m] {
                 let owner = layers[other].definition.id.map { "'\($0)'" } ?? "another layer"
-                errors.append(layer.reader.valueError("mask", "layer '\(layers[m].definition.id!)' is already the mask of \(owner)"))
+                errors.append(
+                    layer.reader.valueError(
+                        "mask", "layer '\(layers[m].definition.id!)' is already the mask of \(owner)"))
                 continue
             }
             if layers[m].definition.parent != nil {
-                errors.append(layers[m].reader.error("parent", "this layer is the mask of '\(layer.definition.id ?? "layer \(i + 1)")'; a mask is not placed in the tree, so it takes no parent"))
+                errors.append(
+                    layers[m].reader.error(
+                        "parent",
+                        "this layer is the mask of '\(layer.definition.id ?? "layer \(i + 1)")'; a mask is not placed in the tree, so it takes no parent"
+                    ))
                 continue
             }
             maskOwner[m] = i
@@ -184,7 +199,9 @@ enum LayerLoader {
                 let key = upKey[describedAt]
                 // A mask's up edge is written on its owner, as `mask = …`.
                 let reporter = key == "mask" ? layers[up[describedAt]!].reader : layers[describedAt].reader
-                errors.append(reporter.valueError(key, "cycle of parents and masks: " + (names + [names[0]]).joined(separator: " → ")))
+                errors.append(
+                    reporter.valueError(
+                        key, "cycle of parents and masks: " + (names + [names[0]]).joined(separator: " → ")))
             }
             for j in walk { state[j] = 2 }
         }

@@ -77,8 +77,10 @@ public struct LayerType {
 
     private let index: [String: Int]
 
-    init(name: String, summary: String, layerClass: Layer.Type, properties: [ConfigProperty],
-         requiredKeys: [String], unconfigurableKeys: [String]) {
+    init(
+        name: String, summary: String, layerClass: Layer.Type, properties: [ConfigProperty],
+        requiredKeys: [String], unconfigurableKeys: [String]
+    ) {
         self.name = name
         self.summary = summary
         self.layerClass = layerClass

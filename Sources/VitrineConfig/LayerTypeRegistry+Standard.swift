@@ -4,46 +4,67 @@ extension LayerTypeRegistry {
     /// The layer types of the config: layer, image, shape, text, arrow, sector, progress, pie.
     public static let standard: LayerTypeRegistry = {
         var r = LayerTypeRegistry()
-        r.register("layer", Layer.self, summary: "A plain layer (CALayer): background, border, sublayers, an optional image.",
-                   docs: ["contents": "An image file (PNG) drawn in the bounds, relative to the config file."])
-        r.register("image", Layer.self, summary: "A layer showing an image file; without bounds or frame it takes the image's size.",
-                   docs: ["contents": "The image file (PNG), relative to the config file."], required: ["contents"])
-        r.register("shape", ShapeLayer.self, summary: "A filled and stroked path (CAShapeLayer); rect, oval, roundedRect + cornerRadius or arc may stand for path.")
-        r.register("text", TextLayer.self, summary: "A string (CATextLayer); the layer with id \"message\" shows MSG lines of the progress source.",
-                   valueTypes: ["font": .fontFamily], limits: ["string": .maximumBytes(LayerTypeRegistry.maximumTextBytes)])
-        r.register("arrow", ArrowLayer.self, summary: "Seed 000's ring-shaped arrow, redrawn when any property changes.", docs: [
-            "thickness": "Radial width of the band; the outer radius is half the bounds' width.",
-            "startRadians": "Angle of the tail end, radians clockwise on screen from +x.",
-            "lengthRadians": "Angle from tail to tip; negative runs counter-clockwise.",
-            "headLengthRadians": "Angular length of the head, clipped to the length and given its sign.",
-            "fillColor": "Fill of the arrow; \"none\" fills nothing.",
-            "strokeColor": "Outline of the arrow; \"none\" strokes nothing.",
-            "lineWidth": "Width of the outline.",
-            "lineJoin": "Corners of the outline.",
-        ])
-        r.register("sector", SectorLayer.self, summary: "Seed 004's growing pie sector: progress 0 → 1 sweeps a filled disc clockwise.", docs: [
-            "progress": "How much of the circle is covered, 0…1.",
-            "startAngle": "Where the sector starts, radians clockwise from +x.",
-            "fillColor": "The sector's fill.",
-        ])
-        r.register("progress", ProgressLayer.self, summary: "Seed 002's wavy progress bar with its percentage label; driven live by setProgress / PROGRESS lines.", docs: [
-            "progress": "Progress, 0…1; the bar sags most at 50 %.",
-            "strokeEnd": "Where the done and remaining colours meet, as a fraction of the length.",
-            "maxOffset": "The sag at 50 % progress.",
-            "origin": "Where the line starts, in the layer's coordinates.",
-            "maxLength": "The horizontal length of the line.",
-            "lineWidth": "Width of both parts (round caps).",
-            "trackColor": "Colour of the remaining part.",
-            "strokeColor": "Colour of the done part.",
-            "textRect": "The percentage label's rectangle at progress 0; it moves with the tip.",
-        ])
-        r.register("pie", PieChartLayer.self, summary: "Seed 001's pie: slices grow from the top, each starting where the previous one currently ends.", docs: [
-            "values": "The shares, one slice each.",
-            "colors": "The slice colours, used in turn.",
-            "labelFontSize": "Size of the percentage labels.",
-            "labelColor": "Colour of the percentage labels.",
-            "growthDuration": "Seconds each slice takes to grow (easeInEaseOut).",
-        ], limits: ["values": .maximumCount(LayerTypeRegistry.maximumPieValues)])
+        r.register(
+            "layer", Layer.self, summary: "A plain layer (CALayer): background, border, sublayers, an optional image.",
+            docs: ["contents": "An image file (PNG) drawn in the bounds, relative to the config file."])
+        r.register(
+            "image", Layer.self,
+            summary: "A layer showing an image file; without bounds or frame it takes the image's size.",
+            docs: ["contents": "The image file (PNG), relative to the config file."], required: ["contents"])
+        r.register(
+            "shape", ShapeLayer.self,
+            summary:
+                "A filled and stroked path (CAShapeLayer); rect, oval, roundedRect + cornerRadius or arc may stand for path."
+        )
+        r.register(
+            "text", TextLayer.self,
+            summary: "A string (CATextLayer); the layer with id \"message\" shows MSG lines of the progress source.",
+            valueTypes: ["font": .fontFamily], limits: ["string": .maximumBytes(LayerTypeRegistry.maximumTextBytes)])
+        r.register(
+            "arrow", ArrowLayer.self, summary: "Seed 000's ring-shaped arrow, redrawn when any property changes.",
+            docs: [
+                "thickness": "Radial width of the band; the outer radius is half the bounds' width.",
+                "startRadians": "Angle of the tail end, radians clockwise on screen from +x.",
+                "lengthRadians": "Angle from tail to tip; negative runs counter-clockwise.",
+                "headLengthRadians": "Angular length of the head, clipped to the length and given its sign.",
+                "fillColor": "Fill of the arrow; \"none\" fills nothing.",
+                "strokeColor": "Outline of the arrow; \"none\" strokes nothing.",
+                "lineWidth": "Width of the outline.",
+                "lineJoin": "Corners of the outline."
+            ])
+        r.register(
+            "sector", SectorLayer.self,
+            summary: "Seed 004's growing pie sector: progress 0 → 1 sweeps a filled disc clockwise.",
+            docs: [
+                "progress": "How much of the circle is covered, 0…1.",
+                "startAngle": "Where the sector starts, radians clockwise from +x.",
+                "fillColor": "The sector's fill."
+            ])
+        r.register(
+            "progress", ProgressLayer.self,
+            summary:
+                "Seed 002's wavy progress bar with its percentage label; driven live by setProgress / PROGRESS lines.",
+            docs: [
+                "progress": "Progress, 0…1; the bar sags most at 50 %.",
+                "strokeEnd": "Where the done and remaining colours meet, as a fraction of the length.",
+                "maxOffset": "The sag at 50 % progress.",
+                "origin": "Where the line starts, in the layer's coordinates.",
+                "maxLength": "The horizontal length of the line.",
+                "lineWidth": "Width of both parts (round caps).",
+                "trackColor": "Colour of the remaining part.",
+                "strokeColor": "Colour of the done part.",
+                "textRect": "The percentage label's rectangle at progress 0; it moves with the tip."
+            ])
+        r.register(
+            "pie", PieChartLayer.self,
+            summary: "Seed 001's pie: slices grow from the top, each starting where the previous one currently ends.",
+            docs: [
+                "values": "The shares, one slice each.",
+                "colors": "The slice colours, used in turn.",
+                "labelFontSize": "Size of the percentage labels.",
+                "labelColor": "Colour of the percentage labels.",
+                "growthDuration": "Seconds each slice takes to grow (easeInEaseOut)."
+            ], limits: ["values": .maximumCount(LayerTypeRegistry.maximumPieValues)])
         return r
     }()
 
@@ -60,7 +81,8 @@ extension LayerTypeRegistry {
         "position": "Where the anchor point sits in the parent's coordinates.",
         "zPosition": "Stacking order among siblings: higher draws on top.",
         "anchorPoint": "The point of the bounds (unit coordinates) that position places and transform turns about.",
-        "transform": "Applied about the anchor point: [a, b, c, d, tx, ty] or { rotation, scale, translation, shear } (scale first, then rotation, then translation); animatable by parts (transform.rotation.z, transform.scale …).",
+        "transform":
+            "Applied about the anchor point: [a, b, c, d, tx, ty] or { rotation, scale, translation, shear } (scale first, then rotation, then translation); animatable by parts (transform.rotation.z, transform.scale …).",
         "opacity": "Opacity of the layer and its sublayers, 0…1.",
         "isHidden": "Whether the layer and its sublayers are not drawn.",
         "backgroundColor": "Fill of the bounds, rounded by cornerRadius.",
@@ -74,7 +96,8 @@ extension LayerTypeRegistry {
         "speed": "Rate of the layer's time relative to its parent's; 0 pauses.",
         "timeOffset": "Offset added to the layer's time (scrubs a paused layer).",
         // ShapeLayer
-        "path": "The shape, in the layer's coordinates: SVG path data, or a table { rect | oval | roundedRect (+ cornerRadius) | arc = … } as in vitrine draw.",
+        "path":
+            "The shape, in the layer's coordinates: SVG path data, or a table { rect | oval | roundedRect (+ cornerRadius) | arc = … } as in vitrine draw.",
         "fillColor": "The fill; \"none\" fills nothing.",
         "fillRule": "Which regions are inside when filling.",
         "strokeColor": "The stroke; \"none\" strokes nothing.",
@@ -92,6 +115,6 @@ extension LayerTypeRegistry {
         "fontSize": "The font size in pixels.",
         "foregroundColor": "The text colour.",
         "alignmentMode": "How lines are aligned in the bounds.",
-        "isWrapped": "Whether text wraps to the bounds' width.",
+        "isWrapped": "Whether text wraps to the bounds' width."
     ]
 }

@@ -29,9 +29,11 @@ public struct LayerTypeRegistry {
     ///     font family for a `String`).
     ///   - required: keys every layer of the type must set.
     ///   - limits: the largest values the loader accepts (added to the key's documentation).
-    public mutating func register(_ name: String, _ layerClass: Layer.Type, summary: String,
-                                  docs: [String: String] = [:], valueTypes: [String: PropertyType] = [:],
-                                  required: [String] = [], limits: [String: ValueLimit] = [:]) {
+    public mutating func register(
+        _ name: String, _ layerClass: Layer.Type, summary: String,
+        docs: [String: String] = [:], valueTypes: [String: PropertyType] = [:],
+        required: [String] = [], limits: [String: ValueLimit] = [:]
+    ) {
         let prototype = layerClass.init()
         var properties: [ConfigProperty] = []
         var unconfigurable: [String] = []
@@ -40,17 +42,21 @@ public struct LayerTypeRegistry {
             // `name` is the layer's `id`, set by the loader.
             guard key != "name", !properties.contains(where: { $0.key == key }) else { continue }
             guard let type = valueTypes[key] ?? PropertyType.for(declaration.valueType),
-                  let value = prototype.storedValue(forKey: key) else {
+                let value = prototype.storedValue(forKey: key)
+            else {
                 unconfigurable.append(key)
                 continue
             }
             var doc = docs[key] ?? (declaration.isCustom ? nil : LayerTypeRegistry.builtInDocs[key]) ?? ""
             if let limit = limits[key] { doc += (doc.isEmpty ? "" : " ") + limit.description }
-            properties.append(ConfigProperty(key: key, type: type, defaultValue: value,
-                                             isAnimatable: declaration.isAnimatable, doc: doc, limit: limits[key]))
+            properties.append(
+                ConfigProperty(
+                    key: key, type: type, defaultValue: value,
+                    isAnimatable: declaration.isAnimatable, doc: doc, limit: limits[key]))
         }
-        let type = LayerType(name: name, summary: summary, layerClass: layerClass, properties: properties,
-                             requiredKeys: required, unconfigurableKeys: unconfigurable)
+        let type = LayerType(
+            name: name, summary: summary, layerClass: layerClass, properties: properties,
+            requiredKeys: required, unconfigurableKeys: unconfigurable)
         if let i = types.firstIndex(where: { $0.name == name }) { types[i] = type } else { types.append(type) }
     }
 }

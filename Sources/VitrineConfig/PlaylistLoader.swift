@@ -49,7 +49,8 @@ public enum PlaylistLoader {
             let scene = try loader.load(errors: &errors)
             guard let name = scene?.name ?? loader.name else { continue }
             if let first = firstByName[name] {
-                errors.append(loader.reader.valueError("name", "duplicate scene name '\(name)' (first at line \(first.line))"))
+                errors.append(
+                    loader.reader.valueError("name", "duplicate scene name '\(name)' (first at line \(first.line))"))
             } else {
                 firstByName[name] = loader.reader.position(of: "name")
             }
@@ -108,27 +109,38 @@ struct SceneLoader {
             if node.value.stringValue == "progress" {
                 duration = .untilProgressComplete
             } else if let seconds = node.value.doubleValue {
-                if seconds.isFinite && seconds > 0 { duration = .seconds(seconds) }
-                else { errors.append(r.valueError("duration", "must be a positive number of seconds")) }
+                if seconds.isFinite && seconds > 0 {
+                    duration = .seconds(seconds)
+                } else {
+                    errors.append(r.valueError("duration", "must be a positive number of seconds"))
+                }
             } else {
-                errors.append(r.valueError("duration", "expected a number of seconds or \"progress\", found \(node.value.kindDescription)"))
+                errors.append(
+                    r.valueError(
+                        "duration", "expected a number of seconds or \"progress\", found \(node.value.kindDescription)")
+                )
             }
         } else {
             errors.append(r.error("duration", "missing required key", at: r.table.position))
         }
         var progressSource: ProgressSourceSpec?
         if let text = try errors.collect({ try r.string("progressSource") }) {
-            if let spec = ProgressSourceSpec(text) { progressSource = spec }
-            else { errors.append(r.valueError("progressSource", "'\(text)' is not \"fifo:/path\" or \"file:/path\"")) }
+            if let spec = ProgressSourceSpec(text) {
+                progressSource = spec
+            } else {
+                errors.append(r.valueError("progressSource", "'\(text)' is not \"fifo:/path\" or \"file:/path\""))
+            }
         }
         if duration == .untilProgressComplete && progressSource == nil && !r.contains("progressSource") {
             errors.append(r.valueError("duration", "duration = \"progress\" needs a progressSource"))
         }
         let background = try errors.collect { try r.color("background") }
         let layerTables = try errors.collect { try r.arrayOfTables("layer") }
-        let layers = try LayerLoader.loadLayers(layerTables ?? [], registry: registry, resources: resources, errors: &errors)
+        let layers = try LayerLoader.loadLayers(
+            layerTables ?? [], registry: registry, resources: resources, errors: &errors)
         guard errors.errors.count == before, let name, let duration else { return nil }
-        return SceneDefinition(name: name, duration: duration, progressSource: progressSource, background: background,
-                               layers: layers, position: r.table.position)
+        return SceneDefinition(
+            name: name, duration: duration, progressSource: progressSource, background: background,
+            layers: layers, position: r.table.position)
     }
 }

@@ -6,8 +6,12 @@ public enum ProgressSourceSpec: Hashable, Sendable {
 
     /// Parses `fifo:/path` or `file:/path`.
     public init?(_ text: String) {
-        if text.hasPrefix("fifo:"), text.count > 5 { self = .fifo(String(text.dropFirst(5))) }
-        else if text.hasPrefix("file:"), text.count > 5 { self = .file(String(text.dropFirst(5))) }
-        else { return nil }
+        if text.hasPrefix("fifo:"), text.count > 5 {
+            self = .fifo(String(text.dropFirst(5)))
+        } else if text.hasPrefix("file:"), text.count > 5 {
+            self = .file(String(text.dropFirst(5)))
+        } else {
+            return nil
+        }
     }
 }

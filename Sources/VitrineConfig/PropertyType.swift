@@ -33,67 +33,97 @@ public struct PropertyType: CustomStringConvertible {
 
 extension PropertyType {
     /// A finite number (integers accepted).
-    public static let number = PropertyType(name: "number", valueType: Double.self,
-                                            decode: { try $1.number($0) }, format: { ($0 as! Double).shortDescription })
+    public static let number = PropertyType(
+        name: "number", valueType: Double.self,
+        decode: { try $1.number($0) }, format: { ($0 as! Double).shortDescription })
     /// `true` or `false`.
-    public static let boolean = PropertyType(name: "bool", valueType: Bool.self,
-                                             decode: { try $1.boolean($0) }, format: { "\($0)" })
+    public static let boolean = PropertyType(
+        name: "bool", valueType: Bool.self,
+        decode: { try $1.boolean($0) }, format: { "\($0)" })
     /// Any string.
-    public static let string = PropertyType(name: "string", valueType: String.self,
-                                            decode: { try $1.string($0) }, format: { quoted($0 as! String) })
+    public static let string = PropertyType(
+        name: "string", valueType: String.self,
+        decode: { try $1.string($0) }, format: { quoted($0 as! String) })
     /// `[x, y]`.
-    public static let point = PropertyType(name: "[x, y]", valueType: Point.self, decode: { node, site in
-        let v = try site.numbers(node, count: 2)
-        return Point(x: v[0], y: v[1])
-    }, format: { let p = $0 as! Point; return list([p.x, p.y]) })
+    public static let point = PropertyType(
+        name: "[x, y]", valueType: Point.self,
+        decode: { node, site in
+            let v = try site.numbers(node, count: 2)
+            return Point(x: v[0], y: v[1])
+        },
+        format: {
+            let p = $0 as! Point; return list([p.x, p.y])
+        })
     /// `[width, height]`.
-    public static let size = PropertyType(name: "[width, height]", valueType: Size.self, decode: { node, site in
-        let v = try site.numbers(node, count: 2)
-        return Size(width: v[0], height: v[1])
-    }, format: { let s = $0 as! Size; return list([s.width, s.height]) })
+    public static let size = PropertyType(
+        name: "[width, height]", valueType: Size.self,
+        decode: { node, site in
+            let v = try site.numbers(node, count: 2)
+            return Size(width: v[0], height: v[1])
+        },
+        format: {
+            let s = $0 as! Size; return list([s.width, s.height])
+        })
     /// `[x, y, width, height]`.
-    public static let rect = PropertyType(name: "[x, y, width, height]", valueType: Rect.self, decode: { node, site in
-        let v = try site.numbers(node, count: 4)
-        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
-    }, format: { let r = $0 as! Rect; return list([r.minX, r.minY, r.width, r.height]) })
+    public static let rect = PropertyType(
+        name: "[x, y, width, height]", valueType: Rect.self,
+        decode: { node, site in
+            let v = try site.numbers(node, count: 4)
+            return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        },
+        format: {
+            let r = $0 as! Rect; return list([r.minX, r.minY, r.width, r.height])
+        })
     /// `"#rgb"`, `"#rrggbb"` or `"#rrggbbaa"`.
-    public static let color = PropertyType(name: "colour", valueType: Color.self,
-                                           decode: { try $1.color($0, allowsNone: false) as Any },
-                                           format: { quoted(($0 as! Color).hexString) })
+    public static let color = PropertyType(
+        name: "colour", valueType: Color.self,
+        decode: { try $1.color($0, allowsNone: false) as Any },
+        format: { quoted(($0 as! Color).hexString) })
     /// A colour or `"none"` (nil).
-    public static let optionalColor = PropertyType(name: "colour | \"none\"", valueType: Color?.self,
-                                                   decode: { try $1.color($0, allowsNone: true) as Any },
-                                                   format: { quoted(($0 as! Color).hexString) })
+    public static let optionalColor = PropertyType(
+        name: "colour | \"none\"", valueType: Color?.self,
+        decode: { try $1.color($0, allowsNone: true) as Any },
+        format: { quoted(($0 as! Color).hexString) })
     /// Numbers, e.g. a dash pattern `[8, 4]`.
-    public static let numberArray = PropertyType(name: "[number, …]", valueType: [Double].self,
-                                                 decode: { try $1.numbers($0, count: nil) },
-                                                 format: { list($0 as! [Double]) })
+    public static let numberArray = PropertyType(
+        name: "[number, …]", valueType: [Double].self,
+        decode: { try $1.numbers($0, count: nil) },
+        format: { list($0 as! [Double]) })
     /// Colours, e.g. `["#ff0000", "#00ff00"]`.
-    public static let colorArray = PropertyType(name: "[colour, …]", valueType: [Color].self, decode: { node, site in
-        try site.elements(node).map { try site.color($0, allowsNone: false)! }
-    }, format: { "[" + ($0 as! [Color]).map { quoted($0.hexString) }.joined(separator: ", ") + "]" })
+    public static let colorArray = PropertyType(
+        name: "[colour, …]", valueType: [Color].self,
+        decode: { node, site in
+            try site.elements(node).map { try site.color($0, allowsNone: false)! }
+        }, format: { "[" + ($0 as! [Color]).map { quoted($0.hexString) }.joined(separator: ", ") + "]" })
     /// `[a, b, c, d, tx, ty]` or `{ rotation = r, scale = s | [sx, sy], translation = [x, y], shear = k }`.
-    public static let transform = PropertyType(name: "transform", valueType: Transform2D.self,
-                                               decode: { try $1.transform($0) }, format: { value in
-        let t = value as! Transform2D
-        return t.isIdentity ? "identity" : list([t.a, t.b, t.c, t.d, t.tx, t.ty])
-    })
+    public static let transform = PropertyType(
+        name: "transform", valueType: Transform2D.self,
+        decode: { try $1.transform($0) },
+        format: { value in
+            let t = value as! Transform2D
+            return t.isIdentity ? "identity" : list([t.a, t.b, t.c, t.d, t.tx, t.ty])
+        })
     /// SVG path data, or a table with one shape key: `{ rect = […] }`, `{ oval = […] }`,
     /// `{ roundedRect = […], cornerRadius = r }`, `{ arc = [cx, cy, r, start, end, clockwise] }`.
-    public static let path = PropertyType(name: "path", valueType: Path?.self,
-                                          decode: { try $1.path($0) }, format: { _ in "(a path)" })
+    public static let path = PropertyType(
+        name: "path", valueType: Path?.self,
+        decode: { try $1.path($0) }, format: { _ in "(a path)" })
     /// An image file (PNG), relative to the config file.
-    public static let image = PropertyType(name: "image file", valueType: (any LayerContents)?.self,
-                                           decode: { try $1.image($0) }, format: { _ in "(an image)" })
+    public static let image = PropertyType(
+        name: "image file", valueType: (any LayerContents)?.self,
+        decode: { try $1.image($0) }, format: { _ in "(an image)" })
     /// A font family, matched with fontconfig; the config is refused when no font is usable.
-    public static let fontFamily = PropertyType(name: "font family", valueType: String.self,
-                                                decode: { try $1.fontFamily($0) }, format: { quoted($0 as! String) })
+    public static let fontFamily = PropertyType(
+        name: "font family", valueType: String.self,
+        decode: { try $1.fontFamily($0) }, format: { quoted($0 as! String) })
 
     /// The types found from declared Swift types, in lookup order.
     static let byValueType: [ObjectIdentifier: PropertyType] = {
         var table: [ObjectIdentifier: PropertyType] = [:]
-        for type in [number, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
-                     transform, path, image] {
+        for type in [
+            number, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
+            transform, path, image
+        ] {
             table[ObjectIdentifier(type.valueType)] = type
         }
         // Optional forms read as the plain ones (absent means nil).
@@ -116,15 +146,17 @@ extension PropertyType {
         let cases = allCases(of: iterable)
         let names = cases.compactMap(rawString)
         guard !names.isEmpty, names.count == cases.count else { return nil }
-        return PropertyType(name: names.joined(separator: " | "), valueType: type, cases: names, decode: { node, site in
-            let text = try site.string(node)
-            guard names.contains(text), let value = makeCase(representable, rawValue: text) else {
-                var message = "'\(text)' is not one of " + names.map { "'\($0)'" }.joined(separator: ", ")
-                if let guess = suggestion(for: text, among: names) { message += " (did you mean '\(guess)'?)" }
-                throw site.error(message, at: node)
-            }
-            return value
-        }, format: { rawString($0) ?? "\($0)" })
+        return PropertyType(
+            name: names.joined(separator: " | "), valueType: type, cases: names,
+            decode: { node, site in
+                let text = try site.string(node)
+                guard names.contains(text), let value = makeCase(representable, rawValue: text) else {
+                    var message = "'\(text)' is not one of " + names.map { "'\($0)'" }.joined(separator: ", ")
+                    if let guess = suggestion(for: text, among: names) { message += " (did you mean '\(guess)'?)" }
+                    throw site.error(message, at: node)
+                }
+                return value
+            }, format: { rawString($0) ?? "\($0)" })
     }
 
     private static func allCases<T: CaseIterable>(of type: T.Type) -> [Any] { T.allCases.map { $0 } }

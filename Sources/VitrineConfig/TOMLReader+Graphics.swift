@@ -10,7 +10,8 @@ extension TOMLReader {
         guard let text = try string(key) else { return nil }
         if text == "none" { return .some(nil) }
         do { return .some(try Color(hex: text)) } catch {
-            throw valueError(key, "'\(text)' is not a colour: expected \"#rgb\", \"#rrggbb\", \"#rrggbbaa\" or \"none\"")
+            throw valueError(
+                key, "'\(text)' is not a colour: expected \"#rgb\", \"#rrggbb\", \"#rrggbbaa\" or \"none\"")
         }
     }
 
@@ -55,7 +56,8 @@ extension TOMLReader {
     public func double(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let value = try double(key) else { return nil }
         guard value.isFinite, range.contains(value) else {
-            throw valueError(key, "\(value) is outside \(range.lowerBound.shortDescription)…\(range.upperBound.shortDescription)")
+            throw valueError(
+                key, "\(value) is outside \(range.lowerBound.shortDescription)…\(range.upperBound.shortDescription)")
         }
         return value
     }
@@ -74,7 +76,8 @@ public enum ShapeGeometry {
     public static func read(_ reader: TOMLReader) throws -> Path? {
         let given = keys.filter(reader.contains)
         if given.count > 1 {
-            throw reader.error(given[1], "a shape takes one of \(keys.joined(separator: ", ")); '\(given[0])' is already given")
+            throw reader.error(
+                given[1], "a shape takes one of \(keys.joined(separator: ", ")); '\(given[0])' is already given")
         }
         if reader.contains("cornerRadius") && given.first != "roundedRect" {
             throw reader.error("cornerRadius", "cornerRadius goes with roundedRect")
@@ -95,12 +98,15 @@ public enum ShapeGeometry {
                 throw reader.valueError("arc", "expected [cx, cy, radius, startAngle, endAngle, clockwise]")
             }
             guard items.count == 6,
-                  let numbers = Optional(items[0..<5].compactMap { $0.value.doubleValue }), numbers.count == 5,
-                  let clockwise = items[5].value.boolValue else {
-                throw reader.valueError("arc", "expected [cx, cy, radius, startAngle, endAngle, clockwise] (five numbers and a boolean)")
+                let numbers = Optional(items[0..<5].compactMap { $0.value.doubleValue }), numbers.count == 5,
+                let clockwise = items[5].value.boolValue
+            else {
+                throw reader.valueError(
+                    "arc", "expected [cx, cy, radius, startAngle, endAngle, clockwise] (five numbers and a boolean)")
             }
-            path.addArc(center: Point(x: numbers[0], y: numbers[1]), radius: numbers[2],
-                        startAngle: numbers[3], endAngle: numbers[4], clockwise: clockwise)
+            path.addArc(
+                center: Point(x: numbers[0], y: numbers[1]), radius: numbers[2],
+                startAngle: numbers[3], endAngle: numbers[4], clockwise: clockwise)
         default:
             return nil
         }

@@ -107,7 +107,9 @@ struct ValueSite {
             return t
         }
         guard node.value.arrayValue != nil else {
-            throw error("expected [a, b, c, d, tx, ty] or a table of rotation, scale, translation and shear, found \(node.value.kindDescription)", at: node)
+            throw error(
+                "expected [a, b, c, d, tx, ty] or a table of rotation, scale, translation and shear, found \(node.value.kindDescription)",
+                at: node)
         }
         let v = try numbers(node, count: 6)
         return Transform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
@@ -121,7 +123,9 @@ struct ValueSite {
             }
         }
         guard let table = node.value.tableValue else {
-            throw error("expected SVG path data or a table with one of \(ShapeGeometry.keys.joined(separator: ", ")), found \(node.value.kindDescription)", at: node)
+            throw error(
+                "expected SVG path data or a table with one of \(ShapeGeometry.keys.joined(separator: ", ")), found \(node.value.kindDescription)",
+                at: node)
         }
         let r = nested(table)
         try r.rejectUnknownKeys(allowed: Set(ShapeGeometry.keys + ShapeGeometry.modifierKeys))

@@ -117,8 +117,9 @@ public final class DisplayLink {
         nextIndex = n + 1
         timestamp = deadline(n).seconds
         targetTimestamp = deadline(n + 1).seconds
-        let frame = DisplayFrame(timestamp: timestamp, targetTimestamp: targetTimestamp, duration: duration,
-                                 missedDeadlines: missed, wakeTime: now.seconds, index: frameCount)
+        let frame = DisplayFrame(
+            timestamp: timestamp, targetTimestamp: targetTimestamp, duration: duration,
+            missedDeadlines: missed, wakeTime: now.seconds, index: frameCount)
         frameCount += 1
         rebaseAnchor()
         return frame

@@ -51,8 +51,10 @@ public final class FrameLoop {
     /// again at once). `hasBufferedInput` reports input already read into user space that no
     /// poll() would see. A negative descriptor watches only `hasBufferedInput`.
     @discardableResult
-    public func watch(_ descriptor: Int32, hasBufferedInput: (() -> Bool)? = nil,
-                      _ handler: @escaping () throws -> Void) -> SourceID {
+    public func watch(
+        _ descriptor: Int32, hasBufferedInput: (() -> Bool)? = nil,
+        _ handler: @escaping () throws -> Void
+    ) -> SourceID {
         let id = SourceID(value: nextSourceID)
         nextSourceID += 1
         sources.append(Source(id: id, descriptor: descriptor, hasBufferedInput: hasBufferedInput, handler: handler))
@@ -91,7 +93,9 @@ public final class FrameLoop {
     /// Runs every timer due at `now`, earliest first; a timer a handler schedules for a time
     /// already past runs on the next pass.
     private func runDueTimers(at now: MonotonicInstant) throws {
-        let due = timers.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id.value) < ($1.deadline, $1.id.value) }
+        let due = timers.filter { $0.deadline <= now }.sorted {
+            ($0.deadline, $0.id.value) < ($1.deadline, $1.id.value)
+        }
         guard !due.isEmpty else { return }
         let ids = Set(due.map(\.id))
         timers.removeAll { ids.contains($0.id) }

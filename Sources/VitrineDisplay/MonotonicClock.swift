@@ -55,7 +55,9 @@ public final class SystemClock: MonotonicClock {
             spec.it_value = Self.timespecValue(deadline)
             // A zero it_value disarms a timerfd: a deadline at the origin is one nanosecond late.
             if spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0 { spec.it_value.tv_nsec = 1 }
-            try systemCall("arm the timer (timerfd_settime)") { timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+            try systemCall("arm the timer (timerfd_settime)") {
+                timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+            }
             pollSet.append(pollfd(fd: timer, events: Int16(POLLIN), revents: 0))
         }
 

@@ -76,7 +76,8 @@ public enum PresenterError: Error, CustomStringConvertible, Equatable {
         case .cannotOpenDisplay(let name):
             return "cannot open X display \"\(name)\" (is the X server running, and is DISPLAY right?)"
         case .unsupportedVisual(let detail):
-            return "unsupported X visual: \(detail); Vitrine needs 24- or 32-bit TrueColor with masks 0xff0000/0xff00/0xff"
+            return
+                "unsupported X visual: \(detail); Vitrine needs 24- or 32-bit TrueColor with masks 0xff0000/0xff00/0xff"
         case .x11(let call, let detail):
             return "\(call) failed: \(detail)"
         case .sinkFailed(let frame, let detail):

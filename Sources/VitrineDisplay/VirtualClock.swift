@@ -57,8 +57,11 @@ public final class VirtualClock: MonotonicClock {
             let ready = try Self.pollWithoutBlocking(&descriptors)
             if ready > 0 { return record(deadline, ready) }
 
-            if let next = scheduled.indices.min(by: { (scheduled[$0].at, scheduled[$0].order) < (scheduled[$1].at, scheduled[$1].order) }),
-               deadline.map({ scheduled[next].at <= $0 }) ?? true {
+            if let next = scheduled.indices.min(by: {
+                (scheduled[$0].at, scheduled[$0].order) < (scheduled[$1].at, scheduled[$1].order)
+            }),
+                deadline.map({ scheduled[next].at <= $0 }) ?? true
+            {
                 let item = scheduled.remove(at: next)
                 current = max(current, item.at)
                 item.action()

@@ -75,8 +75,9 @@ func idleForever(_ options: Options) throws {
 }
 
 func bench(_ options: Options) throws {
-    try DisplayBenchmarkSuite.run(displayName: options.display, seconds: options.seconds,
-                                  framesPerSecond: options.fps, report: say)
+    try DisplayBenchmarkSuite.run(
+        displayName: options.display, seconds: options.seconds,
+        framesPerSecond: options.fps, report: say)
 }
 
 do {

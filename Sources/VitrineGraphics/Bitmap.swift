@@ -30,8 +30,10 @@ public final class Bitmap {
     /// A bitmap over `height` rows of `stride` pixels at `pixels` that someone else owns (e.g. a
     /// shared-memory segment an X server reads). The memory keeps its content; `release` runs
     /// when the bitmap goes away, so the owner can keep the memory alive until then.
-    public init(wrapping pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int,
-                release: @escaping () -> Void) {
+    public init(
+        wrapping pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int,
+        release: @escaping () -> Void
+    ) {
         precondition(width >= 0 && height >= 0 && stride >= width, "bitmap size must not be negative")
         self.width = width
         self.height = height

@@ -38,8 +38,10 @@ final class BufferPool {
 
     /// The smallest free buffer of `buffers` that holds `bounds`, or a new one of its size
     /// class (kept for later), reshaped to `bounds`.
-    private func take<Buffer: PooledBuffer>(bounds: IntRect, from buffers: inout [Buffer],
-                                            making make: (Int) -> Buffer) -> Buffer {
+    private func take<Buffer: PooledBuffer>(
+        bounds: IntRect, from buffers: inout [Buffer],
+        making make: (Int) -> Buffer
+    ) -> Buffer {
         let area = bounds.area
         var best = -1
         for i in buffers.indices where buffers[i].capacity >= area && isKnownUniquelyReferenced(&buffers[i]) {

@@ -14,8 +14,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// 8-bit components, straight alpha.
     public init(r8: UInt8, g8: UInt8, b8: UInt8, a8: UInt8 = 255) {
-        self.init(red: Double(r8) / 255, green: Double(g8) / 255, blue: Double(b8) / 255,
-                  alpha: Double(a8) / 255)
+        self.init(
+            red: Double(r8) / 255, green: Double(g8) / 255, blue: Double(b8) / 255,
+            alpha: Double(a8) / 255)
     }
 
     public static let black = Color(red: 0, green: 0, blue: 0)
@@ -73,8 +74,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// Component-wise interpolation of straight-alpha components.
     public func lerp(to other: Color, _ t: Double) -> Color {
-        Color(red: red + (other.red - red) * t, green: green + (other.green - green) * t,
-              blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
+        Color(
+            red: red + (other.red - red) * t, green: green + (other.green - green) * t,
+            blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
     }
 
     /// The premultiplied 32-bit pixel: bytes B, G, R, A in memory on little-endian, so the
@@ -95,7 +97,8 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public init(premultipliedPixel p: UInt32) {
         let a = Double(p >> 24) / 255
         if a == 0 { self = .clear; return }
-        self.init(red: Double((p >> 16) & 0xff) / 255 / a, green: Double((p >> 8) & 0xff) / 255 / a,
-                  blue: Double(p & 0xff) / 255 / a, alpha: a)
+        self.init(
+            red: Double((p >> 16) & 0xff) / 255 / a, green: Double((p >> 8) & 0xff) / 255 / a,
+            blue: Double(p & 0xff) / 255 / a, alpha: a)
     }
 }

@@ -16,8 +16,9 @@ struct CoverageSpanList: CoverageSink {
 
     @inline(__always)
     mutating func run(x: Int, length: Int, coverage: Int32) {
-        spans[count] = CoverageSpan(x: Int32(truncatingIfNeeded: x), length: Int32(truncatingIfNeeded: length),
-                                    coverage: coverage)
+        spans[count] = CoverageSpan(
+            x: Int32(truncatingIfNeeded: x), length: Int32(truncatingIfNeeded: length),
+            coverage: coverage)
         count &+= 1
     }
 }

@@ -19,8 +19,10 @@ public enum Flattening {
 
     /// Segments for a cubic Bézier by Wang's formula: the chord error stays under `tolerance`.
     @inline(__always)
-    public static func segmentCount(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point,
-                                    tolerance: Double) -> Int {
+    public static func segmentCount(
+        _ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point,
+        tolerance: Double
+    ) -> Int {
         let ax = p0.x - 2 * p1.x + p2.x, ay = p0.y - 2 * p1.y + p2.y
         let bx = p1.x - 2 * p2.x + p3.x, by = p1.y - 2 * p2.y + p3.y
         let m = max(ax * ax + ay * ay, bx * bx + by * by).squareRoot()
@@ -47,8 +49,10 @@ extension Path {
     /// The path as polylines, one per subpath, curves split by `Flattening`'s rule after
     /// `transform` is applied (the tolerance is in the transformed space). A subpath that is
     /// a lone move-to is kept as a one-point polyline (strokers draw caps for it).
-    public func flattened(tolerance: Double = Flattening.defaultTolerance,
-                          transform: Transform2D = .identity) -> [Polyline] {
+    public func flattened(
+        tolerance: Double = Flattening.defaultTolerance,
+        transform: Transform2D = .identity
+    ) -> [Polyline] {
         var result: [Polyline] = []
         var points: [Point] = []
         var current = Point.zero
@@ -69,8 +73,10 @@ extension Path {
                 let n = Flattening.segmentCount(current, c, p, tolerance: tolerance)
                 for i in 1...n {
                     let t = Double(i) / Double(n), mt = 1 - t
-                    points.append(Point(x: mt * mt * current.x + 2 * mt * t * c.x + t * t * p.x,
-                                        y: mt * mt * current.y + 2 * mt * t * c.y + t * t * p.y))
+                    points.append(
+                        Point(
+                            x: mt * mt * current.x + 2 * mt * t * c.x + t * t * p.x,
+                            y: mt * mt * current.y + 2 * mt * t * c.y + t * t * p.y))
                 }
                 points[points.count - 1] = p
                 current = p

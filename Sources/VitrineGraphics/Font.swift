@@ -105,7 +105,9 @@ public final class Font: Sendable {
             guard case .glyph(let glyph) = event else { continue }
             if let visible {
                 let ink = glyph.bounds
-                if ink.isNull || !ink.offsetBy(dx: baselineOrigin.x, dy: baselineOrigin.y).intersects(visible) { continue }
+                if ink.isNull || !ink.offsetBy(dx: baselineOrigin.x, dy: baselineOrigin.y).intersects(visible) {
+                    continue
+                }
             }
             glyph.append(to: &path, baselineOrigin: baselineOrigin)
         }

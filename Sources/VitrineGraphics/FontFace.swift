@@ -90,8 +90,9 @@ final class FontFace: @unchecked Sendable {
         let library = try FreeTypeLibrary.shared.get()
         // A negative index asks FreeType a question (how many faces?) instead of opening one.
         guard file.faceIndex >= 0, file.faceIndex <= Int(Int32.max) else {
-            throw FontError.cannotLoad(path: file.path, faceIndex: file.faceIndex,
-                                       code: Int32(FT_Err_Invalid_Argument))
+            throw FontError.cannotLoad(
+                path: file.path, faceIndex: file.faceIndex,
+                code: Int32(FT_Err_Invalid_Argument))
         }
         var face: FT_Face?
         library.lock.lock()

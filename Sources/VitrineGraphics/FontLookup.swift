@@ -68,8 +68,9 @@ enum FontLookup {
                     var outline = FcBool(FcFalse)
                     var charset: OpaquePointer?
                     guard vitrine_fc_pattern_outline(font, &outline) == FcResultMatch, outline != 0,
-                          vitrine_fc_pattern_charset(font, &charset) == FcResultMatch, let charset,
-                          let file = fontFile(of: font) else { continue }
+                        vitrine_fc_pattern_charset(font, &charset) == FcResultMatch, let charset,
+                        let file = fontFile(of: font)
+                    else { continue }
                     // The copy keeps the coverage alive after the font set is destroyed.
                     list.append(FallbackCandidate(file: file, coverage: FcCharSetCopy(charset)))
                 }
@@ -81,12 +82,15 @@ enum FontLookup {
         return list
     }
 
-    private static func searchFallback(for scalar: Unicode.Scalar, in list: [FallbackCandidate],
-                                       excluding primary: FontFile) -> FontFace? {
+    private static func searchFallback(
+        for scalar: Unicode.Scalar, in list: [FallbackCandidate],
+        excluding primary: FontFile
+    ) -> FontFace? {
         for candidate in list where candidate.file != primary {
             guard FcCharSetHasChar(candidate.coverage, scalar.value) != 0,
-                  let face = try? FontFace.face(for: candidate.file),
-                  face.glyphIndex(for: scalar) != 0 else { continue }
+                let face = try? FontFace.face(for: candidate.file),
+                face.glyphIndex(for: scalar) != 0
+            else { continue }
             return face
         }
         return nil
@@ -97,7 +101,8 @@ enum FontLookup {
     private static func substitutedPattern(family: String) -> OpaquePointer? {
         guard let pattern = FcPatternCreate() else { return nil }
         guard vitrine_fc_pattern_add_family(pattern, family) != 0,
-              FcConfigSubstitute(nil, pattern, FcMatchPattern) != 0 else {
+            FcConfigSubstitute(nil, pattern, FcMatchPattern) != 0
+        else {
             FcPatternDestroy(pattern)
             return nil
         }

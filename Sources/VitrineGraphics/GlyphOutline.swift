@@ -74,10 +74,14 @@ private final class OutlineBuilder {
         return 0
     }
 
-    func cubic(_ c1: UnsafePointer<FT_Vector>?, _ c2: UnsafePointer<FT_Vector>?,
-               to v: UnsafePointer<FT_Vector>?) -> Int32 {
-        elements.append(.cubic(control1: OutlineBuilder.point(c1), control2: OutlineBuilder.point(c2),
-                               to: OutlineBuilder.point(v)))
+    func cubic(
+        _ c1: UnsafePointer<FT_Vector>?, _ c2: UnsafePointer<FT_Vector>?,
+        to v: UnsafePointer<FT_Vector>?
+    ) -> Int32 {
+        elements.append(
+            .cubic(
+                control1: OutlineBuilder.point(c1), control2: OutlineBuilder.point(c2),
+                to: OutlineBuilder.point(v)))
         return 0
     }
 

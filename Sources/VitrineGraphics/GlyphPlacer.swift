@@ -13,8 +13,9 @@ struct PlacedGlyph {
 
     /// The outline scaled to pixels and moved to `baselineOrigin + origin`, appended to `path`.
     func append(to path: inout Path, baselineOrigin: Point) {
-        let t = Transform2D(a: scale, b: 0, c: 0, d: scale,
-                                tx: baselineOrigin.x + origin.x, ty: baselineOrigin.y + origin.y)
+        let t = Transform2D(
+            a: scale, b: 0, c: 0, d: scale,
+            tx: baselineOrigin.x + origin.x, ty: baselineOrigin.y + origin.y)
         path.addPath(outline.path, transform: t)
     }
 
@@ -22,8 +23,9 @@ struct PlacedGlyph {
     var bounds: Rect {
         let b = outline.bounds
         if b.isNull { return .null }
-        return Rect(x: origin.x + b.minX * scale, y: origin.y + b.minY * scale,
-                    width: b.width * scale, height: b.height * scale)
+        return Rect(
+            x: origin.x + b.minX * scale, y: origin.y + b.minY * scale,
+            width: b.width * scale, height: b.height * scale)
     }
 }
 
@@ -72,9 +74,10 @@ struct GlyphPlacer: IteratorProtocol {
                 penX += face.kerning(previous.glyph, glyph) * scale
             }
             let outline = face.outline(of: glyph)
-            let placed = PlacedGlyph(scalar: scalar, face: face, glyph: glyph, outline: outline,
-                                     origin: Point(x: penX, y: Double(line) * font.lineHeight),
-                                     scale: scale, line: line)
+            let placed = PlacedGlyph(
+                scalar: scalar, face: face, glyph: glyph, outline: outline,
+                origin: Point(x: penX, y: Double(line) * font.lineHeight),
+                scale: scale, line: line)
             penX += outline.advance * scale
             previous = (face, glyph)
             return .glyph(placed)
@@ -97,8 +100,10 @@ struct GlyphPlacer: IteratorProtocol {
         let glyph = font.face.glyphIndex(for: scalar)
         if glyph != 0 { return (font.face, glyph) }
         if scalar.properties.isDefaultIgnorableCodePoint { return nil }
-        if let fallback = FontLookup.fallbackFace(for: scalar, family: font.fallbackFamily,
-                                                  excluding: font.face.file) {
+        if let fallback = FontLookup.fallbackFace(
+            for: scalar, family: font.fallbackFamily,
+            excluding: font.face.file)
+        {
             return (fallback, fallback.glyphIndex(for: scalar))
         }
         return (font.face, 0)

@@ -73,8 +73,9 @@ extension GraphicsContext {
             let row = mask.deviceRow(y)
             (row + region.x).update(repeating: 0, count: region.width)
             let count = rasterizer.sweep(row: y, rule: rule, into: spans)
-            SpanBlitter.writeCoverage(row, spans: spans, count: count,
-                                      previous: previous.map { UnsafePointer($0.deviceRow(y)) })
+            SpanBlitter.writeCoverage(
+                row, spans: spans, count: count,
+                previous: previous.map { UnsafePointer($0.deviceRow(y)) })
         }
         state.clipMask = mask
         state.clipBox = region

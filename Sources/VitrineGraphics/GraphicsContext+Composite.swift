@@ -15,8 +15,9 @@ extension GraphicsContext {
         let mask = state.clipMask
         for row in region.y..<region.maxY {
             let pixels = UnsafePointer(source.row(row - dy) + (region.x - dx))
-            SpanBlitter.blendPixels(target.row(row), x: region.x, pixels, count: region.width, factor: factor,
-                                    mask: mask.map { UnsafePointer($0.deviceRow(row)) })
+            SpanBlitter.blendPixels(
+                target.row(row), x: region.x, pixels, count: region.width, factor: factor,
+                mask: mask.map { UnsafePointer($0.deviceRow(row)) })
         }
         dirty = dirty.union(region)
     }

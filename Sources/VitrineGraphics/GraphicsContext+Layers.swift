@@ -25,8 +25,9 @@ extension GraphicsContext {
         for y in region.y..<region.maxY {
             let source = pixels.row(y) + region.x
             if alpha != 0 {
-                SpanBlitter.blendPixels(target.row(y), x: region.x, source, count: region.width,
-                                        factor: alpha, mask: nil)
+                SpanBlitter.blendPixels(
+                    target.row(y), x: region.x, source, count: region.width,
+                    factor: alpha, mask: nil)
             }
             source.update(repeating: 0, count: region.width)
         }
@@ -75,8 +76,10 @@ extension GraphicsContext {
     private func beginLayer(_ kind: Layer.Kind) {
         saveGState()
         let offscreen = pool.bitmap(bounds: state.clipBox)
-        layers.append(Layer(kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty,
-                            depth: savedStates.count))
+        layers.append(
+            Layer(
+                kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty,
+                depth: savedStates.count))
         target = offscreen.drawTarget
         dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
         state.alpha = 1

@@ -143,8 +143,9 @@ public final class GraphicsContext {
             let mask = state.clipMask
             for y in r.y..<r.maxY {
                 spans[0] = CoverageSpan(x: Int32(r.x), length: Int32(r.width), coverage: 255)
-                SpanBlitter.fillSolid(row: target.row(y), spans: spans, count: 1, color: pixel,
-                                      mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+                SpanBlitter.fillSolid(
+                    row: target.row(y), spans: spans, count: 1, color: pixel,
+                    mask: mask.map { UnsafePointer($0.deviceRow(y)) })
             }
             dirty = dirty.union(r)
             return
@@ -158,18 +159,24 @@ public final class GraphicsContext {
     /// `strokeEnd` (fractions of the whole length), dashed by the style's pattern, outlined
     /// (flattened to 0.1 device pixel) and filled by the nonzero rule, so overlapping parts of
     /// one stroke never double up.
-    public func stroke(_ path: Path, color: Color, style: StrokeStyle,
-                       strokeStart: Double = 0, strokeEnd: Double = 1) {
+    public func stroke(
+        _ path: Path, color: Color, style: StrokeStyle,
+        strokeStart: Double = 0, strokeEnd: Double = 1
+    ) {
         guard style.lineWidth > 0, strokeEnd > strokeStart else { return }
         let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0, style.lineWidth.isFinite, visible.isFinite else { return }
         // The outline goes from the context's own stroker straight into the rasterizer: no
         // outline path, and no allocation once the stroker's buffers have grown.
-        stroker.reset(style: style, tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
+        stroker.reset(
+            style: style,
+            tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
         stroker.stroke(visible.elements)
         rasterizer.reset(clip: state.clipBox)
-        guard rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform) else { return }
+        guard rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform) else {
+            return
+        }
         blendSolid(pixel, rule: .nonZero)
     }
 
@@ -179,8 +186,9 @@ public final class GraphicsContext {
     private func visiblePart(of path: Path, strokeStart: Double, strokeEnd: Double, style: StrokeStyle) -> Path {
         let whole = strokeStart <= 0 && strokeEnd >= 1
         if whole && style.dashPattern.isEmpty { return path }
-        let key = VisiblePartKey(path: path, strokeStart: strokeStart, strokeEnd: strokeEnd,
-                                 dashPattern: style.dashPattern, dashPhase: style.dashPhase)
+        let key = VisiblePartKey(
+            path: path, strokeStart: strokeStart, strokeEnd: strokeEnd,
+            dashPattern: style.dashPattern, dashPhase: style.dashPhase)
         if let cached = visibleParts.first(where: { $0.key == key }) { return cached.path }
         var visible = whole ? path : path.trimmed(from: strokeStart, to: strokeEnd)
         if !style.dashPattern.isEmpty {
@@ -202,8 +210,9 @@ public final class GraphicsContext {
         guard image.width > 0, image.height > 0, !r.isNull, r.width > 0, r.height > 0 else { return }
         let factor = PixelMath.unitByte(state.alpha)
         guard factor != 0 else { return }
-        let imageToUser = Transform2D(a: r.width / Double(image.width), b: 0, c: 0,
-                                          d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
+        let imageToUser = Transform2D(
+            a: r.width / Double(image.width), b: 0, c: 0,
+            d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
         let imageToDevice = imageToUser.concatenating(state.transform)
         guard let inverse = imageToDevice.inverted() else { return }
         rasterizer.reset(clip: state.clipBox)
@@ -257,8 +266,9 @@ public final class GraphicsContext {
             return
         }
         for y in r.y..<r.maxY {
-            SpanBlitter.replace(target.row(y), x: r.x, count: r.width, color: pixel,
-                                mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+            SpanBlitter.replace(
+                target.row(y), x: r.x, count: r.width, color: pixel,
+                mask: mask.map { UnsafePointer($0.deviceRow(y)) })
         }
         dirty = dirty.union(r)
     }
@@ -303,8 +313,9 @@ public final class GraphicsContext {
         for y in region.y..<region.maxY {
             let count = rasterizer.sweep(row: y, rule: rule, into: spans)
             if count == 0 { continue }
-            SpanBlitter.fillSolid(row: target.row(y), spans: spans, count: count, color: pixel,
-                                  mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+            SpanBlitter.fillSolid(
+                row: target.row(y), spans: spans, count: count, color: pixel,
+                mask: mask.map { UnsafePointer($0.deviceRow(y)) })
         }
         dirty = dirty.union(region)
     }
@@ -322,7 +333,8 @@ public final class GraphicsContext {
             return Int(v.rounded())
         }
         guard let x0 = whole(min(ax, bx)), let x1 = whole(max(ax, bx)),
-              let y0 = whole(min(ay, by)), let y1 = whole(max(ay, by)) else { return nil }
+            let y0 = whole(min(ay, by)), let y1 = whole(max(ay, by))
+        else { return nil }
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -18,8 +18,9 @@ struct ImageSampler {
         height = image.height
         self.inverse = inverse
         if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1,
-           inverse.tx == inverse.tx.rounded(), inverse.ty == inverse.ty.rounded(),
-           abs(inverse.tx) < 1e9, abs(inverse.ty) < 1e9 {
+            inverse.tx == inverse.tx.rounded(), inverse.ty == inverse.ty.rounded(),
+            abs(inverse.tx) < 1e9, abs(inverse.ty) < 1e9
+        {
             offset = (Int(inverse.tx), Int(inverse.ty))
         } else {
             offset = nil

@@ -57,7 +57,8 @@ struct DrawTarget {
 extension DrawTarget {
     /// All of `bitmap`.
     init(_ bitmap: Bitmap) {
-        self.init(pixels: bitmap.pixels, bounds: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height),
-                  stride: bitmap.stride)
+        self.init(
+            pixels: bitmap.pixels, bounds: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height),
+            stride: bitmap.stride)
     }
 }

@@ -73,7 +73,9 @@ extension Bitmap {
         do {
             try data.withUnsafeBytes { try Files.write($0, to: path) }
         } catch let error as FileError {
-            guard case .system(let failure) = error else { throw PNGError.writeFailed(destination: path, message: error.reason) }
+            guard case .system(let failure) = error else {
+                throw PNGError.writeFailed(destination: path, message: error.reason)
+            }
             throw PNGError.writeFailed(destination: path, message: failure.reason)
         }
     }
@@ -141,8 +143,9 @@ enum PNGCodec {
             var size = png_alloc_size_t(capacity)
             let ok = data.withUnsafeMutableBytes { memory in
                 straight.withUnsafeBytes { pixels in
-                    png_image_write_to_memory(&image, memory.baseAddress, &size, 0, pixels.baseAddress,
-                                              Int32(width * 4), nil)
+                    png_image_write_to_memory(
+                        &image, memory.baseAddress, &size, 0, pixels.baseAddress,
+                        Int32(width * 4), nil)
                 }
             }
             if ok != 0 {

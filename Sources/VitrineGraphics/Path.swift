@@ -146,23 +146,27 @@ public struct Path: Hashable, Sendable {
         move(to: Point(x: s.minX + tl, y: s.minY))
         addLine(to: Point(x: s.maxX - tr, y: s.minY))
         if tr > 0 {
-            appendEllipticArc(center: Point(x: s.maxX - tr, y: s.minY + tr), rx: tr, ry: tr,
-                              start: -.pi / 2, sweep: .pi / 2)
+            appendEllipticArc(
+                center: Point(x: s.maxX - tr, y: s.minY + tr), rx: tr, ry: tr,
+                start: -.pi / 2, sweep: .pi / 2)
         }
         addLine(to: Point(x: s.maxX, y: s.maxY - br))
         if br > 0 {
-            appendEllipticArc(center: Point(x: s.maxX - br, y: s.maxY - br), rx: br, ry: br,
-                              start: 0, sweep: .pi / 2)
+            appendEllipticArc(
+                center: Point(x: s.maxX - br, y: s.maxY - br), rx: br, ry: br,
+                start: 0, sweep: .pi / 2)
         }
         addLine(to: Point(x: s.minX + bl, y: s.maxY))
         if bl > 0 {
-            appendEllipticArc(center: Point(x: s.minX + bl, y: s.maxY - bl), rx: bl, ry: bl,
-                              start: .pi / 2, sweep: .pi / 2)
+            appendEllipticArc(
+                center: Point(x: s.minX + bl, y: s.maxY - bl), rx: bl, ry: bl,
+                start: .pi / 2, sweep: .pi / 2)
         }
         addLine(to: Point(x: s.minX, y: s.minY + tl))
         if tl > 0 {
-            appendEllipticArc(center: Point(x: s.minX + tl, y: s.minY + tl), rx: tl, ry: tl,
-                              start: .pi, sweep: .pi / 2)
+            appendEllipticArc(
+                center: Point(x: s.minX + tl, y: s.minY + tl), rx: tl, ry: tl,
+                start: .pi, sweep: .pi / 2)
         }
         closeSubpath()
     }
@@ -172,8 +176,10 @@ public struct Path: Hashable, Sendable {
     /// point to the arc's start; with no current point the arc starts a subpath. The sweep is
     /// the angle from start to end in the given direction, less than one full turn unless the
     /// angles themselves are a full turn or more apart.
-    public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double,
-                                clockwise: Bool) {
+    public mutating func addArc(
+        center: Point, radius: Double, startAngle: Double, endAngle: Double,
+        clockwise: Bool
+    ) {
         let sweep = Path.arcSweep(startAngle: startAngle, endAngle: endAngle, clockwise: clockwise)
         let start = Point(x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
         if currentPoint == nil { move(to: start) } else { addLine(to: start) }
@@ -184,8 +190,10 @@ public struct Path: Hashable, Sendable {
     /// instead of into equal parts: arcs that share a stretch of the circle then share its
     /// cubics bit for bit, so a growing arc (an arrow, a pie sector) draws the part it already
     /// covered exactly as before and only the stretch near its moving end changes.
-    public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double,
-                                clockwise: Bool, splitAnchor anchor: Double) {
+    public mutating func addArc(
+        center: Point, radius: Double, startAngle: Double, endAngle: Double,
+        clockwise: Bool, splitAnchor anchor: Double
+    ) {
         let sweep = Path.arcSweep(startAngle: startAngle, endAngle: endAngle, clockwise: clockwise)
         let start = Point(x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
         if currentPoint == nil { move(to: start) } else { addLine(to: start) }
@@ -222,8 +230,10 @@ public struct Path: Hashable, Sendable {
     ///
     /// With a `splitAnchor` the cubics end where the angle is `splitAnchor` + k·45° instead of
     /// splitting the sweep equally (an end within 10⁻¹² of such an angle is taken as it).
-    mutating func appendEllipticArc(center c: Point, rx: Double, ry: Double, start: Double, sweep: Double,
-                                    rotation: Double = 0, splitAnchor: Double? = nil) {
+    mutating func appendEllipticArc(
+        center c: Point, rx: Double, ry: Double, start: Double, sweep: Double,
+        rotation: Double = 0, splitAnchor: Double? = nil
+    ) {
         guard sweep != 0, sweep.isFinite else { return }
         let ends = ArcSplits(start: start, sweep: sweep, anchor: splitAnchor)
         let cr = cos(rotation), sr = sin(rotation)
@@ -378,8 +388,9 @@ public struct Path: Hashable, Sendable {
     static func cubicPoint(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
         let mt = 1 - t
         let a = mt * mt * mt, b = 3 * mt * mt * t, c = 3 * mt * t * t, d = t * t * t
-        return Point(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
-                     y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
+        return Point(
+            x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
+            y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
     }
 
     /// True when every coordinate is finite.
@@ -409,12 +420,15 @@ public struct CornerRadii: Hashable, Sendable {
     /// Negative radii become 0; if two radii on one side need more than the side's length,
     /// all four are scaled by the smallest such ratio.
     public func clamped(to size: Size) -> CornerRadii {
-        var r = CornerRadii(topLeft: max(0, topLeft), topRight: max(0, topRight),
-                            bottomRight: max(0, bottomRight), bottomLeft: max(0, bottomLeft))
+        var r = CornerRadii(
+            topLeft: max(0, topLeft), topRight: max(0, topRight),
+            bottomRight: max(0, bottomRight), bottomLeft: max(0, bottomLeft))
         let w = abs(size.width), h = abs(size.height)
         var scale = 1.0
-        for (sum, side) in [(r.topLeft + r.topRight, w), (r.bottomLeft + r.bottomRight, w),
-                            (r.topLeft + r.bottomLeft, h), (r.topRight + r.bottomRight, h)] where sum > side {
+        for (sum, side) in [
+            (r.topLeft + r.topRight, w), (r.bottomLeft + r.bottomRight, w),
+            (r.topLeft + r.bottomLeft, h), (r.topRight + r.bottomRight, h)
+        ] where sum > side {
             scale = min(scale, side / sum)
         }
         if scale < 1 {

@@ -19,7 +19,8 @@ extension Path {
     /// Lines stay lines and curves are cut, not flattened.
     public func dashed(pattern: [Double], phase: Double) -> Path {
         guard !pattern.isEmpty, phase.isFinite,
-              pattern.allSatisfy({ $0 >= 0 && $0.isFinite }) else { return self }
+            pattern.allSatisfy({ $0 >= 0 && $0.isFinite })
+        else { return self }
         let intervals = pattern.count % 2 == 1 ? pattern + pattern : pattern
         let period = intervals.reduce(0, +)
         guard period > 0, period.isFinite else { return self }
@@ -40,8 +41,9 @@ extension Path {
             while distance < contour.length {
                 endedOn = false
                 if index % 2 == 0 && !skipFirst {
-                    measure.appendPiece(ofContour: contourIndex, from: distance, to: distance + length,
-                                        startWithMove: true, into: &result)
+                    measure.appendPiece(
+                        ofContour: contourIndex, from: distance, to: distance + length,
+                        startWithMove: true, into: &result)
                     endedOn = true
                 }
                 skipFirst = false
@@ -50,8 +52,9 @@ extension Path {
                 length = intervals[index]
             }
             if contour.isClosed && firstIndex % 2 == 0 {
-                measure.appendPiece(ofContour: contourIndex, from: 0, to: firstLength,
-                                    startWithMove: !endedOn, into: &result)
+                measure.appendPiece(
+                    ofContour: contourIndex, from: 0, to: firstLength,
+                    startWithMove: !endedOn, into: &result)
             }
         }
         return result

@@ -149,8 +149,9 @@ struct PathDataParser {
             let sweep = try flag()
             let p = try point(first: false, origin: origin)
             startDrawing()
-            path.addSVGArc(to: p, radiusX: rx, radiusY: ry, rotationDegrees: rotation,
-                           largeArc: largeArc, sweep: sweep)
+            path.addSVGArc(
+                to: p, radiusX: rx, radiusY: ry, rotationDegrees: rotation,
+                largeArc: largeArc, sweep: sweep)
             current = p
             forgetControls()
         default:  // z
@@ -263,8 +264,8 @@ struct PathDataParser {
     private static func isCommand(_ b: UInt8) -> Bool {
         switch b | 0x20 {
         case UInt8(ascii: "m"), UInt8(ascii: "l"), UInt8(ascii: "h"), UInt8(ascii: "v"),
-             UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "q"), UInt8(ascii: "t"),
-             UInt8(ascii: "a"), UInt8(ascii: "z"):
+            UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "q"), UInt8(ascii: "t"),
+            UInt8(ascii: "a"), UInt8(ascii: "z"):
             return true
         default:
             return false
@@ -277,8 +278,10 @@ extension Path {
     /// (as `Path.addArc`, so arcs stay within 4·10⁻⁶ of the true radius)
     /// (SVG 1.1 implementation notes F.6.5–F.6.6): radii too small to reach `end` are scaled
     /// up, a zero radius draws a line, and an arc ending where it starts draws nothing.
-    mutating func addSVGArc(to end: Point, radiusX: Double, radiusY: Double, rotationDegrees: Double,
-                            largeArc: Bool, sweep: Bool) {
+    mutating func addSVGArc(
+        to end: Point, radiusX: Double, radiusY: Double, rotationDegrees: Double,
+        largeArc: Bool, sweep: Bool
+    ) {
         let start = currentPoint ?? end
         if start == end { return }
         var rx = abs(radiusX), ry = abs(radiusY)
@@ -307,14 +310,16 @@ extension Path {
         if !sweep && delta > 0 { delta -= 2 * .pi }
 
         let mid = Point(x: (start.x + end.x) / 2, y: (start.y + end.y) / 2)
-        let center = Point(x: cosPhi * ncx * rx - sinPhi * ncy * ry + mid.x,
-                           y: sinPhi * ncx * rx + cosPhi * ncy * ry + mid.y)
+        let center = Point(
+            x: cosPhi * ncx * rx - sinPhi * ncy * ry + mid.x,
+            y: sinPhi * ncx * rx + cosPhi * ncy * ry + mid.y)
         guard center.isFinite, rx.isFinite, ry.isFinite, delta.isFinite, startAngle.isFinite else {
             addLine(to: end); return
         }
         func map(_ x: Double, _ y: Double) -> Point {
-            Point(x: center.x + rx * x * cosPhi - ry * y * sinPhi,
-                  y: center.y + rx * x * sinPhi + ry * y * cosPhi)
+            Point(
+                x: center.x + rx * x * cosPhi - ry * y * sinPhi,
+                y: center.y + rx * x * sinPhi + ry * y * cosPhi)
         }
         let segments = max(1, min(8, Int((abs(delta) / (.pi / 4) - 1e-9).rounded(.up))))
         let step = delta / Double(segments)

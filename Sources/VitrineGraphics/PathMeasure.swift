@@ -111,8 +111,10 @@ public struct PathMeasure: Sendable {
     /// contour's start, clamped to it) to `path`: lines stay lines, curves are cut at the
     /// parameters for those distances. With `startWithMove` false the stretch continues the
     /// path's current subpath. A zero-length stretch is a zero-length line, so caps can draw it.
-    func appendPiece(ofContour contour: Int, from: Double, to: Double, startWithMove: Bool,
-                     into path: inout Path) {
+    func appendPiece(
+        ofContour contour: Int, from: Double, to: Double, startWithMove: Bool,
+        into path: inout Path
+    ) {
         let c = contours[contour]
         guard c.length > 0 else { return }
         let a = min(max(from, 0), c.length), b = min(max(to, 0), c.length)
@@ -152,8 +154,12 @@ public struct PathMeasure: Sendable {
         let isFirstOfSegment = i == 0 || Int(sampleSegment[i - 1]) != segmentIndex
         let d0 = isFirstOfSegment ? segment.start : sampleEnd[i - 1]
         let t0 = isFirstOfSegment ? 0 : sampleT[i - 1]
-        return (segmentIndex, segment.parameter(forLength: d - d0, from: t0, to: sampleT[i],
-                                                intervalLength: sampleEnd[i] - d0))
+        return (
+            segmentIndex,
+            segment.parameter(
+                forLength: d - d0, from: t0, to: sampleT[i],
+                intervalLength: sampleEnd[i] - d0)
+        )
     }
 
     /// One subpath's place in the tables.
@@ -255,8 +261,10 @@ public struct PathMeasure: Sendable {
                 distance = contourStart
                 length = 0
             }
-            contours.append(Contour(start: contourStart, length: length, isClosed: closed,
-                                    samples: firstSample..<sampleEnd.count))
+            contours.append(
+                Contour(
+                    start: contourStart, length: length, isClosed: closed,
+                    samples: firstSample..<sampleEnd.count))
         }
     }
 }

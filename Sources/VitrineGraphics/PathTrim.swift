@@ -25,8 +25,9 @@ extension Path {
             let a = max(lower, contour.start), b = min(upper, contourEnd)
             // Touching a subpath only at an end point draws nothing of it.
             guard a < b else { continue }
-            measure.appendPiece(ofContour: index, from: a - contour.start, to: b - contour.start,
-                                startWithMove: true, into: &result)
+            measure.appendPiece(
+                ofContour: index, from: a - contour.start, to: b - contour.start,
+                startWithMove: true, into: &result)
         }
         return result
     }

@@ -1,8 +1,8 @@
 import CMemory
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Stores one 32-bit value into a run of pixels at memory speed. A plain Swift loop compiles

@@ -99,7 +99,8 @@ extension Rasterizer {
     /// box within the target, whatever the clip, so the clip never moves an edge.
     private func beginShape(_ b: DeviceBounds) -> EdgeSink? {
         if b.maxY <= Double(clip.y) || b.minY >= Double(clip.maxY) || b.minX >= Double(clip.maxX)
-            || b.maxX <= Double(clip.x) || !(b.minX <= b.maxX) {
+            || b.maxX <= Double(clip.x) || !(b.minX <= b.maxX)
+        {
             return nil
         }
         let x0 = Int(max(b.minX, 0).rounded(.down)), y0 = Int(max(b.minY, 0).rounded(.down))
@@ -112,10 +113,11 @@ extension Rasterizer {
         let gx1 = Double(geometry.maxX), gy1 = Double(geometry.maxY)
         let rx0 = Double(region.x), ry0 = Double(region.y)
         let rx1 = Double(region.maxX), ry1 = Double(region.maxY)
-        return EdgeSink(rasterizer: self, left: gx0, top: gy0, right: gx1, bottom: gy1,
-                        needsClipping: b.minX < gx0 || b.maxX > gx1 || b.minY < gy0 || b.maxY > gy1,
-                        visible: (rx0, ry0, rx1, ry1),
-                        needsCulling: b.minX < rx0 || b.maxX > rx1 || b.minY < ry0 || b.maxY > ry1)
+        return EdgeSink(
+            rasterizer: self, left: gx0, top: gy0, right: gx1, bottom: gy1,
+            needsClipping: b.minX < gx0 || b.maxX > gx1 || b.minY < gy0 || b.maxY > gy1,
+            visible: (rx0, ry0, rx1, ry1),
+            needsCulling: b.minX < rx0 || b.maxX > rx1 || b.minY < ry0 || b.maxY > ry1)
     }
 }
 
@@ -162,8 +164,10 @@ private struct EdgeSink {
     private var start = Point.zero
     private var current = Point.zero
 
-    init(rasterizer: Rasterizer, left: Double, top: Double, right: Double, bottom: Double, needsClipping: Bool,
-         visible: (left: Double, top: Double, right: Double, bottom: Double), needsCulling: Bool) {
+    init(
+        rasterizer: Rasterizer, left: Double, top: Double, right: Double, bottom: Double, needsClipping: Bool,
+        visible: (left: Double, top: Double, right: Double, bottom: Double), needsCulling: Bool
+    ) {
         self.rasterizer = rasterizer
         self.left = left; self.top = top; self.right = right; self.bottom = bottom
         self.needsClipping = needsClipping
@@ -198,8 +202,9 @@ private struct EdgeSink {
         var previous = p0
         for i in 1..<n {
             let s = Double(i) * step, ms = 1 - s
-            let q = Point(x: ms * ms * p0.x + 2 * ms * s * c.x + s * s * p1.x,
-                          y: ms * ms * p0.y + 2 * ms * s * c.y + s * s * p1.y)
+            let q = Point(
+                x: ms * ms * p0.x + 2 * ms * s * c.x + s * s * p1.x,
+                y: ms * ms * p0.y + 2 * ms * s * c.y + s * s * p1.y)
             line(previous, q)
             previous = q
         }
@@ -242,7 +247,10 @@ private struct EdgeSink {
         if !needsCulling { return .visible }
         let top = visibleTop, bottom = visibleBottom, right = visibleRight, left = visibleLeft
         if (p0.y <= top && p1.y <= top && p2.y <= top) || (p0.y >= bottom && p1.y >= bottom && p2.y >= bottom)
-            || (p0.x >= right && p1.x >= right && p2.x >= right) { return .invisible }
+            || (p0.x >= right && p1.x >= right && p2.x >= right)
+        {
+            return .invisible
+        }
         if p0.x <= left && p1.x <= left && p2.x <= left { return .leftOfClip }
         return .visible
     }
@@ -250,7 +258,10 @@ private struct EdgeSink {
     private func classify(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) -> CurvePlacement {
         if !needsCulling { return .visible }
         if max(p0.y, p1.y, p2.y, p3.y) <= visibleTop || min(p0.y, p1.y, p2.y, p3.y) >= visibleBottom
-            || min(p0.x, p1.x, p2.x, p3.x) >= visibleRight { return .invisible }
+            || min(p0.x, p1.x, p2.x, p3.x) >= visibleRight
+        {
+            return .invisible
+        }
         if max(p0.x, p1.x, p2.x, p3.x) <= visibleLeft { return .leftOfClip }
         return .visible
     }
@@ -258,8 +269,12 @@ private struct EdgeSink {
     @inline(__always)
     private func line(_ a: Point, _ b: Point) {
         if a.y == b.y { return }
-        if needsCulling && (max(a.y, b.y) <= visibleTop || min(a.y, b.y) >= visibleBottom
-                            || min(a.x, b.x) >= visibleRight) { return }
+        if needsCulling
+            && (max(a.y, b.y) <= visibleTop || min(a.y, b.y) >= visibleBottom
+                || min(a.x, b.x) >= visibleRight)
+        {
+            return
+        }
         if needsClipping { clipped(a, b) } else { emit(a.x, a.y, b.x, b.y) }
     }
 
@@ -268,10 +283,16 @@ private struct EdgeSink {
         // Vertical extent.
         if min(y0, y1) >= bottom || max(y0, y1) <= top { return }
         let dy = y1 - y0
-        if y0 < top { x0 += (x1 - x0) * ((top - y0) / dy); y0 = top }
-        else if y0 > bottom { x0 += (x1 - x0) * ((bottom - y0) / dy); y0 = bottom }
-        if y1 < top { x1 = x0 + (x1 - x0) * ((top - y0) / (y1 - y0)); y1 = top }
-        else if y1 > bottom { x1 = x0 + (x1 - x0) * ((bottom - y0) / (y1 - y0)); y1 = bottom }
+        if y0 < top {
+            x0 += (x1 - x0) * ((top - y0) / dy); y0 = top
+        } else if y0 > bottom {
+            x0 += (x1 - x0) * ((bottom - y0) / dy); y0 = bottom
+        }
+        if y1 < top {
+            x1 = x0 + (x1 - x0) * ((top - y0) / (y1 - y0)); y1 = top
+        } else if y1 > bottom {
+            x1 = x0 + (x1 - x0) * ((bottom - y0) / (y1 - y0)); y1 = bottom
+        }
         if y0 == y1 { return }
         // Right of the box: invisible.
         if x0 >= right && x1 >= right { return }
@@ -298,9 +319,10 @@ private struct EdgeSink {
     @inline(__always)
     private func emit(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         @inline(__always) func fixed(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
-            Int((min(max(v, lo), hi) - lo) * 256 + 0.5) // non-negative: truncation rounds
+            Int((min(max(v, lo), hi) - lo) * 256 + 0.5)  // non-negative: truncation rounds
         }
-        rasterizer.addFixedEdge(x0: fixed(x0, left, right), y0: fixed(y0, top, bottom),
-                                x1: fixed(x1, left, right), y1: fixed(y1, top, bottom))
+        rasterizer.addFixedEdge(
+            x0: fixed(x0, left, right), y0: fixed(y0, top, bottom),
+            x1: fixed(x1, left, right), y1: fixed(y1, top, bottom))
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A run of pixels in one row that share one coverage value.
@@ -140,8 +140,11 @@ final class Rasterizer {
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
         if isBanded {
-            edges.append((Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0),
-                          Int32(truncatingIfNeeded: x1), Int32(truncatingIfNeeded: y1)))
+            edges.append(
+                (
+                    Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0),
+                    Int32(truncatingIfNeeded: x1), Int32(truncatingIfNeeded: y1)
+                ))
             return
         }
         accumulate(x0: x0, y0: y0, x1: x1, y1: y1)
@@ -163,8 +166,8 @@ final class Rasterizer {
             // Vertical: one cell per row, same sub-pixel x throughout.
             var cx = (xa >> 8) &- offsetX
             var twiceFx = Int32(xa & 255) << 1
-            if cx >= bounds.width { return } // right of the clip: affects nothing visible
-            if cx < 0 { cx = 0; twiceFx = 0 } // left of it: only its cover reaches the clip
+            if cx >= bounds.width { return }  // right of the clip: affects nothing visible
+            if cx < 0 { cx = 0; twiceFx = 0 }  // left of it: only its cover reaches the clip
             var rowCells = cells + (firstRow &- bandFirstRow) &* stride
             var rowMarks = marks + (firstRow &- bandFirstRow) &* words
             var top = max(ya, firstRow << 8)
@@ -234,8 +237,10 @@ final class Rasterizer {
     /// and the area it carries right sum to cover·512 in every pixel to its right); cells
     /// right of it affect nothing visible.
     @inline(__always)
-    private func addRowPiece(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-                             x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32) {
+    private func addRowPiece(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32
+    ) {
         let low = min(x0, x1), high = max(x0, x1)
         if low >= (offsetX &+ bounds.width) << 8 { return }
         if high <= offsetX << 8 {
@@ -252,8 +257,9 @@ final class Rasterizer {
             // Inside one cell (possibly touching its right side).
             let base = firstCell << 8
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
-            Rasterizer.put(rowCells, rowMarks, firstCell &- shift, columns, crossesSide, cover,
-                           cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
+            Rasterizer.put(
+                rowCells, rowMarks, firstCell &- shift, columns, crossesSide, cover,
+                cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
         // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
@@ -271,8 +277,9 @@ final class Rasterizer {
             while cell < lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
-                               cover &* Int32(truncatingIfNeeded: fx &+ 256))
+                Rasterizer.put(
+                    rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                    cover &* Int32(truncatingIfNeeded: fx &+ 256))
                 y = nextY
                 fx = 0
                 cell &+= 1
@@ -281,8 +288,9 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
-                           cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            Rasterizer.put(
+                rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
             let dx = UInt32(truncatingIfNeeded: x0 &- x1)
             var cell = (x0 &- 1) >> 8
@@ -294,8 +302,9 @@ final class Rasterizer {
             while cell > lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
-                               cover &* Int32(truncatingIfNeeded: fx))
+                Rasterizer.put(
+                    rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                    cover &* Int32(truncatingIfNeeded: fx))
                 y = nextY
                 fx = 256
                 cell &-= 1
@@ -304,8 +313,9 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.put(rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
-                           cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
+            Rasterizer.put(
+                rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
     }
 
@@ -313,8 +323,10 @@ final class Rasterizer {
     /// side of the clip, a cell left of it adds only its cover to column 0 and one right of
     /// it nothing.
     @inline(__always)
-    private static func put(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-                            _ local: Int, _ columns: Int, _ crossesSide: Bool, _ cover: Int32, _ area: Int32) {
+    private static func put(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        _ local: Int, _ columns: Int, _ crossesSide: Bool, _ cover: Int32, _ area: Int32
+    ) {
         if crossesSide {
             if local >= columns { return }
             if local < 0 {
@@ -328,8 +340,10 @@ final class Rasterizer {
     /// Adds a cell's cover (height crossed, ±0…256) and area (cover × twice the mean
     /// sub-pixel x inside the cell), and marks the cell.
     @inline(__always)
-    private static func addCell(_ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-                                x: Int, cover: Int32, area: Int32) {
+    private static func addCell(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        x: Int, cover: Int32, area: Int32
+    ) {
         if cover == 0 { return }
         let p = rowCells + x
         p[0] &+= (cover << 9) &- area

@@ -32,15 +32,18 @@ struct ResampledImageCache {
     /// mapping was drawn before, otherwise filtering the image itself.
     mutating func sampler(for image: Image, imageToDevice m: Transform2D, inverse: Transform2D) -> ImageSampler {
         guard m.b == 0, m.c == 0, m.a > 0, m.d > 0, m.a != 1 || m.d != 1,
-              m.tx.isFinite, m.ty.isFinite, abs(m.tx) < 1e7, abs(m.ty) < 1e7 else {
+            m.tx.isFinite, m.ty.isFinite, abs(m.tx) < 1e7, abs(m.ty) < 1e7
+        else {
             return ImageSampler(image: image, inverse: inverse)
         }
         let originX = m.tx.rounded(.down), originY = m.ty.rounded(.down)
-        let key = Key(image: ObjectIdentifier(image), scaleX: m.a, scaleY: m.d,
-                      phaseX: m.tx - originX, phaseY: m.ty - originY)
+        let key = Key(
+            image: ObjectIdentifier(image), scaleX: m.a, scaleY: m.d,
+            phaseX: m.tx - originX, phaseY: m.ty - originY)
         if let entry = entries.first(where: { $0.key == key && $0.image === image }) {
-            return ImageSampler(image: entry.resampled,
-                                inverse: Transform2D(translationX: -Double(entry.originX), y: -Double(entry.originY)))
+            return ImageSampler(
+                image: entry.resampled,
+                inverse: Transform2D(translationX: -Double(entry.originX), y: -Double(entry.originY)))
         }
         defer { lastSeen = key }
         let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
@@ -50,11 +53,15 @@ struct ResampledImageCache {
         }
         // Sample exactly the device pixels a direct draw would, once.
         let copy = Bitmap(width: width, height: height)
-        let direct = ImageSampler(image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
+        let direct = ImageSampler(
+            image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
         for y in 0..<height { direct.sample(x: 0, y: y, count: width, into: copy.row(y)) }
-        let entry = Entry(key: key, image: image, resampled: Image(bitmap: copy),
-                          originX: Int(originX), originY: Int(originY))
-        if entries.count < Self.capacity { entries.append(entry) } else {
+        let entry = Entry(
+            key: key, image: image, resampled: Image(bitmap: copy),
+            originX: Int(originX), originY: Int(originY))
+        if entries.count < Self.capacity {
+            entries.append(entry)
+        } else {
             entries[next] = entry
             next = (next + 1) % Self.capacity
         }

@@ -8,13 +8,16 @@ enum SpanBlitter {
     // MARK: - Solid colour
 
     /// Blends a premultiplied colour through the spans of one row.
-    static func fillSolid(row: UnsafeMutablePointer<UInt32>, spans: UnsafePointer<CoverageSpan>, count: Int,
-                          color: UInt32, mask: UnsafePointer<UInt8>?) {
+    static func fillSolid(
+        row: UnsafeMutablePointer<UInt32>, spans: UnsafePointer<CoverageSpan>, count: Int,
+        color: UInt32, mask: UnsafePointer<UInt8>?
+    ) {
         if let mask {
             for s in 0..<count {
                 let span = spans[s]
-                fillSolidMasked(row, from: Int(span.x), to: Int(span.x) + Int(span.length),
-                                coverage: UInt32(span.coverage), color: color, mask: mask)
+                fillSolidMasked(
+                    row, from: Int(span.x), to: Int(span.x) + Int(span.length),
+                    coverage: UInt32(span.coverage), color: color, mask: mask)
             }
             return
         }
@@ -58,7 +61,9 @@ enum SpanBlitter {
                 // colour over d at coverage c is a lerp from d to the colour: one weighted sum
                 // instead of two scalings (c → c + c/128 maps 0…255 onto 0…256; within 1/255).
                 let c = UInt32(truncatingIfNeeded: coverage)
-                start.pointee = isOpaque ? PixelMath.lerp(start.pointee, color, c &+ (c >> 7))
+                start.pointee =
+                    isOpaque
+                    ? PixelMath.lerp(start.pointee, color, c &+ (c >> 7))
                     : PixelMath.sourceOver(PixelMath.scale(color, c), start.pointee)
             } else {
                 blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
@@ -70,8 +75,10 @@ enum SpanBlitter {
     /// eight equal bytes take the unmasked path (or are skipped) and only the anti-aliased
     /// border goes pixel by pixel.
     @inline(__always)
-    private static func fillSolidMasked(_ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int,
-                                        coverage cov: UInt32, color: UInt32, mask: UnsafePointer<UInt8>) {
+    private static func fillSolidMasked(
+        _ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int,
+        coverage cov: UInt32, color: UInt32, mask: UnsafePointer<UInt8>
+    ) {
         let maskBytes = UnsafeRawPointer(mask)
         let scaled = cov == 255 ? color : PixelMath.scale(color, cov)
         var x = start
@@ -119,8 +126,10 @@ enum SpanBlitter {
     }
 
     /// The constant blend, eight pixels per step.
-    static func blendConstantWide(_ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32,
-                                  _ inverse: UInt32) {
+    static func blendConstantWide(
+        _ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32,
+        _ inverse: UInt32
+    ) {
         let raw = UnsafeMutableRawPointer(p)
         let factor = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: inverse))
         let source = SIMD8<UInt32>(repeating: color)
@@ -154,8 +163,10 @@ enum SpanBlitter {
     /// Source-over of `count` source pixels scaled by `factor`, eight at a time; returns how
     /// many pixels it handled (a multiple of eight).
     @inline(__always)
-    static func blendPixelsWide(_ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int,
-                                factor: UInt32) -> Int {
+    static func blendPixelsWide(
+        _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int,
+        factor: UInt32
+    ) -> Int {
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
         let full = SIMD8<UInt32>(repeating: 255)
@@ -178,8 +189,10 @@ enum SpanBlitter {
     /// Blends `count` premultiplied source pixels, each scaled by `factor` (0…255, coverage
     /// times global alpha) and by the mask when there is one, at device x `x`.
     @inline(__always)
-    static func blendPixels(_ dst: UnsafeMutablePointer<UInt32>, x: Int, _ src: UnsafePointer<UInt32>, count: Int,
-                            factor: UInt32, mask: UnsafePointer<UInt8>?) {
+    static func blendPixels(
+        _ dst: UnsafeMutablePointer<UInt32>, x: Int, _ src: UnsafePointer<UInt32>, count: Int,
+        factor: UInt32, mask: UnsafePointer<UInt8>?
+    ) {
         let d = dst + x
         if let mask {
             let m = mask + x
@@ -202,8 +215,10 @@ enum SpanBlitter {
 
     /// Sets `count` pixels to `color`; through a mask, each pixel moves towards `color` by the
     /// mask's value (the "source" operator with coverage).
-    static func replace(_ row: UnsafeMutablePointer<UInt32>, x: Int, count: Int, color: UInt32,
-                        mask: UnsafePointer<UInt8>?) {
+    static func replace(
+        _ row: UnsafeMutablePointer<UInt32>, x: Int, count: Int, color: UInt32,
+        mask: UnsafePointer<UInt8>?
+    ) {
         guard let mask else { PixelFill.fill(row + x, color, count: count); return }
         for i in x..<(x + count) {
             let m = UInt32(mask[i])
@@ -216,8 +231,10 @@ enum SpanBlitter {
 
     /// Writes the spans of one row into a mask row (device-x indexed) whose pixels
     /// `x0..<x1` were zeroed, multiplied by a previous mask when there is one.
-    static func writeCoverage(_ row: UnsafeMutablePointer<UInt8>, spans: UnsafePointer<CoverageSpan>, count: Int,
-                              previous: UnsafePointer<UInt8>?) {
+    static func writeCoverage(
+        _ row: UnsafeMutablePointer<UInt8>, spans: UnsafePointer<CoverageSpan>, count: Int,
+        previous: UnsafePointer<UInt8>?
+    ) {
         for s in 0..<count {
             let span = spans[s]
             let x0 = Int(span.x), x1 = x0 + Int(span.length)

@@ -23,8 +23,10 @@ public struct StrokeStyle: Hashable, Sendable {
     /// Distance into the dash pattern at which the stroke starts. Default 0.
     public var dashPhase: Double
 
-    public init(lineWidth: Double = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter,
-                miterLimit: Double = 10, dashPattern: [Double] = [], dashPhase: Double = 0) {
+    public init(
+        lineWidth: Double = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter,
+        miterLimit: Double = 10, dashPattern: [Double] = [], dashPhase: Double = 0
+    ) {
         self.lineWidth = lineWidth; self.lineCap = lineCap; self.lineJoin = lineJoin
         self.miterLimit = miterLimit; self.dashPattern = dashPattern; self.dashPhase = dashPhase
     }

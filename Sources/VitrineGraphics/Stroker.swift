@@ -153,8 +153,9 @@ struct Stroker {
         for i in 1..<n {
             let t = Double(i) / Double(n), mt = 1 - t
             let a = mt * mt, b = 2 * mt * t, d = t * t
-            addCenterPoint(Point(x: a * p0.x + b * c.x + d * p1.x, y: a * p0.y + b * c.y + d * p1.y),
-                           isCorner: false)
+            addCenterPoint(
+                Point(x: a * p0.x + b * c.x + d * p1.x, y: a * p0.y + b * c.y + d * p1.y),
+                isCorner: false)
         }
         addCenterPoint(p1, isCorner: true)
     }
@@ -245,8 +246,9 @@ struct Stroker {
         var d0 = firstDirection, l0 = firstLength
         for i in 1..<(count - 1) {
             let (d1, l1) = Stroker.direction(center[i + 1] - center[i])
-            geometry.appendJoin(at: center[i], from: d0, length: l0, to: d1, length: l1,
-                                isCorner: isCorner[i], plus: &points, minus: &minusSide)
+            geometry.appendJoin(
+                at: center[i], from: d0, length: l0, to: d1, length: l1,
+                isCorner: isCorner[i], plus: &points, minus: &minusSide)
             d0 = d1; l0 = l1
         }
 
@@ -269,8 +271,9 @@ struct Stroker {
         for i in 0..<count {
             let next = i + 1 < count ? center[i + 1] : center[0]
             let (d1, l1) = Stroker.direction(next - center[i])
-            geometry.appendJoin(at: center[i], from: d0, length: l0, to: d1, length: l1,
-                                isCorner: isCorner[i], plus: &points, minus: &minusSide)
+            geometry.appendJoin(
+                at: center[i], from: d0, length: l0, to: d1, length: l1,
+                isCorner: isCorner[i], plus: &points, minus: &minusSide)
             d0 = d1; l0 = l1
         }
         contourEnds.append(points.count)

@@ -83,19 +83,23 @@ struct StrokeGeometry {
     /// side's to `minus`, both in path order. `isCorner` is false between the vertices of a
     /// flattened curve, which are always joined smoothly.
     @inline(__always)
-    func appendJoin(at pivot: Point, from d0: Point, length l0: Double, to d1: Point, length l1: Double,
-                    isCorner: Bool, plus: inout [Point], minus: inout [Point]) {
+    func appendJoin(
+        at pivot: Point, from d0: Point, length l0: Double, to d1: Point, length l1: Double,
+        isCorner: Bool, plus: inout [Point], minus: inout [Point]
+    ) {
         let cross = d0.cross(d1), dot = d0.dot(d1)
         let n0 = Point(x: -d0.y, y: d0.x), n1 = Point(x: -d1.y, y: d1.x)
         // Turning towards the plus side puts it inside the corner. An exact U-turn (cross 0)
         // counts as such a turn too, so both sides agree on which way the outer arc goes.
         if cross >= 0 {
             appendInner(at: pivot, n0, n1, dot: dot, cross: cross, l0, l1, into: &plus)
-            appendOuter(at: pivot, -n0, -n1, dot: dot, cross: cross, rotation: 1, isCorner: isCorner,
-                        into: &minus)
+            appendOuter(
+                at: pivot, -n0, -n1, dot: dot, cross: cross, rotation: 1, isCorner: isCorner,
+                into: &minus)
         } else {
-            appendOuter(at: pivot, n0, n1, dot: dot, cross: cross, rotation: -1, isCorner: isCorner,
-                        into: &plus)
+            appendOuter(
+                at: pivot, n0, n1, dot: dot, cross: cross, rotation: -1, isCorner: isCorner,
+                into: &plus)
             appendInner(at: pivot, -n0, -n1, dot: dot, cross: cross, l0, l1, into: &minus)
         }
     }
@@ -103,8 +107,10 @@ struct StrokeGeometry {
     /// The inside of a corner: where the two offsets cross, or through the pivot when the
     /// crossing would lie beyond half of either segment (short segments, sharp turns).
     @inline(__always)
-    private func appendInner(at pivot: Point, _ n0: Point, _ n1: Point, dot: Double, cross: Double,
-                             _ l0: Double, _ l1: Double, into side: inout [Point]) {
+    private func appendInner(
+        at pivot: Point, _ n0: Point, _ n1: Point, dot: Double, cross: Double,
+        _ l0: Double, _ l1: Double, into side: inout [Point]
+    ) {
         // The crossing lies radius · tan(turn / 2) = radius · |cross| / (1 + dot) from the pivot's
         // offsets along each segment.
         let onePlusDot = 1 + dot
@@ -120,8 +126,10 @@ struct StrokeGeometry {
     /// The outside of a corner, from offset `n0` to offset `n1` (unit normals of this side);
     /// `rotation` is the sign of the turn from `n0` to `n1`.
     @inline(__always)
-    private func appendOuter(at pivot: Point, _ n0: Point, _ n1: Point, dot: Double, cross: Double,
-                             rotation: Double, isCorner: Bool, into side: inout [Point]) {
+    private func appendOuter(
+        at pivot: Point, _ n0: Point, _ n1: Point, dot: Double, cross: Double,
+        rotation: Double, isCorner: Bool, into side: inout [Point]
+    ) {
         let onePlusDot = 1 + dot
         if dot >= smoothTurnCos {
             side.append(pivot + (n0 + n1) * (radius / onePlusDot))
@@ -137,8 +145,9 @@ struct StrokeGeometry {
         case .round:
             side.append(pivot + n0 * radius)
             let turn = atan2(abs(cross), dot)
-            appendArc(center: pivot, from: n0, angle: rotation * turn,
-                      step: isCorner ? arcStep : smoothTurn, into: &side)
+            appendArc(
+                center: pivot, from: n0, angle: rotation * turn,
+                step: isCorner ? arcStep : smoothTurn, into: &side)
             side.append(pivot + n1 * radius)
         }
     }
@@ -146,8 +155,10 @@ struct StrokeGeometry {
     /// Appends the points strictly inside an arc of this stroke's radius around `center`,
     /// starting at unit vector `u` and turning by `angle` (signed) in chords of at most `step`.
     @inline(__always)
-    private func appendArc(center: Point, from u: Point, angle: Double, step: Double,
-                           into side: inout [Point]) {
+    private func appendArc(
+        center: Point, from u: Point, angle: Double, step: Double,
+        into side: inout [Point]
+    ) {
         let chords = StrokeGeometry.chordCount(angle: abs(angle), step: step)
         guard chords > 1 else { return }
         let chord = angle / Double(chords)

@@ -34,9 +34,11 @@ public struct TextLayout: Sendable {
         while let event = placer.next() {
             switch event {
             case .glyph(let p):
-                glyphs.append(Glyph(scalar: p.scalar, glyphIndex: p.glyph, file: p.face.file,
-                                    position: p.origin, advance: p.outline.advance * p.scale,
-                                    line: p.line, placed: p))
+                glyphs.append(
+                    Glyph(
+                        scalar: p.scalar, glyphIndex: p.glyph, file: p.face.file,
+                        position: p.origin, advance: p.outline.advance * p.scale,
+                        line: p.line, placed: p))
             case .endOfLine(let width):
                 widths.append(width)
             }

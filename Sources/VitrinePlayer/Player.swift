@@ -243,17 +243,21 @@ public final class Player {
     /// Shows the scene at `position` of the play order from time `start`, with the playlist's
     /// transition unless one is given. A scene that cannot be built is reported and the next
     /// one tried; when none can be, throws.
-    private func show(position: Int, at start: Double, transition: Transition? = nil, duration: Double? = nil,
-                      events: inout [PlayerEvent]) throws {
+    private func show(
+        position: Int, at start: Double, transition: Transition? = nil, duration: Double? = nil,
+        events: inout [PlayerEvent]
+    ) throws {
         var attempt = position
         for _ in 0..<order.count {
             let definition = playlist.scenes[order[attempt]]
             do {
                 let instance = try SceneInstance(definition, playlist: playlist)
-                let shown = ShownScene(position: attempt, instance: instance, canvas: playlist.settings.canvas,
-                                       startTime: start)
-                begin(shown, at: start, transition: transition ?? playlist.settings.transition,
-                      duration: duration ?? playlist.settings.transitionDuration)
+                let shown = ShownScene(
+                    position: attempt, instance: instance, canvas: playlist.settings.canvas,
+                    startTime: start)
+                begin(
+                    shown, at: start, transition: transition ?? playlist.settings.transition,
+                    duration: duration ?? playlist.settings.transitionDuration)
                 events.append(.sceneStarted(index: order[attempt], name: definition.name))
                 return
             } catch {

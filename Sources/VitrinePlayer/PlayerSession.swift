@@ -51,8 +51,10 @@ public final class PlayerSession {
         public var pausesWhenIdle: Bool
 
         /// Options for playing `configFile`.
-        public init(configFile: String, framesPerSecond: Int? = nil, stopAfterFrames: Int? = nil,
-                    stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true) {
+        public init(
+            configFile: String, framesPerSecond: Int? = nil, stopAfterFrames: Int? = nil,
+            stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true
+        ) {
             self.configFile = configFile
             self.framesPerSecond = framesPerSecond
             self.stopAfterFrames = stopAfterFrames
@@ -102,9 +104,11 @@ public final class PlayerSession {
     /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
     /// systemd) hears the service state; `signals` (nil: signals keep their default actions)
     /// delivers the operator's signals; `loadPlaylist` re-reads the config on SIGHUP.
-    public init(player: Player, presenter: Presenter, loop: FrameLoop, options: Options,
-                notifier: SystemdNotifier?, signals: SignalSource?, logger: Logger,
-                loadPlaylist: @escaping (String) throws -> Playlist = PlaylistLoader.load(file:)) {
+    public init(
+        player: Player, presenter: Presenter, loop: FrameLoop, options: Options,
+        notifier: SystemdNotifier?, signals: SignalSource?, logger: Logger,
+        loadPlaylist: @escaping (String) throws -> Playlist = PlaylistLoader.load(file:)
+    ) {
         self.player = player
         self.presenter = presenter
         self.loop = loop
@@ -143,7 +147,9 @@ public final class PlayerSession {
                 self.stop(.durationElapsed)
             }
         }
-        logger.info("playing \(options.configFile): \(player.playlist.scenes.count) scene(s) on \(presenter.size) at \(link.preferredFramesPerSecond) fps")
+        logger.info(
+            "playing \(options.configFile): \(player.playlist.scenes.count) scene(s) on \(presenter.size) at \(link.preferredFramesPerSecond) fps"
+        )
 
         defer {
             notifier?.stopping()
@@ -282,7 +288,9 @@ public final class PlayerSession {
             logger.error("reload failed with \(lines.count) error(s); still playing the previous playlist")
             for line in lines { logger.error("\(line)") }
             let more = lines.count > 1 ? " (and \(lines.count - 1) more)" : ""
-            notifier?.status("reload of \(options.configFile) failed: \(lines.first.map { String($0.prefix(200)) } ?? "")\(more); playing the previous playlist")
+            notifier?.status(
+                "reload of \(options.configFile) failed: \(lines.first.map { String($0.prefix(200)) } ?? "")\(more); playing the previous playlist"
+            )
             notifier?.ready()
             return
         }
@@ -339,7 +347,9 @@ public final class PlayerSession {
                 guard input.replacement != kind else { return }
                 input.replacement = kind
                 inputs[source.spec] = input
-                logger.error("progress input \(source.spec) is now \(kind), not a FIFO: lines written there are not read until a FIFO is back")
+                logger.error(
+                    "progress input \(source.spec) is now \(kind), not a FIFO: lines written there are not read until a FIFO is back"
+                )
             }
         } catch {
             logger.error("progress input \(source.spec) was deleted and cannot be made again: \(error)")
@@ -360,7 +370,8 @@ public final class PlayerSession {
                 guard malformedInput.allow(at: link.clock.now().seconds) else { continue }
                 let dropped = malformedInput.suppressed
                 malformedInput.resetSuppressed()
-                logger.warning("ignored a line of \(source.spec): \(error)\(dropped > 0 ? " (\(dropped) more suppressed)" : "")")
+                logger.warning(
+                    "ignored a line of \(source.spec): \(error)\(dropped > 0 ? " (\(dropped) more suppressed)" : "")")
             }
         }
     }

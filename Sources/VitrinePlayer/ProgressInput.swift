@@ -48,8 +48,11 @@ public struct ProgressLineParser {
             }
             if discarding { continue }
             if pending.count == ProgressLineParser.maxLineLength {
-                results.append(.failure(ProgressInputError(
-                    offset: pendingStart, message: "line longer than \(ProgressLineParser.maxLineLength) bytes, ignored")))
+                results.append(
+                    .failure(
+                        ProgressInputError(
+                            offset: pendingStart,
+                            message: "line longer than \(ProgressLineParser.maxLineLength) bytes, ignored")))
                 pending.removeAll(keepingCapacity: true)
                 discarding = true
                 continue
@@ -75,13 +78,15 @@ public struct ProgressLineParser {
         case "PROGRESS":
             let value = argument.trimmingTrailingSpace
             guard let percent = Double(value), percent.isFinite else {
-                return .failure(ProgressInputError(
-                    offset: argumentOffset,
-                    message: "PROGRESS needs a number from 0 to 100, found '\(value.prefix(40))'"))
+                return .failure(
+                    ProgressInputError(
+                        offset: argumentOffset,
+                        message: "PROGRESS needs a number from 0 to 100, found '\(value.prefix(40))'"))
             }
             guard (0...100).contains(percent) else {
-                return .failure(ProgressInputError(
-                    offset: argumentOffset, message: "PROGRESS \(value) is outside 0…100"))
+                return .failure(
+                    ProgressInputError(
+                        offset: argumentOffset, message: "PROGRESS \(value) is outside 0…100"))
             }
             return .success(.progress(percent / 100))
         case "MSG":
@@ -91,9 +96,10 @@ public struct ProgressLineParser {
         case "":
             return .failure(ProgressInputError(offset: offset, message: "empty line"))
         default:
-            return .failure(ProgressInputError(
-                offset: offset + leading,
-                message: "unknown command '\(word.prefix(40))' (expected PROGRESS, MSG or QUIT)"))
+            return .failure(
+                ProgressInputError(
+                    offset: offset + leading,
+                    message: "unknown command '\(word.prefix(40))' (expected PROGRESS, MSG or QUIT)"))
         }
     }
 }
@@ -143,7 +149,9 @@ public final class ProgressSource {
         case .fifo(let path):
             fileDescriptor = try ProgressSource.openFIFO(path)
             watchedPath = nil
-            let watch = try systemCall("start watching files (inotify_init1)") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
+            let watch = try systemCall("start watching files (inotify_init1)") {
+                inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+            }
             let mask = UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
             guard inotify_add_watch(watch, ProgressSource.directory(of: path), mask) >= 0 else {
                 let code = errno
@@ -153,7 +161,9 @@ public final class ProgressSource {
             }
             directoryWatch = watch
         case .file(let path):
-            let fd = try systemCall("start watching files (inotify_init1)") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
+            let fd = try systemCall("start watching files (inotify_init1)") {
+                inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+            }
             // Watch the directory: writers often replace the file (write + rename).
             let directory = ProgressSource.directory(of: path)
             let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_MODIFY)

@@ -5,8 +5,10 @@ extension SceneInstance {
     /// The frame the player shows `time` seconds after `definition` started (no transition),
     /// computed as the player computes it — a fresh instance on an engine, started at 0 — but
     /// on virtual time, so the result is exact and repeatable. Used by `vitrine render`.
-    public static func evaluate(_ definition: SceneDefinition, playlist: Playlist,
-                                at time: Double) throws -> (scene: SceneInstance, frame: FrameUpdate) {
+    public static func evaluate(
+        _ definition: SceneDefinition, playlist: Playlist,
+        at time: Double
+    ) throws -> (scene: SceneInstance, frame: FrameUpdate) {
         let clock = ManualClock(now: 0)
         let scene = try SceneInstance(definition, playlist: playlist)
         let engine = Engine(root: scene.root, clock: clock)

@@ -7,14 +7,17 @@ extension SceneInstance {
     /// a `width × height` picture: made by `PlayerFrames`, as every frame of `play` is (the
     /// player's background, the canvas letterboxed onto the picture, the layer renderer), on
     /// virtual time, so it is exact and repeatable.
-    public static func renderStill(_ definition: SceneDefinition, playlist: Playlist, at time: Double,
-                                   width: Int, height: Int) throws -> Bitmap {
+    public static func renderStill(
+        _ definition: SceneDefinition, playlist: Playlist, at time: Double,
+        width: Int, height: Int
+    ) throws -> Bitmap {
         // The player builds its scenes from the definitions: `check` and `play` build them the same way.
         _ = try SceneInstance(definition, playlist: playlist)
         var single = playlist
         single.scenes = [definition]
-        let player = Player(playlist: single, screenSize: Size(width: Double(width), height: Double(height)),
-                            holdsScene: true)
+        let player = Player(
+            playlist: single, screenSize: Size(width: Double(width), height: Double(height)),
+            holdsScene: true)
         let frames = PlayerFrames(player: player, bitmap: Bitmap(width: width, height: height))
         _ = try frames.makeFrame(at: 0)
         if time > 0 && time.isFinite {

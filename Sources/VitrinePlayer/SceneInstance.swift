@@ -37,8 +37,9 @@ public final class SceneInstance {
             let layer = layerDefinition.type.makeLayer()
             layer.name = layerDefinition.id
             for (property, value) in layerDefinition.settings where !layer.setStoredValue(value, forKey: property.key) {
-                throw SceneBuildError(scene: definition.name, layer: layerDefinition.id, key: property.key,
-                                      message: "the value does not fit the property's type \(property.type.valueType)")
+                throw SceneBuildError(
+                    scene: definition.name, layer: layerDefinition.id, key: property.key,
+                    message: "the value does not fit the property's type \(property.type.valueType)")
             }
             if let frame = layerDefinition.frame { layer.frame = frame }
             if !layerDefinition.hasExplicitBounds, let contents = layer.contents {

@@ -24,11 +24,13 @@ struct SceneTransition {
             incoming.add(animation("opacity", from: 0.0, to: 1.0), forKey: SceneTransition.animationKey)
         case .push:
             let rest = incoming.position
-            incoming.add(animation("position", from: Point(x: rest.x + width, y: rest.y), to: rest),
-                         forKey: SceneTransition.animationKey)
+            incoming.add(
+                animation("position", from: Point(x: rest.x + width, y: rest.y), to: rest),
+                forKey: SceneTransition.animationKey)
             let out = outgoing.position
-            outgoing.add(animation("position", from: out, to: Point(x: out.x - width, y: out.y)),
-                         forKey: SceneTransition.animationKey)
+            outgoing.add(
+                animation("position", from: out, to: Point(x: out.x - width, y: out.y)),
+                forKey: SceneTransition.animationKey)
         }
     }
 

@@ -15,8 +15,10 @@ public struct StandardErrorLogHandler: LogHandler {
     private let toJournal: Bool
 
     /// A handler for `label` at `level`; `environment` tells whether stderr is the journal.
-    public init(label: String, level: Logger.Level = .info,
-                environment: [String: String] = StandardErrorLogHandler.processEnvironment) {
+    public init(
+        label: String, level: Logger.Level = .info,
+        environment: [String: String] = StandardErrorLogHandler.processEnvironment
+    ) {
         self.label = label
         logLevel = level
         toJournal = StandardErrorLogHandler.standardErrorIsJournal(environment["JOURNAL_STREAM"])
@@ -36,8 +38,9 @@ public struct StandardErrorLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
-        let line = StandardErrorLogHandler.format(level: event.level, message: event.message.description,
-                                                  metadata: merged, journal: toJournal)
+        let line = StandardErrorLogHandler.format(
+            level: event.level, message: event.message.description,
+            metadata: merged, journal: toJournal)
         StandardErrorLogHandler.write(line)
     }
 
@@ -46,8 +49,12 @@ public struct StandardErrorLogHandler: LogHandler {
     /// multi-line error stays one entry per line in the journal.
     static func format(level: Logger.Level, message: String, metadata: Logger.Metadata, journal: Bool) -> String {
         let prefix = journal ? "<\(syslogPriority(level))>" : "vitrine: \(level): "
-        let suffix = metadata.isEmpty ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            .joined(separator: " ")
+        let suffix =
+            metadata.isEmpty
+            ? ""
+            : " "
+                + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                .joined(separator: " ")
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         return lines.enumerated().map { i, line in prefix + line + (i == lines.count - 1 ? suffix : "") }
             .joined(separator: "\n") + "\n"
@@ -68,7 +75,8 @@ public struct StandardErrorLogHandler: LogHandler {
     /// Whether `JOURNAL_STREAM` ("DEVICE:INODE") names the file standard error is.
     static func standardErrorIsJournal(_ value: String?) -> Bool {
         guard let parts = value?.split(separator: ":"), parts.count == 2,
-              let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+            let device = UInt64(parts[0]), let inode = UInt64(parts[1])
+        else { return false }
         var st = stat()
         guard fstat(2, &st) == 0 else { return false }
         return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
@@ -94,9 +102,13 @@ public struct StandardErrorLogHandler: LogHandler {
         var offset = 0
         while offset < bytes.count {
             // A closed or full stderr loses the line; logging must never stop the player.
-            guard let n = try? systemCall("write to standard error", nil, {
-                bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            }), n > 0 else { break }
+            guard
+                let n = try? systemCall(
+                    "write to standard error", nil,
+                    {
+                        bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+                    }), n > 0
+            else { break }
             offset += n
         }
     }

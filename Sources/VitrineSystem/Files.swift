@@ -8,12 +8,14 @@ public enum Files {
     /// named by mistake is reported, not waited on.
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
         let fd: Int32
-        do { fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
-        catch let error as SystemError { throw FileError.system(error) }
+        do { fd = try systemCall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } } catch let
+            error as SystemError
+        { throw FileError.system(error) }
         defer { close(fd) }
         var info = stat()
-        do { try systemCall("stat", path) { fstat(fd, &info) } }
-        catch let error as SystemError { throw FileError.system(error) }
+        do { try systemCall("stat", path) { fstat(fd, &info) } } catch let error as SystemError {
+            throw FileError.system(error)
+        }
         let kind = FileKind(mode: info.st_mode)
         guard kind == .regularFile else { throw FileError.notARegularFile(path: path, kind: kind) }
         let size = Int(info.st_size)

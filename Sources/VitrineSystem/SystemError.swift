@@ -35,8 +35,10 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
 /// Runs `call` until it is not interrupted by a signal; a result of -1 throws the errno as a
 /// `SystemError` naming `operation` and `subject`.
 @discardableResult
-public func systemCall<Result: BinaryInteger>(_ operation: String, _ subject: String? = nil,
-                                              _ call: () -> Result) throws -> Result {
+public func systemCall<Result: BinaryInteger>(
+    _ operation: String, _ subject: String? = nil,
+    _ call: () -> Result
+) throws -> Result {
     while true {
         let result = call()
         if result != -1 { return result }

@@ -8,8 +8,9 @@ extension Parser {
         while let b = scanner.peek(), b.isScalarTokenCharacter { scanner.advance() }
         // A date and a time may be separated by a space: `1979-05-27 07:32:00`.
         if scanner.index - from == 10, scanner.bytes[from + 4] == .minus, scanner.peek() == .space,
-           scanner.peek(1)?.isDecimalDigit == true, scanner.peek(2)?.isDecimalDigit == true,
-           scanner.peek(3) == .colon {
+            scanner.peek(1)?.isDecimalDigit == true, scanner.peek(2)?.isDecimalDigit == true,
+            scanner.peek(3) == .colon
+        {
             scanner.advance()
             while let b = scanner.peek(), b.isScalarTokenCharacter { scanner.advance() }
         }
@@ -64,7 +65,9 @@ private struct ScalarToken {
         if sign != nil { i = 1 }
         guard let first = self[i] else { throw error("expected digits after the sign", at: i) }
         if !first.isDecimalDigit && first != .underscore {
-            let hint = first == .dot ? "a float needs a digit before the decimal point"
+            let hint =
+                first == .dot
+                ? "a float needs a digit before the decimal point"
                 : "strings must be quoted"
             throw error("invalid value '\(text)' (\(hint))")
         }
@@ -159,8 +162,9 @@ private struct ScalarToken {
         let end = try scanDigits(from: start, into: &digits, radix: radix)
         if digits.isEmpty { throw error("expected \(radix.name) digits after '\(text)'", at: start) }
         if let extra = self[end] {
-            throw error("unexpected character '\(Character(Unicode.Scalar(extra)))' in a \(radix.name) integer",
-                        at: end)
+            throw error(
+                "unexpected character '\(Character(Unicode.Scalar(extra)))' in a \(radix.name) integer",
+                at: end)
         }
         var value: UInt64 = 0
         for d in digits {
@@ -202,10 +206,14 @@ private struct ScalarToken {
         var offset: Int?
         if self[2] != .colon {
             date = try parseDate(&i)
-            if let separator = self[i], separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t")
-                || separator == .space {
+            if let separator = self[i],
+                separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t")
+                    || separator == .space
+            {
                 i += 1
-                if self[i] == nil { throw error("expected a time after '\(Character(Unicode.Scalar(separator)))'", at: i) }
+                if self[i] == nil {
+                    throw error("expected a time after '\(Character(Unicode.Scalar(separator)))'", at: i)
+                }
             } else if self[i] != nil {
                 throw unexpected(i, "a date")
             }

@@ -150,7 +150,9 @@ extension Parser {
     private mutating func parseEscape(into bytes: inout [UInt8]) throws {
         let start = scanner.position
         scanner.advance()
-        guard let c = scanner.peek() else { throw error("unterminated string: end of file after a backslash", at: start) }
+        guard let c = scanner.peek() else {
+            throw error("unterminated string: end of file after a backslash", at: start)
+        }
         let simple: UInt8?
         switch c {
         case UInt8(ascii: "b"): simple = 0x08

@@ -107,8 +107,11 @@ public struct TOMLReader: Sendable {
     }
 
     /// A string naming a case of `type` by its raw value.
-    public func oneOf<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type) throws
-        -> Choice? where Choice.RawValue == String {
+    public func oneOf<Choice: RawRepresentable & CaseIterable>(
+        _ key: String, as type: Choice.Type
+    ) throws
+        -> Choice? where Choice.RawValue == String
+    {
         try oneOf(key, type.allCases.map(\.rawValue)).flatMap(Choice.init(rawValue:))
     }
 
@@ -164,18 +167,22 @@ public struct TOMLReader: Sendable {
         return value
     }
 
-    private func array<T>(_ key: String, count: Int?, element expected: String,
-                          _ convert: (TOMLValue) -> T?) throws -> [T]? {
+    private func array<T>(
+        _ key: String, count: Int?, element expected: String,
+        _ convert: (TOMLValue) -> T?
+    ) throws -> [T]? {
         let noun = String(expected.split(separator: " ", maxSplits: 1)[1])
         guard let elements = try read(key, "an array of \(noun)s", { $0.arrayValue }) else { return nil }
         if let count, elements.count != count {
-            throw error(key, "expected \(count) \(noun)\(count == 1 ? "" : "s"), found \(elements.count)",
-                        at: table[key]!.position)
+            throw error(
+                key, "expected \(count) \(noun)\(count == 1 ? "" : "s"), found \(elements.count)",
+                at: table[key]!.position)
         }
         return try elements.enumerated().map { index, node in
             guard let value = convert(node.value) else {
-                throw error(key, "item \(index + 1): expected \(expected), found \(node.value.kindDescription)",
-                            at: node.position)
+                throw error(
+                    key, "item \(index + 1): expected \(expected), found \(node.value.kindDescription)",
+                    at: node.position)
             }
             return value
         }

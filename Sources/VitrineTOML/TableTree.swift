@@ -100,15 +100,21 @@ struct TableTree {
                 table.position = header
                 return table
             case .header:
-                throw error(at: key, "table '\(display(path, last))' is defined twice"
-                            + firstDefined(table.position))
+                throw error(
+                    at: key,
+                    "table '\(display(path, last))' is defined twice"
+                        + firstDefined(table.position))
             case .dotted:
-                throw error(at: key, "table '\(display(path, last))' is already defined by dotted keys"
-                            + firstDefined(slot.keyPosition))
+                throw error(
+                    at: key,
+                    "table '\(display(path, last))' is already defined by dotted keys"
+                        + firstDefined(slot.keyPosition))
             }
         case .tableArray(let array):
-            throw error(at: key, "'\(display(path, last))' is an array of tables"
-                        + firstDefined(array.position) + "; use [[\(display(path, last))]] to add an element")
+            throw error(
+                at: key,
+                "'\(display(path, last))' is an array of tables"
+                    + firstDefined(array.position) + "; use [[\(display(path, last))]] to add an element")
         case .value(let node):
             throw conflict(with: node, path, last, slot.keyPosition)
         }
@@ -125,12 +131,16 @@ struct TableTree {
             case .tableArray(let existing):
                 array = existing
             case .table(let table):
-                throw error(at: key, "'\(display(path, last))' is a table, not an array of tables"
-                            + firstDefined(table.position))
+                throw error(
+                    at: key,
+                    "'\(display(path, last))' is a table, not an array of tables"
+                        + firstDefined(table.position))
             case .value(let node):
                 if case .array = node.value {
-                    throw error(at: key, "static array '\(display(path, last))' cannot be extended by [[...]]"
-                                + firstDefined(slot.keyPosition))
+                    throw error(
+                        at: key,
+                        "static array '\(display(path, last))' cannot be extended by [[...]]"
+                            + firstDefined(slot.keyPosition))
                 }
                 throw conflict(with: node, path, last, slot.keyPosition)
             }
@@ -163,21 +173,27 @@ struct TableTree {
                 case .implicit:
                     child.origin = .dotted
                 case .header:
-                    throw error(at: key, "table '\(display(path, i))' was defined by a [header]"
-                                + firstDefined(child.position) + "; dotted keys cannot add to it")
+                    throw error(
+                        at: key,
+                        "table '\(display(path, i))' was defined by a [header]"
+                            + firstDefined(child.position) + "; dotted keys cannot add to it")
                 }
                 current = child
             case .tableArray(let array):
-                throw error(at: key, "'\(display(path, i))' is an array of tables"
-                            + firstDefined(array.position) + "; dotted keys cannot add to it")
+                throw error(
+                    at: key,
+                    "'\(display(path, i))' is an array of tables"
+                        + firstDefined(array.position) + "; dotted keys cannot add to it")
             case .value(let node):
                 throw conflict(with: node, path, i, slot.keyPosition)
             }
         }
         let last = path[path.count - 1]
         if let slot = current.slots[last.name] {
-            throw error(at: last, "duplicate key '\(display(path, path.count - 1))'"
-                        + firstDefined(slot.keyPosition))
+            throw error(
+                at: last,
+                "duplicate key '\(display(path, path.count - 1))'"
+                    + firstDefined(slot.keyPosition))
         }
         return current
     }
@@ -204,8 +220,10 @@ struct TableTree {
         return current
     }
 
-    private func addTable(to parent: TableNode, _ path: [KeySegment], _ index: Int,
-                          origin: TableNode.Origin, position: SourcePosition) throws -> TableNode {
+    private func addTable(
+        to parent: TableNode, _ path: [KeySegment], _ index: Int,
+        origin: TableNode.Origin, position: SourcePosition
+    ) throws -> TableNode {
         try checkDepth(parent.depth + 1, at: path[index])
         let table = TableNode(origin: origin, position: position, depth: parent.depth + 1)
         parent.insert(.table(table), forKey: path[index].name, at: path[index].position)
@@ -219,14 +237,18 @@ struct TableTree {
     }
 
     /// The error for using a key that holds a finished value as a table.
-    private func conflict(with node: TOMLNode, _ path: [KeySegment], _ index: Int,
-                          _ keyPosition: SourcePosition) -> TOMLParseError {
+    private func conflict(
+        with node: TOMLNode, _ path: [KeySegment], _ index: Int,
+        _ keyPosition: SourcePosition
+    ) -> TOMLParseError {
         let name = display(path, index)
         if case .table = node.value {
             return error(at: path[index], "inline table '\(name)' cannot be extended" + firstDefined(keyPosition))
         }
-        return error(at: path[index], "key '\(name)' already holds \(node.value.kindDescription)"
-                     + firstDefined(keyPosition) + " and cannot be used as a table")
+        return error(
+            at: path[index],
+            "key '\(name)' already holds \(node.value.kindDescription)"
+                + firstDefined(keyPosition) + " and cannot be used as a table")
     }
 
     private func error(at key: KeySegment, _ message: String) -> TOMLParseError {

@@ -37,8 +37,9 @@ func validateUTF8(_ bytes: [UInt8]) throws {
         }
         guard valid else {
             let hex = String(lead, radix: 16, uppercase: true)
-            throw TOMLParseError(position: SourcePosition(line: line, column: column),
-                                 message: "invalid UTF-8 (byte 0x\(hex.count == 1 ? "0" + hex : hex))")
+            throw TOMLParseError(
+                position: SourcePosition(line: line, column: column),
+                message: "invalid UTF-8 (byte 0x\(hex.count == 1 ? "0" + hex : hex))")
         }
         index += length
         column += 1

@@ -31,9 +31,11 @@ enum X11Errors {
             guard let event = event?.pointee else { return 0 }
             var buffer = [CChar](repeating: 0, count: 256)
             XGetErrorText(display, Int32(event.error_code), &buffer, Int32(buffer.count))
-            X11Errors.recorded.append(X11ProtocolError(code: event.error_code, request: event.request_code,
-                                                       minorRequest: event.minor_code,
-                                                       text: String(cString: buffer)))
+            X11Errors.recorded.append(
+                X11ProtocolError(
+                    code: event.error_code, request: event.request_code,
+                    minorRequest: event.minor_code,
+                    text: String(cString: buffer)))
             return 0
         }
         // Xlib exits the process itself if this handler returns, with status 1: leave first,
@@ -46,7 +48,8 @@ enum X11Errors {
     /// Writes the reason to standard error with write(2) (no buffering, no locks held by the
     /// interrupted code) and exits with `X11Presenter.connectionLostExitStatus`.
     static func exitAfterConnectionLoss() -> Never {
-        let message = "vitrine: lost the connection to the X server \(serverName.isEmpty ? "" : "\"\(serverName)\" ")"
+        let message =
+            "vitrine: lost the connection to the X server \(serverName.isEmpty ? "" : "\"\(serverName)\" ")"
             + "(it closed or crashed); exiting with status \(X11Presenter.connectionLostExitStatus)\n"
         message.utf8CString.withUnsafeBufferPointer { bytes in
             _ = write(2, bytes.baseAddress, bytes.count - 1)

@@ -23,7 +23,8 @@ final class X11FrameBuffer {
     private let pixels: UnsafeMutablePointer<UInt32>
     private let stridePixels: Int
 
-    private init(size: PixelSize, image: UnsafeMutablePointer<XImage>, segment: UnsafeMutablePointer<XShmSegmentInfo>?) {
+    private init(size: PixelSize, image: UnsafeMutablePointer<XImage>, segment: UnsafeMutablePointer<XShmSegmentInfo>?)
+    {
         self.size = size
         self.image = image
         self.segment = segment
@@ -37,12 +38,17 @@ final class X11FrameBuffer {
     /// A MIT-SHM buffer: XShmCreateImage, shmget, shmat, XShmAttach, then IPC_RMID at once so
     /// the segment disappears with the last process using it, however this one ends. Returns
     /// nil (after logging nothing) when the server refuses the attach, e.g. over the network.
-    static func shared(display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32,
-                       size: PixelSize) -> (buffer: X11FrameBuffer?, failure: String?) {
+    static func shared(
+        display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32,
+        size: PixelSize
+    ) -> (buffer: X11FrameBuffer?, failure: String?) {
         let segment = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
         segment.initialize(to: XShmSegmentInfo())
-        guard let image = XShmCreateImage(display, visual, UInt32(depth), ZPixmap, nil, segment,
-                                          UInt32(size.width), UInt32(size.height)) else {
+        guard
+            let image = XShmCreateImage(
+                display, visual, UInt32(depth), ZPixmap, nil, segment,
+                UInt32(size.width), UInt32(size.height))
+        else {
             segment.deallocate()
             return (nil, "XShmCreateImage returned no image")
         }
@@ -85,21 +91,27 @@ final class X11FrameBuffer {
 
     /// A plain buffer for `XPutImage`. Its byte order is declared least-significant first, the
     /// Bitmap's; Xlib swaps bytes on the way if the server wants the other order.
-    static func plain(display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32,
-                      size: PixelSize) throws -> X11FrameBuffer {
+    static func plain(
+        display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32,
+        size: PixelSize
+    ) throws -> X11FrameBuffer {
         let bytesPerLine = size.width * 4
         guard let data = malloc(max(bytesPerLine * size.height, 4)) else {
             throw PresenterError.x11(call: "malloc", detail: "no memory for a \(size) frame buffer")
         }
-        guard let image = XCreateImage(display, visual, UInt32(depth), ZPixmap, 0,
-                                       data.assumingMemoryBound(to: CChar.self),
-                                       UInt32(size.width), UInt32(size.height), 32, Int32(bytesPerLine)) else {
+        guard
+            let image = XCreateImage(
+                display, visual, UInt32(depth), ZPixmap, 0,
+                data.assumingMemoryBound(to: CChar.self),
+                UInt32(size.width), UInt32(size.height), 32, Int32(bytesPerLine))
+        else {
             free(data)
             throw PresenterError.x11(call: "XCreateImage", detail: "no image for a \(size) frame")
         }
         guard image.pointee.bits_per_pixel == 32 else {
             vitrine_XDestroyImage(image)
-            throw PresenterError.unsupportedVisual("depth \(depth) images have \(image.pointee.bits_per_pixel) bits per pixel, not 32")
+            throw PresenterError.unsupportedVisual(
+                "depth \(depth) images have \(image.pointee.bits_per_pixel) bits per pixel, not 32")
         }
         image.pointee.byte_order = LSBFirst
         let buffer = X11FrameBuffer(size: size, image: image, segment: nil)
@@ -147,7 +159,8 @@ final class X11FrameBuffer {
     /// Copies `rect` (already clipped to both) from `other`, a buffer of the same size.
     func copy(_ rect: IntRect, from other: X11FrameBuffer) {
         for y in rect.y..<rect.maxY {
-            (pixels + y * stridePixels + rect.x).update(from: other.pixels + y * other.stridePixels + rect.x, count: rect.width)
+            (pixels + y * stridePixels + rect.x).update(
+                from: other.pixels + y * other.stridePixels + rect.x, count: rect.width)
         }
     }
 

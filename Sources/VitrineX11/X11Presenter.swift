@@ -63,8 +63,10 @@ public final class X11Presenter: Presenter {
     /// Opens `displayName` (nil: `$DISPLAY`) and covers its default screen with a black window.
     /// `sharedMemory: false` forces `XPutImage` (for comparisons). Throws when the display
     /// cannot be opened or offers no usable visual.
-    public init(displayName: String? = nil, sharedMemory: Bool = true,
-                logger: Logger = Logger(label: "vitrine.display.x11")) throws {
+    public init(
+        displayName: String? = nil, sharedMemory: Bool = true,
+        logger: Logger = Logger(label: "vitrine.display.x11")
+    ) throws {
         self.logger = logger
         X11Errors.install()
         guard let display = XOpenDisplay(displayName) else {
@@ -104,10 +106,11 @@ public final class X11Presenter: Presenter {
         attributes.colormap = colormap
         attributes.override_redirect = windowManager ? 0 : 1
         attributes.event_mask = Int(ExposureMask | StructureNotifyMask)
-        let window = XCreateWindow(display, root, 0, 0, UInt32(screenSize.width), UInt32(screenSize.height), 0,
-                                   choice.depth, UInt32(InputOutput), choice.visual,
-                                   UInt(CWBackPixel | CWBorderPixel | CWColormap | CWOverrideRedirect | CWEventMask),
-                                   &attributes)
+        let window = XCreateWindow(
+            display, root, 0, 0, UInt32(screenSize.width), UInt32(screenSize.height), 0,
+            choice.depth, UInt32(InputOutput), choice.visual,
+            UInt(CWBackPixel | CWBorderPixel | CWColormap | CWOverrideRedirect | CWEventMask),
+            &attributes)
         XStoreName(display, window, "Vitrine")
         if windowManager { Self.requestFullScreen(display: display, window: window) }
         let cursor = Self.invisibleCursor(display: display, window: window)
@@ -136,7 +139,9 @@ public final class X11Presenter: Presenter {
         XSync(display, 0)
         // init is fully done here: if buffers fail, deinit closes everything opened above.
         try makeBuffers(for: screenSize, count: 2)
-        logger.info("presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(shmUsable ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")")
+        logger.info(
+            "presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(shmUsable ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")"
+        )
     }
 
     deinit { close() }
@@ -213,7 +218,8 @@ public final class X11Presenter: Presenter {
             let x = Int32(r.x), y = Int32(r.y), w = UInt32(r.width), h = UInt32(r.height)
             if buffer.isShared {
                 let last: Int32 = i == rects.count - 1 ? 1 : 0
-                XShmPutImage(display, window, gc, buffer.image, x, y, x + Int32(origin.x), y + Int32(origin.y), w, h, last)
+                XShmPutImage(
+                    display, window, gc, buffer.image, x, y, x + Int32(origin.x), y + Int32(origin.y), w, h, last)
             } else {
                 XPutImage(display, window, gc, buffer.image, x, y, x + Int32(origin.x), y + Int32(origin.y), w, h)
             }
@@ -267,12 +273,14 @@ public final class X11Presenter: Presenter {
         if usesSharedMemory {
             var made: [X11FrameBuffer] = []
             for _ in 0..<count {
-                let (buffer, failure) = X11FrameBuffer.shared(display: display, visual: visual, depth: depth, size: allocation)
+                let (buffer, failure) = X11FrameBuffer.shared(
+                    display: display, visual: visual, depth: depth, size: allocation)
                 guard let buffer else {
                     for b in made { b.detach(display: display) }
                     made = []
                     usesSharedMemory = false
-                    logger.notice("MIT-SHM unusable on \(displayName) (\(failure ?? "unknown")); frames go through XPutImage")
+                    logger.notice(
+                        "MIT-SHM unusable on \(displayName) (\(failure ?? "unknown")); frames go through XPutImage")
                     break
                 }
                 made.append(buffer)
@@ -388,15 +396,17 @@ public final class X11Presenter: Presenter {
         let state = XInternAtom(display, "_NET_WM_STATE", 0)
         var fullScreen = XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", 0)
         withUnsafeBytes(of: &fullScreen) { bytes in
-            _ = XChangeProperty(display, window, state, Atom(XA_ATOM), 32, PropModeReplace,
-                                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+            _ = XChangeProperty(
+                display, window, state, Atom(XA_ATOM), 32, PropModeReplace,
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
         // Motif hints: flags = decorations given (1 << 1), decorations = none.
         let motif = XInternAtom(display, "_MOTIF_WM_HINTS", 0)
         var hints: [Int] = [1 << 1, 0, 0, 0, 0]
         hints.withUnsafeMutableBytes { bytes in
-            _ = XChangeProperty(display, window, motif, motif, 32, PropModeReplace,
-                                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 5)
+            _ = XChangeProperty(
+                display, window, motif, motif, 32, PropModeReplace,
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 5)
         }
     }
 

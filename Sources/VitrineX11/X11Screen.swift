@@ -49,7 +49,8 @@ enum X11Screen {
         var count: Int32 = 0
         guard let formats = XListPixmapFormats(display, &count) else { return [] }
         defer { XFree(formats) }
-        return Set(UnsafeBufferPointer(start: formats, count: Int(count)).filter { $0.bits_per_pixel == 32 }.map(\.depth))
+        return Set(
+            UnsafeBufferPointer(start: formats, count: Int(count)).filter { $0.bits_per_pixel == 32 }.map(\.depth))
     }
 
     private static func className(_ c: Int32) -> String {
@@ -77,8 +78,11 @@ enum X11Screen {
     private static func windowProperty(_ display: OpaquePointer, _ window: Window, _ property: Atom) -> Window? {
         var type: Atom = 0, format: Int32 = 0, items: UInt = 0, remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
-        guard XGetWindowProperty(display, window, property, 0, 1, 0, Atom(XA_WINDOW), &type, &format,
-                                 &items, &remaining, &data) == Success, let data else { return nil }
+        guard
+            XGetWindowProperty(
+                display, window, property, 0, 1, 0, Atom(XA_WINDOW), &type, &format,
+                &items, &remaining, &data) == Success, let data
+        else { return nil }
         defer { XFree(data) }
         guard type == Atom(XA_WINDOW), format == 32, items == 1 else { return nil }
         // Format-32 properties come back as C longs.
@@ -90,7 +94,8 @@ enum X11Screen {
     static func refreshRate(display: OpaquePointer, root: Window) -> Double? {
         var major: Int32 = 0, minor: Int32 = 0
         guard XRRQueryVersion(display, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 2),
-              let resources = XRRGetScreenResourcesCurrent(display, root) else { return nil }
+            let resources = XRRGetScreenResourcesCurrent(display, root)
+        else { return nil }
         defer { XRRFreeScreenResources(resources) }
         let res = resources.pointee
 

@@ -13,7 +13,10 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [GraphicsBenchCommand.self, PlayerBenchCommand.self])
 
-    @Flag(help: "Run the display link under the X11 presenter and report frame intervals, missed frames and present cost (MIT-SHM and XPutImage).")
+    @Flag(
+        help:
+            "Run the display link under the X11 presenter and report frame intervals, missed frames and present cost (MIT-SHM and XPutImage)."
+    )
     var pacing = false
 
     @Option(help: "X display for --pacing (default: $DISPLAY).")

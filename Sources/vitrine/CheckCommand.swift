@@ -6,7 +6,9 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a playlist config: everything `play` would load.",
-        discussion: "Prints \"CONFIG: OK (N scenes)\", or every error as FILE:LINE:COLUMN: scene › layer › KEY: message on stderr and exits 78. \(ExitStatus.summary)")
+        discussion:
+            "Prints \"CONFIG: OK (N scenes)\", or every error as FILE:LINE:COLUMN: scene › layer › KEY: message on stderr and exits 78. \(ExitStatus.summary)"
+    )
 
     @Argument(help: "The playlist config (TOML).")
     var config: String

@@ -8,7 +8,9 @@ struct DrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "draw",
         abstract: "Render a static draw spec (TOML shapes and text) to a PNG file.",
-        discussion: "The spec's keys are those of shared/tools/skia-reference.py: width, height, background, [[shape]] and [[text]] tables. \(ExitStatus.summary)")
+        discussion:
+            "The spec's keys are those of shared/tools/skia-reference.py: width, height, background, [[shape]] and [[text]] tables. \(ExitStatus.summary)"
+    )
 
     @Argument(help: "The draw spec (TOML).")
     var spec: String

@@ -30,7 +30,8 @@ struct GraphicsBenchCommand: ParsableCommand {
         guard arguments.isEmpty || arguments.count == 5 else {
             throw ValidationError("expected SCENES_JSON SCENE FRAMES WARMUP OUT, or no arguments")
         }
-        if arguments.count == 5, Int(arguments[2]).map({ $0 > 0 }) != true || Int(arguments[3]).map({ $0 >= 0 }) != true {
+        if arguments.count == 5, Int(arguments[2]).map({ $0 > 0 }) != true || Int(arguments[3]).map({ $0 >= 0 }) != true
+        {
             throw ValidationError("FRAMES must be a positive integer and WARMUP a non-negative one")
         }
     }
@@ -51,8 +52,9 @@ struct GraphicsBenchCommand: ParsableCommand {
             let bitmap = Bitmap(width: scene.width, height: scene.height)
             let ctx = GraphicsContext(bitmap: bitmap)
             let (median, minimum) = time(scene, ctx, frames: frames, warmup: 5, cpuTime: true)
-            print(name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                  + String(format: " median %8.3f ms   min %8.3f ms", median, minimum))
+            print(
+                name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + String(format: " median %8.3f ms   min %8.3f ms", median, minimum))
             if let png { try bitmap.writePNG(to: "\(png)/\(name).png") }
         }
     }

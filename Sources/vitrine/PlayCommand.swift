@@ -60,13 +60,16 @@ struct PlayCommand: ParsableCommand {
 
     func validate() throws {
         if let fps, !(1...1000).contains(fps) { throw ValidationError("--fps must be from 1 to 1000") }
-        if let duration, !(duration > 0 && duration <= 1e7) { throw ValidationError("--duration must be a positive number of seconds") }
+        if let duration, !(duration > 0 && duration <= 1e7) {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let waitForDisplay, !(waitForDisplay >= 0 && waitForDisplay <= 86_400) {
             throw ValidationError("--wait-for-display must be from 0 to 86400 seconds")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 
@@ -85,25 +88,29 @@ struct PlayCommand: ParsableCommand {
             throw ExitStatus.invalidConfig.exit
         }
         if let scene, !playlist.scenes.contains(where: { $0.name == scene }) {
-            printError("\(config): no scene named '\(scene)' (scenes: \(playlist.scenes.map(\.name).joined(separator: ", ")))")
+            printError(
+                "\(config): no scene named '\(scene)' (scenes: \(playlist.scenes.map(\.name).joined(separator: ", ")))")
             throw ExitStatus.usage.exit
         }
 
         let environment = StandardErrorLogHandler.processEnvironment
         let notifier = SystemdNotifier(environment: environment)
         let underSystemd = notifier != nil || environment["INVOCATION_ID"] != nil
-        let presenter = try makePresenter(for: playlist, underSystemd: underSystemd, notifier: notifier,
-                                          signals: signals, logger: logger)
+        let presenter = try makePresenter(
+            for: playlist, underSystemd: underSystemd, notifier: notifier,
+            signals: signals, logger: logger)
         defer { (presenter as? X11Presenter)?.close() }  // restores the screen saver
 
-        let player = Player(playlist: playlist,
-                            screenSize: Size(width: Double(presenter.size.width), height: Double(presenter.size.height)),
-                            onlyScene: scene)
+        let player = Player(
+            playlist: playlist,
+            screenSize: Size(width: Double(presenter.size.width), height: Double(presenter.size.height)),
+            onlyScene: scene)
         let link = try DisplayLink(clock: SystemClock())
         let session = PlayerSession(
             player: player, presenter: presenter, loop: FrameLoop(link: link),
-            options: .init(configFile: config, framesPerSecond: fps, stopAfterFrames: frames,
-                           stopAfterSeconds: duration, pausesWhenIdle: presenter is X11Presenter),
+            options: .init(
+                configFile: config, framesPerSecond: fps, stopAfterFrames: frames,
+                stopAfterSeconds: duration, pausesWhenIdle: presenter is X11Presenter),
             notifier: notifier, signals: signals, logger: logger)
         do {
             let outcome = try session.run()
@@ -124,14 +131,17 @@ struct PlayCommand: ParsableCommand {
     /// The presenter the options ask for. Without `--backend`: X11 when a display opens, else
     /// headless at the playlist's canvas size, writing each frame to `output` — except under
     /// systemd, where a kiosk must show its screen or be restarted, never turn headless.
-    private func makePresenter(for playlist: Playlist, underSystemd: Bool, notifier: SystemdNotifier?,
-                               signals: SignalSource, logger: Logger) throws -> Presenter {
+    private func makePresenter(
+        for playlist: Playlist, underSystemd: Bool, notifier: SystemdNotifier?,
+        signals: SignalSource, logger: Logger
+    ) throws -> Presenter {
         let chosen = backend ?? (underSystemd ? .x11 : nil)
         if chosen != .headless {
             let wait = waitForDisplay ?? (underSystemd ? 60 : 0)
             do {
-                return try openX11(waitingUpTo: chosen == .x11 ? wait : 0, notifier: notifier, signals: signals,
-                                   logger: logger)
+                return try openX11(
+                    waitingUpTo: chosen == .x11 ? wait : 0, notifier: notifier, signals: signals,
+                    logger: logger)
             } catch let error as PresenterError {
                 if chosen == .x11 {
                     printError("cannot present on X11: \(error)")
@@ -155,8 +165,10 @@ struct PlayCommand: ParsableCommand {
     /// Opens the X11 presenter, trying again every quarter second for `seconds` while the
     /// display cannot be opened (at boot the X server may come up after the player). Says so
     /// once in the log and in systemd's STATUS; SIGTERM or SIGINT while waiting exits 0.
-    private func openX11(waitingUpTo seconds: Double, notifier: SystemdNotifier?, signals: SignalSource,
-                         logger: Logger) throws -> X11Presenter {
+    private func openX11(
+        waitingUpTo seconds: Double, notifier: SystemdNotifier?, signals: SignalSource,
+        logger: Logger
+    ) throws -> X11Presenter {
         let clock = try SystemClock()
         let deadline = clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))
         var announced = false
@@ -169,7 +181,9 @@ struct PlayCommand: ParsableCommand {
                 guard clock.now() < deadline else { throw error }
                 if !announced {
                     announced = true
-                    logger.notice("waiting up to \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s for the X display: \(error)")
+                    logger.notice(
+                        "waiting up to \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s for the X display: \(error)"
+                    )
                     notifier?.status("waiting for the X display: \(error)")
                 }
                 var descriptor = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)

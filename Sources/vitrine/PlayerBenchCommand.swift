@@ -28,12 +28,18 @@ struct PlayerBenchCommand: ParsableCommand {
     var config = "config/default.toml"
 
     // Not --seconds and --display: `vitrine bench` itself has those, and takes them first.
-    @Option(name: .customLong("duration"),
-            help: "Seconds of each scene to measure (frame cost: that many seconds of frames at 60 fps; CPU: that long live).")
+    @Option(
+        name: .customLong("duration"),
+        help:
+            "Seconds of each scene to measure (frame cost: that many seconds of frames at 60 fps; CPU: that long live)."
+    )
     var seconds: Double = 4
 
-    @Option(name: .customLong("x-display"),
-            help: "X display at 1920x1080 to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column).")
+    @Option(
+        name: .customLong("x-display"),
+        help:
+            "X display at 1920x1080 to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column)."
+    )
     var display: String?
 
     @Option(help: "Measure only the scene with this name.")
@@ -71,24 +77,34 @@ struct PlayerBenchCommand: ParsableCommand {
         let presenting = presenter is X11Presenter ? "X11 \(displayName ?? "")" : "in-memory presenter"
         let frameCount = Int((seconds * 60).rounded())
 
-        print("vitrine bench player \(config): 1920x1080, \(frameCount) frames per mode (\(format(seconds)) s at 60 fps), \(presenting)")
+        print(
+            "vitrine bench player \(config): 1920x1080, \(frameCount) frames per mode (\(format(seconds)) s at 60 fps), \(presenting)"
+        )
         print("")
-        print("| scene | frame median (ms) | frame p99 (ms) | whole frames: median | whole frames: p99 | pixels redrawn per frame | CPU at 60 fps | peak RSS |")
+        print(
+            "| scene | frame median (ms) | frame p99 (ms) | whole frames: median | whole frames: p99 | pixels redrawn per frame | CPU at 60 fps | peak RSS |"
+        )
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name in names {
-            let damage = try measureFrames(playlist, scene: name, presenter: presenter, size: size,
-                                           frames: frameCount, damageTracking: true)
-            let whole = try measureFrames(playlist, scene: name, presenter: presenter, size: size,
-                                          frames: frameCount, damageTracking: false)
+            let damage = try measureFrames(
+                playlist, scene: name, presenter: presenter, size: size,
+                frames: frameCount, damageTracking: true)
+            let whole = try measureFrames(
+                playlist, scene: name, presenter: presenter, size: size,
+                frames: frameCount, damageTracking: false)
             var cpu = "n/a", rss = "n/a"
             if let displayName, let live = try measureLive(scene: name, display: displayName) {
                 cpu = "\(format(live.cpuShare * 100)) %"
                 rss = "\(live.peakRSSKiB / 1024) MB"
             }
-            print("| \(name) | \(format(damage.median)) | \(format(damage.p99)) | \(format(whole.median)) | \(format(whole.p99)) | \(Int(damage.meanPixels.rounded())) | \(cpu) | \(rss) |")
+            print(
+                "| \(name) | \(format(damage.median)) | \(format(damage.p99)) | \(format(whole.median)) | \(format(whole.p99)) | \(Int(damage.meanPixels.rounded())) | \(cpu) | \(rss) |"
+            )
         }
         print("")
-        print("bench process peak RSS: \(ProcessMemory.peakResidentKiB(pid: getpid()).map { "\($0 / 1024) MB" } ?? "n/a")")
+        print(
+            "bench process peak RSS: \(ProcessMemory.peakResidentKiB(pid: getpid()).map { "\($0 / 1024) MB" } ?? "n/a")"
+        )
     }
 
     // MARK: - Frame cost
@@ -97,10 +113,13 @@ struct PlayerBenchCommand: ParsableCommand {
 
     /// Plays `scene` from its start for `frames` frames at 60 fps of virtual time, as fast as it
     /// renders, and times each frame.
-    private func measureFrames(_ playlist: Playlist, scene: String, presenter: Presenter, size: PixelSize,
-                               frames frameCount: Int, damageTracking: Bool) throws -> SceneFrameTimes {
-        let player = Player(playlist: playlist, screenSize: Size(width: Double(size.width), height: Double(size.height)),
-                            onlyScene: scene)
+    private func measureFrames(
+        _ playlist: Playlist, scene: String, presenter: Presenter, size: PixelSize,
+        frames frameCount: Int, damageTracking: Bool
+    ) throws -> SceneFrameTimes {
+        let player = Player(
+            playlist: playlist, screenSize: Size(width: Double(size.width), height: Double(size.height)),
+            onlyScene: scene)
         // Made as the player makes them, in the presenter's frame buffer when it has one.
         let frames = PlayerFrames(player: player, bitmap: presenter.makeDrawingBitmap(size: size))
         frames.renderer.damageTracking = damageTracking
@@ -122,10 +141,13 @@ struct PlayerBenchCommand: ParsableCommand {
         }
         try presenter.finishPresenting()
         let sorted = costs.sorted()
-        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2]
+        let median =
+            sorted.count % 2 == 1
+            ? sorted[sorted.count / 2]
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        return SceneFrameTimes(median: median, p99: SampleStatistics(costs).percentile99,
-                         meanPixels: Double(pixels) / Double(max(1, costs.count)))
+        return SceneFrameTimes(
+            median: median, p99: SampleStatistics(costs).percentile99,
+            meanPixels: Double(pixels) / Double(max(1, costs.count)))
     }
 
     // MARK: - Live process
@@ -137,9 +159,13 @@ struct PlayerBenchCommand: ParsableCommand {
     private func measureLive(scene: String, display: String) throws -> Live? {
         let notify = try NotifySocket()
         let executable = ProcessMemory.executablePath()
-        let child = try ChildProcess(executable, ["play", config, "--scene", scene, "--backend", "x11",
-                                                  "--display", display, "--fps", "60", "--log-level", "warning"],
-                                     environment: ["NOTIFY_SOCKET=" + notify.name])
+        let child = try ChildProcess(
+            executable,
+            [
+                "play", config, "--scene", scene, "--backend", "x11",
+                "--display", display, "--fps", "60", "--log-level", "warning"
+            ],
+            environment: ["NOTIFY_SOCKET=" + notify.name])
         defer { child.terminate() }
         guard notify.waitFor("READY=1", seconds: 20) else {
             printError("\(scene): the player did not report READY=1")
@@ -152,7 +178,8 @@ struct PlayerBenchCommand: ParsableCommand {
         let cpuAfter = ProcessMemory.cpuNanoseconds(pid: child.pid)
         let wall = MonotonicInstant.now().seconds - wallBefore
         guard let before = cpuBefore, let after = cpuAfter,
-              let peak = ProcessMemory.peakResidentKiB(pid: child.pid) else { return nil }
+            let peak = ProcessMemory.peakResidentKiB(pid: child.pid)
+        else { return nil }
         return Live(cpuShare: Double(after - before) / 1e9 / wall, peakRSSKiB: peak)
     }
 }

@@ -9,7 +9,9 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render the frame a scene shows T seconds after it started, to a PNG file.",
-        discussion: "The same code path as play (scene instance, engine, layer renderer) on virtual time, so the frame is exact and repeatable. No transition. \(ExitStatus.summary)")
+        discussion:
+            "The same code path as play (scene instance, engine, layer renderer) on virtual time, so the frame is exact and repeatable. No transition. \(ExitStatus.summary)"
+    )
 
     @Argument(help: "The playlist config (TOML).")
     var config: String
@@ -32,7 +34,8 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a number of seconds ≥ 0") }
         if let size, RenderCommand.parseSize(size) == nil {
-            throw ValidationError("--size must be WIDTHxHEIGHT, each from 1 to \(RenderCommand.maximumSide), e.g. 1280x720")
+            throw ValidationError(
+                "--size must be WIDTHxHEIGHT, each from 1 to \(RenderCommand.maximumSide), e.g. 1280x720")
         }
     }
 
@@ -44,7 +47,8 @@ struct RenderCommand: ParsableCommand {
         }
         guard let definition = playlist.scene(named: scene) else {
             let names = playlist.scenes.map(\.name)
-            var message = "\(config): no scene '\(scene)'; the scenes are " + names.map { "'\($0)'" }.joined(separator: ", ")
+            var message =
+                "\(config): no scene '\(scene)'; the scenes are " + names.map { "'\($0)'" }.joined(separator: ", ")
             if let guess = suggestion(for: scene, among: names) { message += " (did you mean '\(guess)'?)" }
             FileHandle.standardError.write(Data((message + "\n").utf8))
             throw ExitStatus.usage.exit
@@ -53,7 +57,8 @@ struct RenderCommand: ParsableCommand {
         let (width, height) = size.flatMap(RenderCommand.parseSize) ?? (Int(canvas.width), Int(canvas.height))
         let bitmap: Bitmap
         do {
-            bitmap = try SceneInstance.renderStill(definition, playlist: playlist, at: time, width: width, height: height)
+            bitmap = try SceneInstance.renderStill(
+                definition, playlist: playlist, at: time, width: width, height: height)
         } catch {
             printError(error)
             throw ExitStatus.invalidConfig.exit
@@ -68,7 +73,8 @@ struct RenderCommand: ParsableCommand {
     static func parseSize(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...maximumSide).contains(w), (1...maximumSide).contains(h) else { return nil }
+            (1...maximumSide).contains(w), (1...maximumSide).contains(h)
+        else { return nil }
         return (w, h)
     }
 }

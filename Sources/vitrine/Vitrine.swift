@@ -5,6 +5,8 @@ struct Vitrine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vitrine",
         abstract: "A kiosk animation player: Core Animation for Linux displays.",
-        subcommands: [PlayCommand.self, RenderCommand.self, CheckCommand.self, ScenesCommand.self,
-                      DrawCommand.self, BenchCommand.self])
+        subcommands: [
+            PlayCommand.self, RenderCommand.self, CheckCommand.self, ScenesCommand.self,
+            DrawCommand.self, BenchCommand.self
+        ])
 }

@@ -30,10 +30,10 @@ final class AnimationModelBehaviourTests: XCTestCase {
         scene.frame(at: 0)
         assertPoint(view.presentation()!.position, 80, 80)
         scene.frame(at: 1)
-        assertPoint(view.presentation()!.position, 140, 190)   // halfway, linear
-        assertPoint(view.position, 130, 130)                    // the model never moved
+        assertPoint(view.presentation()!.position, 140, 190)  // halfway, linear
+        assertPoint(view.position, 130, 130)  // the model never moved
         scene.frame(at: 2.5)
-        assertPoint(view.presentation()!.position, 130, 130)   // back to the model
+        assertPoint(view.presentation()!.position, 130, 130)  // back to the model
         XCTAssertTrue(view.animationEntries.isEmpty, "removed on completion")
     }
 
@@ -47,7 +47,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
         scene.frame(at: 0)
         scene.frame(at: 2.5)
         assertPoint(view.presentation()!.position, 200, 300)
-        assertPoint(view.position, 130, 130)   // P and M disagree, as the article warns
+        assertPoint(view.position, 130, 130)  // P and M disagree, as the article warns
         XCTAssertEqual(view.animationKeys(), ["move"])
         scene.frame(at: 10)
         assertPoint(view.presentation()!.position, 200, 300)
@@ -59,18 +59,18 @@ final class AnimationModelBehaviourTests: XCTestCase {
     func testFromOnlyWithTheModelSetFirst() {
         let scene = Scene()
         let view = makeView(in: scene)
-        view.position = Point(x: 200, y: 300)     // set before the view is shown: no implicit animation
+        view.position = Point(x: 200, y: 300)  // set before the view is shown: no implicit animation
         let a = BasicAnimation(keyPath: "position")
         a.duration = 2
         a.fromValue = Point(x: 80, y: 80)
         view.add(a, forKey: nil)
         XCTAssertEqual(view.animationEntries.count, 1)
         scene.frame(at: 0)
-        assertPoint(view.presentation()!.position, 80, 80)   // no flash at the model position
+        assertPoint(view.presentation()!.position, 80, 80)  // no flash at the model position
         scene.frame(at: 0.5)
         assertPoint(view.presentation()!.position, 110, 135)
         scene.frame(at: 3)
-        assertPoint(view.presentation()!.position, 200, 300)   // ends where the model is
+        assertPoint(view.presentation()!.position, 200, 300)  // ends where the model is
         XCTAssertTrue(view.animationKeys().isEmpty)
     }
 
@@ -81,7 +81,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
             (.removed, 0.5, 0.25, 0.5),
             (.forwards, 0.5, 0.25, 1),
             (.backwards, 0, 0.25, 0.5),
-            (.both, 0, 0.25, 1),
+            (.both, 0, 0.25, 1)
         ]
         for (mode, delay, active, after) in expectations {
             let scene = Scene()
@@ -122,12 +122,12 @@ final class AnimationModelBehaviourTests: XCTestCase {
         change.toValue = blue
         change.duration = 1
         layer.add(change, forKey: "Change color")
-        layer.speed = 0   // pause, in the same transaction
+        layer.speed = 0  // pause, in the same transaction
         let first = scene.frame(at: 5)
         XCTAssertEqual(layer.presentation()!.backgroundColor, orange)
         XCTAssertFalse(first.isAnimating, "a paused layer does not animate")
         for value in [0.3, 0.8, 0.1] {
-            layer.timeOffset = value   // sliderChanged
+            layer.timeOffset = value  // sliderChanged
             for t in [6.0, 40.0] {
                 scene.frame(at: t)
                 let c = layer.presentation()!.backgroundColor!
@@ -157,7 +157,8 @@ final class AnimationModelBehaviourTests: XCTestCase {
         XCTAssertEqual(implicit?.fromValue as? Double, 1)
         XCTAssertEqual(implicit?.timingFunction, .default)
         scene.frame(at: 1)
-        XCTAssertEqual(layer.presentation()!.opacity, 1, "the model changed, the presentation starts from the old value")
+        XCTAssertEqual(
+            layer.presentation()!.opacity, 1, "the model changed, the presentation starts from the old value")
         scene.frame(at: 1.125)
         XCTAssertEqual(layer.presentation()!.opacity, 1 - 0.8 * TimingFunction.default.value(at: 0.5), accuracy: 1e-12)
         scene.frame(at: 1.25)
@@ -208,30 +209,30 @@ final class AnimationModelBehaviourTests: XCTestCase {
         let delegate = Delegate()
         layer.delegate = delegate
 
-        delegate.answer = NullAction.shared            // NSNull: no animation at all
+        delegate.answer = NullAction.shared  // NSNull: no animation at all
         layer.opacity = 0.5
         XCTAssertEqual(delegate.asked, ["opacity"])
         XCTAssertTrue(layer.animationKeys().isEmpty)
 
-        delegate.answer = nil                          // nil: keep searching → actions dictionary
+        delegate.answer = nil  // nil: keep searching → actions dictionary
         layer.actions["opacity"] = NullAction.shared
         layer.opacity = 0.4
         XCTAssertTrue(layer.animationKeys().isEmpty)
 
         let custom = BasicAnimation()
         custom.duration = 3
-        layer.actions["opacity"] = custom              // a real action from the dictionary
+        layer.actions["opacity"] = custom  // a real action from the dictionary
         layer.opacity = 0.3
         XCTAssertEqual((layer.animation(forKey: "opacity") as? BasicAnimation)?.keyPath, "opacity")
         XCTAssertEqual(layer.animation(forKey: "opacity")?.duration, 3)
 
-        layer.actions = [:]                            // nothing anywhere: the class default, 0.25 s
+        layer.actions = [:]  // nothing anywhere: the class default, 0.25 s
         layer.position = Point(x: 1, y: 1)
         XCTAssertEqual(layer.animation(forKey: "position")?.duration, 0.25)
 
         let fresh = Layer()
         scene.root.addSublayer(fresh)
-        fresh.position = Point(x: 50, y: 50)          // not yet rendered: no action
+        fresh.position = Point(x: 50, y: 50)  // not yet rendered: no action
         XCTAssertTrue(fresh.animationKeys().isEmpty)
     }
 

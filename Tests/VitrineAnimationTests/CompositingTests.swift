@@ -24,7 +24,8 @@ final class LayerCompositingTests: XCTestCase {
         // The same two squares, each half transparent on its own: the overlap is darker.
         let loose = Layer()
         loose.frame = Rect(x: 0, y: 100, width: 200, height: 100)
-        let a = square(Rect(x: 20, y: 20, width: 80, height: 60), .redColor), b = square(Rect(x: 60, y: 20, width: 80, height: 60), .redColor)
+        let a = square(Rect(x: 20, y: 20, width: 80, height: 60), .redColor),
+            b = square(Rect(x: 60, y: 20, width: 80, height: 60), .redColor)
         a.opacity = 0.5; b.opacity = 0.5
         loose.addSublayer(a); loose.addSublayer(b)
         scene.root.addSublayer(loose)

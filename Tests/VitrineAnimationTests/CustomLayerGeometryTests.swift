@@ -15,16 +15,19 @@ final class CustomLayerGeometryTests: XCTestCase {
     func testArrowGeometryMatchesTheReferenceRing() {
         let center = Point(x: 200, y: 150)
         let tipAngle = atan2(203.9287 - 150, 104.1267 - 200)
-        let path = ArrowLayer.arrowPath(in: Rect(x: 70, y: 20, width: 260, height: 260), thickness: 40,
-                                        startRadians: -.pi / 2, lengthRadians: tipAngle + .pi / 2,
-                                        headLengthRadians: .pi / 8)
+        let path = ArrowLayer.arrowPath(
+            in: Rect(x: 70, y: 20, width: 260, height: 260), thickness: 40,
+            startRadians: -.pi / 2, lengthRadians: tipAngle + .pi / 2,
+            headLengthRadians: .pi / 8)
         let ends = endPoints(path)
         guard case .move(let tip)? = path.elements.first else { return XCTFail("starts with a move") }
         assertPoint(tip, 104.1267, 203.9287, accuracy: 1e-3, "tip")
         XCTAssertEqual(tip.distance(to: center), 110, accuracy: 1e-9, "tip radius = outer − thickness/2")
         // Line to the head on the outer circle, outer arc back to the tail at the top,
         // line to the inner circle, inner arc forward to the head, close.
-        let lines = path.elements.enumerated().filter { if case .line = $0.element { return true }; return false }
+        let lines = path.elements.enumerated().filter {
+            if case .line = $0.element { return true }; return false
+        }
         XCTAssertEqual(lines.count, 2)
         assertPoint(lines[0].element.endPoint!, 119.7099, 252.2423, accuracy: 1e-3, "outer head")
         assertPoint(ends[lines[1].offset - 1]!, 200, 20, accuracy: 1e-9, "outer arc ends at the tail")
@@ -49,17 +52,21 @@ final class CustomLayerGeometryTests: XCTestCase {
         let unclipped = ArrowLayer.angles(start: 1, length: 2, headLength: -0.5)
         XCTAssertEqual(unclipped.head, 2.5, accuracy: 1e-15, "head takes the sign of the length")
         // A clipped arrow is a triangle-like wedge: no stray full-circle arc from rounding.
-        let path = ArrowLayer.arrowPath(in: Rect(x: 0, y: 0, width: 200, height: 200), thickness: 20,
-                                        startRadians: 0.3, lengthRadians: 0.1, headLengthRadians: 1)
-        let cubics = path.elements.filter { if case .cubic = $0 { return true }; return false }
+        let path = ArrowLayer.arrowPath(
+            in: Rect(x: 0, y: 0, width: 200, height: 200), thickness: 20,
+            startRadians: 0.3, lengthRadians: 0.1, headLengthRadians: 1)
+        let cubics = path.elements.filter {
+            if case .cubic = $0 { return true }; return false
+        }
         XCTAssertEqual(cubics.count, 0, "outer and inner arcs are empty")
         XCTAssertLessThan(path.bounds.width, 30)
     }
 
     func testNegativeLengthRunsTheOtherWay() {
         let bounds = Rect(x: 0, y: 0, width: 200, height: 200)
-        let path = ArrowLayer.arrowPath(in: bounds, thickness: 20, startRadians: 0, lengthRadians: -.pi / 2,
-                                        headLengthRadians: 0.2)
+        let path = ArrowLayer.arrowPath(
+            in: bounds, thickness: 20, startRadians: 0, lengthRadians: -.pi / 2,
+            headLengthRadians: 0.2)
         guard case .move(let tip)? = path.elements.first else { return XCTFail() }
         assertPoint(tip, 100, 10, accuracy: 1e-9, "tip at −π/2, radius 90")
         // Everything lies in the upper-right quadrant (angles −π/2…0).
@@ -70,8 +77,12 @@ final class CustomLayerGeometryTests: XCTestCase {
     }
 
     func testArrowCustomPropertiesAreKeysAndRedraw() {
-        XCTAssertEqual(ArrowLayer.customPropertyKeys, ["thickness", "startRadians", "lengthRadians", "headLengthRadians",
-                                                       "fillColor", "strokeColor", "lineWidth", "lineJoin"])
+        XCTAssertEqual(
+            ArrowLayer.customPropertyKeys,
+            [
+                "thickness", "startRadians", "lengthRadians", "headLengthRadians",
+                "fillColor", "strokeColor", "lineWidth", "lineJoin"
+            ])
         XCTAssertTrue(ArrowLayer.needsDisplay(forKey: "lengthRadians"))
         XCTAssertFalse(ArrowLayer.needsDisplay(forKey: "position"))
         let arrow = ArrowLayer()
@@ -92,7 +103,7 @@ final class CustomLayerGeometryTests: XCTestCase {
         let quarter = SectorLayer.sectorPath(in: bounds, startAngle: 0, progress: 0.25)
         let ends = endPoints(quarter)
         assertPoint(ends[0]!, 100, 100)
-        assertPoint(ends[1]!, 200, 100)                         // line to angle 0
+        assertPoint(ends[1]!, 200, 100)  // line to angle 0
         assertPoint(ends[ends.count - 2]!, 100, 200, accuracy: 1e-9)  // clockwise to π/2 (down)
         let b = quarter.bounds
         XCTAssertEqual(b.minX, 100, accuracy: 1e-9); XCTAssertEqual(b.minY, 100, accuracy: 1e-9)
@@ -140,11 +151,14 @@ final class CustomLayerGeometryTests: XCTestCase {
 
     func testProgressLayoutMatchesTheReferenceBar() {
         // Reference 13-wave-progress: progress = strokeEnd = 0.37, origin (25, 150), length 350.
-        let l = ProgressLayer.layout(origin: Point(x: 25, y: 150), maxLength: 350, maxOffset: 25, progress: 0.37,
-                                     strokeEnd: 0.37, textRect: Rect(x: 0, y: 100, width: 40, height: 20))
+        let l = ProgressLayer.layout(
+            origin: Point(x: 25, y: 150), maxLength: 350, maxOffset: 25, progress: 0.37,
+            strokeEnd: 0.37, textRect: Rect(x: 0, y: 100, width: 40, height: 20))
         assertPoint(l.tip, 154.5, 168.5, accuracy: 1e-9)
-        XCTAssertEqual(l.track.count, 2); assertPoint(l.track[0], 154.5, 168.5, accuracy: 1e-9); assertPoint(l.track[1], 375, 150)
-        XCTAssertEqual(l.done.count, 2); assertPoint(l.done[0], 25, 150); assertPoint(l.done[1], 154.5, 168.5, accuracy: 1e-9)
+        XCTAssertEqual(l.track.count, 2); assertPoint(l.track[0], 154.5, 168.5, accuracy: 1e-9);
+        assertPoint(l.track[1], 375, 150)
+        XCTAssertEqual(l.done.count, 2); assertPoint(l.done[0], 25, 150);
+        assertPoint(l.done[1], 154.5, 168.5, accuracy: 1e-9)
         XCTAssertEqual(l.labelText, "37%")
         assertPoint(l.labelRect.origin, 129.5, 118.5, accuracy: 1e-9)
     }
@@ -152,8 +166,9 @@ final class CustomLayerGeometryTests: XCTestCase {
     func testProgressStrokeEndSplitsTheBentLine() {
         let origin = Point(x: 25, y: 150), end = Point(x: 375, y: 150)
         // strokeEnd beyond progress: the contact lies on tip → end, green covers origin → tip → contact.
-        let ahead = ProgressLayer.layout(origin: origin, maxLength: 350, maxOffset: 25, progress: 0.5, strokeEnd: 0.75,
-                                         textRect: .zero)
+        let ahead = ProgressLayer.layout(
+            origin: origin, maxLength: 350, maxOffset: 25, progress: 0.5, strokeEnd: 0.75,
+            textRect: .zero)
         let tip = Point(x: 200, y: 175)
         assertPoint(ahead.tip, tip.x, tip.y)
         let onTipToEnd = tip.lerp(to: end, (287.5 - tip.x) / (end.x - tip.x))
@@ -161,21 +176,24 @@ final class CustomLayerGeometryTests: XCTestCase {
         XCTAssertEqual(ahead.done, [origin, tip, ahead.contact])
         XCTAssertEqual(ahead.track, [ahead.contact, end])
         // strokeEnd behind progress: the contact lies on origin → tip.
-        let behind = ProgressLayer.layout(origin: origin, maxLength: 350, maxOffset: 25, progress: 0.5, strokeEnd: 0.25,
-                                          textRect: .zero)
+        let behind = ProgressLayer.layout(
+            origin: origin, maxLength: 350, maxOffset: 25, progress: 0.5, strokeEnd: 0.25,
+            textRect: .zero)
         let onOriginToTip = origin.lerp(to: tip, (112.5 - origin.x) / (tip.x - origin.x))
         assertPoint(behind.contact, onOriginToTip.x, onOriginToTip.y, accuracy: 1e-9)
         XCTAssertEqual(behind.done, [origin, behind.contact])
         XCTAssertEqual(behind.track, [behind.contact, tip, end])
         // Nothing green at progress 0, whatever strokeEnd says.
-        let zero = ProgressLayer.layout(origin: origin, maxLength: 350, maxOffset: 25, progress: 0, strokeEnd: 0.5,
-                                        textRect: .zero)
+        let zero = ProgressLayer.layout(
+            origin: origin, maxLength: 350, maxOffset: 25, progress: 0, strokeEnd: 0.5,
+            textRect: .zero)
         XCTAssertTrue(zero.done.isEmpty)
         XCTAssertEqual(zero.track, [origin, end])
         XCTAssertEqual(zero.labelText, "0%")
         // Out-of-range values are clamped, not trusted.
-        let wild = ProgressLayer.layout(origin: origin, maxLength: 350, maxOffset: 25, progress: 7, strokeEnd: .nan,
-                                        textRect: .zero)
+        let wild = ProgressLayer.layout(
+            origin: origin, maxLength: 350, maxOffset: 25, progress: 7, strokeEnd: .nan,
+            textRect: .zero)
         XCTAssertEqual(wild.labelText, "100%")
         XCTAssertTrue(wild.done.isEmpty)
     }
@@ -225,8 +243,9 @@ final class CustomLayerGeometryTests: XCTestCase {
                 let ends = endPoints(slice.path!)
                 assertPoint(ends[0]!, center.x, center.y, accuracy: 1e-9)
                 assertPoint(ends[1]!, center.x + radius * cos(start), center.y + radius * sin(start), accuracy: 1e-9)
-                assertPoint(ends[ends.count - 2]!, center.x + radius * cos(endAngle),
-                            center.y + radius * sin(endAngle), accuracy: 1e-9)
+                assertPoint(
+                    ends[ends.count - 2]!, center.x + radius * cos(endAngle),
+                    center.y + radius * sin(endAngle), accuracy: 1e-9)
                 start = endAngle
             }
         }
@@ -234,8 +253,9 @@ final class CustomLayerGeometryTests: XCTestCase {
         XCTAssertTrue(pie.runningAnimations.isEmpty, "animationDidStop for every slice")
         XCTAssertFalse(pie.needsFrameUpdates, "the display link pauses")
         let last = endPoints(pie.slices[4].path!)
-        assertPoint(last[last.count - 2]!, center.x + radius * cos(targets[4]), center.y + radius * sin(targets[4]),
-                    accuracy: 1e-9)
+        assertPoint(
+            last[last.count - 2]!, center.x + radius * cos(targets[4]), center.y + radius * sin(targets[4]),
+            accuracy: 1e-9)
         // Changing values on rendered slices goes through the delegate's action again.
         // (The last slice still ends at 3π/2: an unchanged value runs no action.)
         pie.setValues([1, 1, 1, 1, 1], colors: [.black])

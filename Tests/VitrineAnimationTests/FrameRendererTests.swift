@@ -73,8 +73,9 @@ final class FrameRendererTests: XCTestCase {
         withoutActions { sector.opacity = 0.5 }
         scene.frame(at: 0.2)
         XCTAssertEqual(CountingSectorLayer.draws, 1, "position and opacity are not drawing keys")
-        assertColor(scene.bitmap, Point(x: 90 + 20, y: 75 + 20), Color(red: 1, green: 0.75, blue: 0.5),
-                    tolerance: 3 / 255, "the stored sector, moved and half transparent")
+        assertColor(
+            scene.bitmap, Point(x: 90 + 20, y: 75 + 20), Color(red: 1, green: 0.75, blue: 0.5),
+            tolerance: 3 / 255, "the stored sector, moved and half transparent")
         // A drawing key, and setNeedsDisplay, redraw.
         withoutActions { sector.progress = 0.75 }
         scene.frame(at: 0.3)
@@ -136,7 +137,8 @@ final class FrameRendererTests: XCTestCase {
             fresh.frame(at: 0)
             // A stale or cropped store would differ by whole colours; compositing a store and
             // drawing directly may round one anti-aliased level apart, no more.
-            XCTAssertLessThanOrEqual(maximumChannelDifference(moving.bitmap, fresh.bitmap), 1, "after moving to x = \(x)")
+            XCTAssertLessThanOrEqual(
+                maximumChannelDifference(moving.bitmap, fresh.bitmap), 1, "after moving to x = \(x)")
         }
         XCTAssertLessThanOrEqual(moving.frames.renderer.backingStoreCount, 1)
     }
@@ -278,26 +280,37 @@ final class FrameRendererTests: XCTestCase {
         let policy = DamagePolicy()
         let frame = IntRect(x: 0, y: 0, width: 100, height: 100)
         XCTAssertEqual(policy.deviceRects(for: [], frame: frame), [])
-        XCTAssertEqual(policy.deviceRects(for: [Rect(x: 10.5, y: 10, width: 5, height: 5)], frame: frame),
-                       [IntRect(x: 9, y: 9, width: 8, height: 7)], "enclosing pixels, outset by one")
+        XCTAssertEqual(
+            policy.deviceRects(for: [Rect(x: 10.5, y: 10, width: 5, height: 5)], frame: frame),
+            [IntRect(x: 9, y: 9, width: 8, height: 7)], "enclosing pixels, outset by one")
         // Overlapping and touching rectangles merge; distant ones stay apart.
-        let merged = policy.deviceRects(for: [Rect(x: 10, y: 10, width: 10, height: 10), Rect(x: 15, y: 15, width: 10, height: 10),
-                                              Rect(x: 70, y: 70, width: 5, height: 5)], frame: frame)
-        XCTAssertEqual(Set(merged), [IntRect(x: 9, y: 9, width: 17, height: 17), IntRect(x: 69, y: 69, width: 7, height: 7)])
+        let merged = policy.deviceRects(
+            for: [
+                Rect(x: 10, y: 10, width: 10, height: 10), Rect(x: 15, y: 15, width: 10, height: 10),
+                Rect(x: 70, y: 70, width: 5, height: 5)
+            ], frame: frame)
+        XCTAssertEqual(
+            Set(merged), [IntRect(x: 9, y: 9, width: 17, height: 17), IntRect(x: 69, y: 69, width: 7, height: 7)])
         // More than half the frame: the whole frame.
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 0, y: 0, width: 80, height: 70)], frame: frame), [frame])
         // Too many rectangles: the closest ones merge first; far-apart corners never become one
         // box over the whole frame.
         var few = DamagePolicy()
         few.maximumRectCount = 2
-        let corners = few.deviceRects(for: [Rect(x: 1, y: 1, width: 4, height: 4), Rect(x: 7, y: 1, width: 4, height: 4),
-                                            Rect(x: 90, y: 90, width: 4, height: 4)], frame: frame)
-        XCTAssertEqual(Set(corners), [IntRect(x: 0, y: 0, width: 12, height: 6), IntRect(x: 89, y: 89, width: 6, height: 6)])
+        let corners = few.deviceRects(
+            for: [
+                Rect(x: 1, y: 1, width: 4, height: 4), Rect(x: 7, y: 1, width: 4, height: 4),
+                Rect(x: 90, y: 90, width: 4, height: 4)
+            ], frame: frame)
+        XCTAssertEqual(
+            Set(corners), [IntRect(x: 0, y: 0, width: 12, height: 6), IntRect(x: 89, y: 89, width: 6, height: 6)])
         // Off-frame damage is dropped; a transform maps into device pixels.
         XCTAssertEqual(policy.deviceRects(for: [Rect(x: 300, y: 0, width: 10, height: 10)], frame: frame), [])
-        XCTAssertEqual(policy.deviceRects(for: [Rect(x: 1, y: 1, width: 2, height: 2)], frame: frame,
-                                          transform: Transform2D(scaleX: 2, y: 2)),
-                       [IntRect(x: 1, y: 1, width: 6, height: 6)])
+        XCTAssertEqual(
+            policy.deviceRects(
+                for: [Rect(x: 1, y: 1, width: 2, height: 2)], frame: frame,
+                transform: Transform2D(scaleX: 2, y: 2)),
+            [IntRect(x: 1, y: 1, width: 6, height: 6)])
     }
 
     func testDamageTrackedFramesEqualFullFrames() {
@@ -363,8 +376,9 @@ final class FrameRendererTests: XCTestCase {
             }
             // At half opacity the store is kept throughout (its alpha applies to the drawing
             // as a whole), so the end needs no draw.
-            XCTAssertEqual(animated.frames.renderer.contentDrawCount - drawsBefore, opacity < 1 ? 4 : 4 + 1,
-                           "one draw per changing frame, one to fill the store after direct draws")
+            XCTAssertEqual(
+                animated.frames.renderer.contentDrawCount - drawsBefore, opacity < 1 ? 4 : 4 + 1,
+                "one draw per changing frame, one to fill the store after direct draws")
         }
     }
 

@@ -7,17 +7,22 @@ import VitrineGraphics
 final class IncrementalEvaluationTests: XCTestCase {
     /// Asserts two presentation trees show the same thing: the same model layers in the same
     /// places, equal animatable values, sublayers pointing back at their parents.
-    func assertSameTree(_ a: Layer, _ b: Layer, _ where: String = "root", file: StaticString = #filePath, line: UInt = #line) {
+    func assertSameTree(
+        _ a: Layer, _ b: Layer, _ where: String = "root", file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertTrue(a.model() === b.model(), "\(`where`): different model layers", file: file, line: line)
         for key in a.propertyKeys {
             guard let x = a.value(forKey: key) else { continue }
-            XCTAssertTrue(isEqualValue(x, b.value(forKey: key)), "\(`where`).\(key): \(x) vs \(String(describing: b.value(forKey: key)))",
-                          file: file, line: line)
+            XCTAssertTrue(
+                isEqualValue(x, b.value(forKey: key)),
+                "\(`where`).\(key): \(x) vs \(String(describing: b.value(forKey: key)))",
+                file: file, line: line)
         }
         XCTAssertTrue(a.contents === b.contents, "\(`where`).contents", file: file, line: line)
         XCTAssertEqual(a.sublayers.count, b.sublayers.count, "\(`where`): sublayer count", file: file, line: line)
         for (i, (x, y)) in zip(a.sublayers, b.sublayers).enumerated() {
-            XCTAssertTrue(x.superlayer === a && y.superlayer === b, "\(`where`)[\(i)]: superlayer", file: file, line: line)
+            XCTAssertTrue(
+                x.superlayer === a && y.superlayer === b, "\(`where`)[\(i)]: superlayer", file: file, line: line)
             assertSameTree(x, y, "\(`where`)[\(i)]", file: file, line: line)
         }
         XCTAssertEqual(a.mask == nil, b.mask == nil, "\(`where`): mask", file: file, line: line)
@@ -51,13 +56,15 @@ final class IncrementalEvaluationTests: XCTestCase {
         let f1 = scene.frame(at: 0.25)
         let f2 = scene.frame(at: 0.5)
         XCTAssertFalse(f1.presentation === first.presentation, "something changed: a new root copy")
-        XCTAssertTrue(f1.presentation.sublayers[0].sublayers[0] === first.presentation.sublayers[0].sublayers[0],
-                      "the still layer keeps its copy")
+        XCTAssertTrue(
+            f1.presentation.sublayers[0].sublayers[0] === first.presentation.sublayers[0].sublayers[0],
+            "the still layer keeps its copy")
         XCTAssertFalse(f2.presentation.sublayers[0] === f1.presentation.sublayers[0], "the path to a change is copied")
         XCTAssertEqual(f1.presentation.sublayers[0].sublayers[1].position.x, 25, accuracy: 1e-12)
         XCTAssertEqual(f2.presentation.sublayers[0].sublayers[1].position.x, 50, accuracy: 1e-12)
-        XCTAssertTrue(f2.presentation.sublayers[0].sublayers[0].superlayer === f2.presentation.sublayers[0],
-                      "a kept copy's superlayer is the current copy of its parent")
+        XCTAssertTrue(
+            f2.presentation.sublayers[0].sublayers[0].superlayer === f2.presentation.sublayers[0],
+            "a kept copy's superlayer is the current copy of its parent")
         // A model change of a layer without animations makes a new copy of it.
         Transaction.begin()
         Transaction.setDisableActions(true)
@@ -126,7 +133,9 @@ final class IncrementalEvaluationTests: XCTestCase {
         XCTAssertTrue(update.presentation.sublayers[0].model() === follower)
         XCTAssertEqual(update.presentation.sublayers[0].position.y, 50, accuracy: 1e-12)
         XCTAssertTrue(update.presentation.sublayers[2] === first.presentation.sublayers[2], "the bystander is kept")
-        XCTAssertEqual(Set(update.changedLayers.map(ObjectIdentifier.init)), [ObjectIdentifier(follower), ObjectIdentifier(leader)])
+        XCTAssertEqual(
+            Set(update.changedLayers.map(ObjectIdentifier.init)), [ObjectIdentifier(follower), ObjectIdentifier(leader)]
+        )
     }
 
     /// Layers claim their slots in construction order, also when a layer makes other layers

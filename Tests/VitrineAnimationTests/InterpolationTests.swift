@@ -13,7 +13,8 @@ final class InterpolationTests: XCTestCase {
 
     func circle() -> Path {
         var p = Path()
-        p.addArc(center: Point(x: 160, y: 320), radius: 20, startAngle: -.pi / 2, endAngle: 3 * .pi / 2, clockwise: true)
+        p.addArc(
+            center: Point(x: 160, y: 320), radius: 20, startAngle: -.pi / 2, endAngle: 3 * .pi / 2, clockwise: true)
         return p
     }
 
@@ -193,7 +194,7 @@ final class InterpolationTests: XCTestCase {
     func testDashPatternsOfDifferentLengths() {
         let a: [Double] = [4, 2], b: [Double] = [1, 2, 3]
         let mid = a.interpolated(to: b, fraction: 0.5)
-        XCTAssertEqual(mid, [2.5, 2, 3.5, 1.5, 3, 2.5])   // [4,2,4,2,4,2] and [1,2,3,1,2,3]
+        XCTAssertEqual(mid, [2.5, 2, 3.5, 1.5, 3, 2.5])  // [4,2,4,2,4,2] and [1,2,3,1,2,3]
         XCTAssertEqual(a.interpolated(to: b, fraction: 0), a)
         XCTAssertEqual(a.interpolated(to: b, fraction: 1), b)
     }

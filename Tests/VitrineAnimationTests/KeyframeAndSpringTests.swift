@@ -8,7 +8,7 @@ final class KeyframeAndSpringTests: XCTestCase {
         let engine = Engine(root: layer, clock: ManualClock())
         animation.duration = 1
         animation.isRemovedOnCompletion = false
-        animation.fillMode = .forwards   // p = 1 shows the end value
+        animation.fillMode = .forwards  // p = 1 shows the end value
         layer.add(animation, forKey: "k")
         engine.tick(at: 0)
         return engine.presentationTree(at: p)
@@ -81,8 +81,10 @@ final class KeyframeAndSpringTests: XCTestCase {
     // MARK: Spring
 
     /// m·x″ + c·x′ + k·(x − 1) = 0 from x = 0, x′ = v₀, integrated with RK4 (step 1e-4).
-    func integrate(mass m: Double, stiffness k: Double, damping c: Double, velocity v0: Double,
-                   until end: Double) -> [(t: Double, x: Double)] {
+    func integrate(
+        mass m: Double, stiffness k: Double, damping c: Double, velocity v0: Double,
+        until end: Double
+    ) -> [(t: Double, x: Double)] {
         var x = 0.0, v = v0, t = 0.0
         let h = 1e-4
         var out: [(Double, Double)] = []
@@ -103,12 +105,12 @@ final class KeyframeAndSpringTests: XCTestCase {
 
     func testSpringClosedFormMatchesTheIntegratedODE() {
         let cases: [(m: Double, k: Double, c: Double, v: Double)] = [
-            (1, 100, 10, 0),      // under-damped
-            (1, 100, 20, 0),      // critical
-            (1, 100, 50, 0),      // over-damped
-            (2, 300, 8, 5),       // under-damped, pushed
-            (1, 100, 20, -3),     // critical, pulled back
-            (0.5, 50, 30, 2),     // over-damped, pushed
+            (1, 100, 10, 0),  // under-damped
+            (1, 100, 20, 0),  // critical
+            (1, 100, 50, 0),  // over-damped
+            (2, 300, 8, 5),  // under-damped, pushed
+            (1, 100, 20, -3),  // critical, pulled back
+            (0.5, 50, 30, 2)  // over-damped, pushed
         ]
         for c in cases {
             let solution = SpringSolution(mass: c.m, stiffness: c.k, damping: c.c, initialVelocity: c.v)
@@ -122,7 +124,7 @@ final class KeyframeAndSpringTests: XCTestCase {
         let spring = SpringAnimation(keyPath: "zPosition")
         spring.fromValue = 0.0
         spring.toValue = 100.0
-        spring.damping = 10   // ζ = 0.5, ω = 10
+        spring.damping = 10  // ζ = 0.5, ω = 10
         // Under-damped envelope √(A² + B²)·e^(−ζωt) with A = −1, B = −ζω/ω_d.
         let wd = 10 * (1 - 0.25).squareRoot()
         let amplitude = (1 + pow(5 / wd, 2)).squareRoot()
@@ -148,12 +150,15 @@ final class KeyframeOverflowTests: XCTestCase {
     func testPacedModesOfHugeValuesFallBackToEvenPacing() {
         for mode in [CalculationMode.paced, .cubicPaced] {
             for f in stride(from: 0.0, through: 1.0, by: 0.125) {
-                let value = KeyframeAnimation.interpolate([0, 1e308, -1e308, 1], at: f, mode: mode, keyTimes: nil,
-                                                          timingFunctions: nil)
+                let value = KeyframeAnimation.interpolate(
+                    [0, 1e308, -1e308, 1], at: f, mode: mode, keyTimes: nil,
+                    timingFunctions: nil)
                 XCTAssertFalse(value.isNaN, "\(mode) at \(f)")
             }
         }
-        XCTAssertEqual(KeyframeAnimation.interpolate([0, 1e308, -1e308, 1], at: 1.0 / 3, mode: .paced, keyTimes: nil,
-                                                     timingFunctions: nil), 1e308)
+        XCTAssertEqual(
+            KeyframeAnimation.interpolate(
+                [0, 1e308, -1e308, 1], at: 1.0 / 3, mode: .paced, keyTimes: nil,
+                timingFunctions: nil), 1e308)
     }
 }

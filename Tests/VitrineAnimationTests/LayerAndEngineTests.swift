@@ -23,7 +23,7 @@ final class LayerAndEngineTests: XCTestCase {
         XCTAssertEqual(layer.frame, Rect(x: 130, y: 130, width: 100, height: 100))
         layer.anchorPoint = Point(x: 0.5, y: 0.5)
         layer.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
-        XCTAssertEqual(layer.frame, Rect(x: 30, y: 30, width: 200, height: 200))   // about the centre (130, 130)
+        XCTAssertEqual(layer.frame, Rect(x: 30, y: 30, width: 200, height: 200))  // about the centre (130, 130)
         layer.transform = VitrineGraphics.Transform2D(rotationAngle: .pi / 2)
         let f = layer.frame
         XCTAssertEqual(f.minX, 80, accuracy: 1e-9); XCTAssertEqual(f.width, 100, accuracy: 1e-9)
@@ -39,7 +39,7 @@ final class LayerAndEngineTests: XCTestCase {
         assertPoint(b.convert(Point(x: 0, y: 0), to: root), 110, 70)
         assertPoint(root.convert(Point(x: 110, y: 70), to: b), 0, 0)
         assertPoint(a.convert(Point(x: 5, y: 5), from: b), 15, 25)
-        a.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)   // about a's centre (200, 150)
+        a.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)  // about a's centre (200, 150)
         assertPoint(b.convert(Point(x: 0, y: 0), to: nil), 200 + 2 * (10 - 100), 150 + 2 * (20 - 100), accuracy: 1e-9)
 
         a.speed = 2; a.beginTime = 1; a.timeOffset = 0.5
@@ -67,7 +67,7 @@ final class LayerAndEngineTests: XCTestCase {
         other.addSublayer(a)
         XCTAssertTrue(a.superlayer === other)
         XCTAssertEqual(root.sublayers.count, 2)
-        root.addSublayer(root)   // ignored, never a cycle through itself
+        root.addSublayer(root)  // ignored, never a cycle through itself
         XCTAssertEqual(root.sublayers.count, 2)
     }
 
@@ -121,13 +121,13 @@ final class LayerAndEngineTests: XCTestCase {
         let first = DelegateLog(), second = DelegateLog()
         let a = BasicAnimation(keyPath: "opacity"); a.fromValue = 0.0; a.duration = 1; a.delegate = first
         layer.add(a, forKey: "fade")
-        a.duration = 50   // changing the original after adding has no effect: the layer holds a copy
+        a.duration = 50  // changing the original after adding has no effect: the layer holds a copy
         XCTAssertEqual(layer.animation(forKey: "fade")?.duration, 1)
         XCTAssertFalse(layer.animation(forKey: "fade") === a)
         scene.frame(at: 0.5)
         XCTAssertEqual(first.events, ["start"])
         let b = BasicAnimation(keyPath: "opacity"); b.fromValue = 0.5; b.duration = 1; b.delegate = second
-        layer.add(b, forKey: "fade")   // same key replaces: the first stops unfinished
+        layer.add(b, forKey: "fade")  // same key replaces: the first stops unfinished
         XCTAssertEqual(first.events, ["start", "stop-unfinished"])
         XCTAssertEqual(layer.animationKeys(), ["fade"])
         scene.frame(at: 1)
@@ -242,9 +242,12 @@ final class LayerAndEngineTests: XCTestCase {
         let b = Rect(x: 0, y: 0, width: 200, height: 100)
         let s = Size(width: 50, height: 50)
         XCTAssertEqual(ContentsGravity.resize.rect(forContentsOf: s, in: b), b)
-        XCTAssertEqual(ContentsGravity.resizeAspect.rect(forContentsOf: s, in: b), Rect(x: 50, y: 0, width: 100, height: 100))
-        XCTAssertEqual(ContentsGravity.resizeAspectFill.rect(forContentsOf: s, in: b), Rect(x: 0, y: -50, width: 200, height: 200))
-        XCTAssertEqual(ContentsGravity.bottomRight.rect(forContentsOf: s, in: b), Rect(x: 150, y: 50, width: 50, height: 50))
+        XCTAssertEqual(
+            ContentsGravity.resizeAspect.rect(forContentsOf: s, in: b), Rect(x: 50, y: 0, width: 100, height: 100))
+        XCTAssertEqual(
+            ContentsGravity.resizeAspectFill.rect(forContentsOf: s, in: b), Rect(x: 0, y: -50, width: 200, height: 200))
+        XCTAssertEqual(
+            ContentsGravity.bottomRight.rect(forContentsOf: s, in: b), Rect(x: 150, y: 50, width: 50, height: 50))
         XCTAssertEqual(ContentsGravity.top.rect(forContentsOf: s, in: b), Rect(x: 75, y: 0, width: 50, height: 50))
     }
 }

@@ -51,7 +51,8 @@ final class MaskDamageTests: XCTestCase {
             let a = tracked.frame(at: t), b = full.frame(at: t)
             XCTAssertFalse(a.dirty.isEmpty)
             for rect in a.dirty {
-                XCTAssertEqual(rect.intersection(box), rect, "frame \(i): within the arrow's box, not the 1920 × 1080 photo")
+                XCTAssertEqual(
+                    rect.intersection(box), rect, "frame \(i): within the arrow's box, not the 1920 × 1080 photo")
             }
             // Between the first frame (1 rad → 0.2 + 2π/12) and the last (the animation ends:
             // back to 1 rad), the arrow grows by a twelfth of a turn per frame: the wedge that
@@ -85,8 +86,12 @@ final class MaskDamageTests: XCTestCase {
         let a = tracked.frame(at: 0.1)
         full.frame(at: 0.1)
         // Old box 760…1160 × 340…740, new 200…600 × 100…500: two rectangles, not the photo.
-        XCTAssertEqual(Set(a.dirty), [IntRect(x: 759, y: 339, width: 402, height: 402),
-                                      IntRect(x: 199, y: 99, width: 402, height: 402)])
+        XCTAssertEqual(
+            Set(a.dirty),
+            [
+                IntRect(x: 759, y: 339, width: 402, height: 402),
+                IntRect(x: 199, y: 99, width: 402, height: 402)
+            ])
         XCTAssertTrue(samePixels(tracked.bitmap, full.bitmap))
     }
 

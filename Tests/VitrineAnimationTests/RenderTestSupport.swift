@@ -42,8 +42,9 @@ func savePNG(_ bitmap: Bitmap, _ name: String) {
 
 /// A solid opaque image.
 func solidImage(_ color: Color, width: Int, height: Int) -> Image {
-    Image(width: width, height: height,
-          premultipliedPixels: Array(repeating: color.premultipliedPixel, count: width * height))!
+    Image(
+        width: width, height: height,
+        premultipliedPixels: Array(repeating: color.premultipliedPixel, count: width * height))!
 }
 
 /// The pixel containing `p`, as a straight-alpha colour.
@@ -57,10 +58,13 @@ func polar(_ center: Point, _ radius: Double, _ angle: Double) -> Point {
 }
 
 /// Asserts the pixel at `p` has `expected`'s colour, each component within `tolerance`.
-func assertColor(_ bitmap: Bitmap, _ p: Point, _ expected: Color, tolerance: Double = 2.5 / 255,
-                 _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line) {
+func assertColor(
+    _ bitmap: Bitmap, _ p: Point, _ expected: Color, tolerance: Double = 2.5 / 255,
+    _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
+) {
     let c = color(bitmap, at: p)
-    let ok = abs(c.red - expected.red) <= tolerance && abs(c.green - expected.green) <= tolerance
+    let ok =
+        abs(c.red - expected.red) <= tolerance && abs(c.green - expected.green) <= tolerance
         && abs(c.blue - expected.blue) <= tolerance && abs(c.alpha - expected.alpha) <= tolerance
     XCTAssertTrue(ok, "pixel at \(p) is \(c), expected \(expected) \(message())", file: file, line: line)
 }

@@ -73,7 +73,8 @@ final class RenderedLayerGeometryTests: XCTestCase {
         XCTAssertFalse(end.isAnimating)
         // Removed at the end: the model's full ring shows.
         for angle in stride(from: -Double.pi / 2 + 0.05, to: 1.5 * .pi - 0.45, by: 0.2) {
-            assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 75, angle), .black, "full ring at \(angle)")
+            assertColor(
+                scene.bitmap, polar(RenderedLayerGeometryTests.center, 75, angle), .black, "full ring at \(angle)")
         }
         savePNG(scene.bitmap, "arrow-end")
     }
@@ -184,8 +185,12 @@ final class RenderedLayerGeometryTests: XCTestCase {
         XCTAssertGreaterThan(middle, 6400 + 1000)
         XCTAssertLessThan(middle, .pi * 70 * 70 - 1000)
         for angle in stride(from: 0.0, to: 2 * .pi, by: 0.25) {
-            assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 38, angle), .redColor, "inside the square at \(angle)")
-            assertColor(scene.bitmap, polar(RenderedLayerGeometryTests.center, 73, angle), .white, "outside the circle at \(angle)")
+            assertColor(
+                scene.bitmap, polar(RenderedLayerGeometryTests.center, 38, angle), .redColor,
+                "inside the square at \(angle)")
+            assertColor(
+                scene.bitmap, polar(RenderedLayerGeometryTests.center, 73, angle), .white,
+                "outside the circle at \(angle)")
         }
         scene.frame(at: 1.5)
         savePNG(scene.bitmap, "morph-end")
@@ -200,7 +205,8 @@ final class RenderedLayerGeometryTests: XCTestCase {
         let ring = ShapeLayer()
         ring.frame = Rect(x: 0, y: 0, width: 200, height: 200)
         var circle = Path()
-        circle.addArc(center: RenderedLayerGeometryTests.center, radius: 60, startAngle: 0, endAngle: 2 * .pi, clockwise: true)
+        circle.addArc(
+            center: RenderedLayerGeometryTests.center, radius: 60, startAngle: 0, endAngle: 2 * .pi, clockwise: true)
         ring.path = circle
         ring.fillColor = nil
         ring.strokeColor = .blueColor
@@ -291,7 +297,8 @@ final class RenderedLayerGeometryTests: XCTestCase {
         assertColor(scene.bitmap, polar(c, 93, .pi), .white)
         // The labels (white text at 0.7 r, mid-angle) are drawn over the slices.
         let label = IntRect(x: Int(c.x - 63 - 30), y: Int(c.y - 10), width: 60, height: 20)
-        XCTAssertGreaterThan(countPixels(scene.bitmap, in: label) { $0.red > 0.6 && $0.green > 0.6 }, 10,
-                             "the 50 % label is written on the blue slice")
+        XCTAssertGreaterThan(
+            countPixels(scene.bitmap, in: label) { $0.red > 0.6 && $0.green > 0.6 }, 10,
+            "the 50 % label is written on the blue slice")
     }
 }

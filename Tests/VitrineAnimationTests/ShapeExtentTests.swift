@@ -33,10 +33,12 @@ final class ShapeExtentTests: XCTestCase {
         for i in 1...10 { zigzag.addLine(to: Point(50 + Double(i) * 50, i % 2 == 0 ? 550 : 480)) }
         // The zigzag turns by about 110° at each corner: miters reach 1.7 half-widths out,
         // within the default limit of 10 and beyond a limit of 1.5 (bevels).
-        for (path, key, cap, join, limit) in [(arc, "strokeEnd", LineCap.round, LineJoin.round, 10.0),
-                                              (arc, "strokeStart", .square, .miter, 10),
-                                              (zigzag, "strokeEnd", .butt, .miter, 10),
-                                              (zigzag, "strokeStart", .butt, .miter, 1.5)] {
+        for (path, key, cap, join, limit) in [
+            (arc, "strokeEnd", LineCap.round, LineJoin.round, 10.0),
+            (arc, "strokeStart", .square, .miter, 10),
+            (zigzag, "strokeEnd", .butt, .miter, 10),
+            (zigzag, "strokeStart", .butt, .miter, 1.5)
+        ] {
             func scene() -> (RenderScene, ShapeLayer) {
                 let scene = RenderScene(width: 600, height: 600, background: .black)
                 let shape = ShapeLayer()
@@ -50,8 +52,9 @@ final class ShapeExtentTests: XCTestCase {
                 shape.lineWidth = limit < 2 ? 30 : 16
                 scene.root.addSublayer(shape)
                 scene.frame(at: 0)
-                let animation = linearAnimation(key, from: key == "strokeEnd" ? 0 : 1, to: key == "strokeEnd" ? 1 : 0,
-                                                duration: 1)
+                let animation = linearAnimation(
+                    key, from: key == "strokeEnd" ? 0 : 1, to: key == "strokeEnd" ? 1 : 0,
+                    duration: 1)
                 shape.add(animation, forKey: "reveal")
                 return (scene, shape)
             }
@@ -69,10 +72,12 @@ final class ShapeExtentTests: XCTestCase {
                     savePNG(tracked.bitmap, "stroke-end-tracked")
                     savePNG(full.bitmap, "stroke-end-full")
                     let difference = maximumChannelDifference(tracked.bitmap, full.bitmap)
-                    return XCTFail("\(key) \(cap) \(join) \(limit), frame \(i): differs by \(difference) from a whole repaint")
+                    return XCTFail(
+                        "\(key) \(cap) \(join) \(limit), frame \(i): differs by \(difference) from a whole repaint")
                 }
             }
-            XCTAssertGreaterThanOrEqual(partial, 20, "\(key) \(cap) \(join) \(limit): most frames repaint under a third of the shape's box")
+            XCTAssertGreaterThanOrEqual(
+                partial, 20, "\(key) \(cap) \(join) \(limit): most frames repaint under a third of the shape's box")
         }
     }
 
@@ -112,8 +117,10 @@ final class ShapeExtentTests: XCTestCase {
         // The line runs from (0, 150) through the tip (700, 210) to (1400, 150), widened by the
         // line width; the label moves with the tip to (640, 250, 120, 48), widened by its
         // height on either side for a percentage wider than the rectangle.
-        XCTAssertEqual(bar.visualExtent(), Rect(x: -14, y: 136, width: 1428, height: 88)
-            .union(Rect(x: 592, y: 249, width: 216, height: 50)))
+        XCTAssertEqual(
+            bar.visualExtent(),
+            Rect(x: -14, y: 136, width: 1428, height: 88)
+                .union(Rect(x: 592, y: 249, width: 216, height: 50)))
         bar.backgroundColor = .black
         XCTAssertEqual(bar.visualExtent().intersection(bar.bounds), bar.bounds)
     }

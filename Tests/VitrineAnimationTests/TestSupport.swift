@@ -38,11 +38,15 @@ final class Scene {
 final class DelegateLog: AnimationDelegate {
     var events: [String] = []
     func animationDidStart(_ animation: Animation) { events.append("start") }
-    func animationDidStop(_ animation: Animation, finished: Bool) { events.append(finished ? "stop" : "stop-unfinished") }
+    func animationDidStop(_ animation: Animation, finished: Bool) {
+        events.append(finished ? "stop" : "stop-unfinished")
+    }
 }
 
-func assertPoint(_ p: Point, _ x: Double, _ y: Double, accuracy: Double = 1e-9, _ message: String = "",
-                 file: StaticString = #filePath, line: UInt = #line) {
+func assertPoint(
+    _ p: Point, _ x: Double, _ y: Double, accuracy: Double = 1e-9, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertEqual(p.x, x, accuracy: accuracy, "x " + message, file: file, line: line)
     XCTAssertEqual(p.y, y, accuracy: accuracy, "y " + message, file: file, line: line)
 }

@@ -52,7 +52,9 @@ final class TimingVectorsTests: XCTestCase {
 
     /// Adds `animation` to a root layer whose model zPosition is `model`, commits it at scene
     /// time 0, applies the layer's timing, and returns the presented zPosition at `time`.
-    static func present(_ animation: Animation, model: Double, layerParams p: [String: String], at time: Double) -> Double {
+    static func present(
+        _ animation: Animation, model: Double, layerParams p: [String: String], at time: Double
+    ) -> Double {
         let layer = Layer()
         layer.zPosition = model
         let engine = Engine(root: layer, clock: ManualClock())
@@ -99,7 +101,8 @@ final class TimingVectorsTests: XCTestCase {
                 a.toValue = p["to"].flatMap(Double.init)
                 a.byValue = p["by"].flatMap(Double.init)
                 a.isAdditive = p["additive"] == "true"
-                actual = TimingVectorsTests.present(a, model: Double(p["model"]!)!, layerParams: p, at: Double(row.time)!)
+                actual = TimingVectorsTests.present(
+                    a, model: Double(p["model"]!)!, layerParams: p, at: Double(row.time)!)
             case "keyframe":
                 let a = KeyframeAnimation(keyPath: "zPosition")
                 a.duration = 1

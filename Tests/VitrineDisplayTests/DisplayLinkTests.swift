@@ -13,9 +13,11 @@ final class DisplayLinkTests: XCTestCase {
     }
 
     /// Runs a loop on a virtual clock until `frames` frames were delivered.
-    private func run(frames: Int, fps: Int = 60, clock: VirtualClock,
-                     configure: (DisplayLink, FrameLoop) throws -> Void = { _, _ in },
-                     _ body: (DisplayFrame, DisplayLink) throws -> Void) throws -> (DisplayLink, FrameLoop, [DisplayFrame]) {
+    private func run(
+        frames: Int, fps: Int = 60, clock: VirtualClock,
+        configure: (DisplayLink, FrameLoop) throws -> Void = { _, _ in },
+        _ body: (DisplayFrame, DisplayLink) throws -> Void
+    ) throws -> (DisplayLink, FrameLoop, [DisplayFrame]) {
         let link = try DisplayLink(clock: clock, preferredFramesPerSecond: fps)
         let loop = FrameLoop(link: link)
         try configure(link, loop)
@@ -76,7 +78,8 @@ final class DisplayLinkTests: XCTestCase {
         let (link, _, frames) = try run(frames: 4, clock: clock) { _, _ in }
         XCTAssertEqual(frames.map(\.timestamp), [0, 1, 4, 5].map { deadline($0) })
         XCTAssertEqual(frames[2].missedDeadlines, 2)
-        XCTAssertEqual(frames[2].wakeTime, MonotonicInstant(seconds: deadline(2)).advanced(byNanoseconds: 40_000_000).seconds)
+        XCTAssertEqual(
+            frames[2].wakeTime, MonotonicInstant(seconds: deadline(2)).advanced(byNanoseconds: 40_000_000).seconds)
         XCTAssertEqual(link.missedFrameCount, 2)
     }
 
@@ -140,8 +143,9 @@ final class DisplayLinkTests: XCTestCase {
             if frame.index == 2 { link.preferredFramesPerSecond = 30 }
         }
         let third = MonotonicInstant(seconds: deadline(2))
-        XCTAssertEqual(frames.map(\.timestamp),
-                       [deadline(0), deadline(1), deadline(2)] + (1...3).map { deadline($0, fps: 30, from: third) })
+        XCTAssertEqual(
+            frames.map(\.timestamp),
+            [deadline(0), deadline(1), deadline(2)] + (1...3).map { deadline($0, fps: 30, from: third) })
         XCTAssertEqual(frames[4].duration, 1.0 / 30)
     }
 
@@ -150,7 +154,11 @@ final class DisplayLinkTests: XCTestCase {
         let clock = VirtualClock(start: start)
         let loop = FrameLoop(link: try DisplayLink(clock: clock))
         var calls = 0
-        XCTAssertThrowsError(try loop.run { _ in calls += 1; if calls == 3 { throw Boom() } }) { error in
+        XCTAssertThrowsError(
+            try loop.run { _ in
+                calls += 1; if calls == 3 { throw Boom() }
+            }
+        ) { error in
             XCTAssertTrue(error is Boom)
         }
         XCTAssertEqual(calls, 3)
@@ -188,7 +196,9 @@ final class DisplayLinkTests: XCTestCase {
             link.resume()
         }
         var woke: MonotonicInstant?
-        try loop.run { _ in woke = link.clock.now(); loop.stop() }
+        try loop.run { _ in
+            woke = link.clock.now(); loop.stop()
+        }
         let waited = Double(woke!.nanoseconds(since: before)) / 1e9
         XCTAssertGreaterThanOrEqual(waited, 0.1)
         XCTAssertLessThan(waited, 1.0)

@@ -35,7 +35,9 @@ final class FrameLoopTimerTests: XCTestCase {
         link.isPaused = true
         let loop = FrameLoop(link: link)
         var order: [String] = []
-        loop.schedule(at: start.advanced(byNanoseconds: 300)) { order.append("c"); loop.stop() }
+        loop.schedule(at: start.advanced(byNanoseconds: 300)) {
+            order.append("c"); loop.stop()
+        }
         let cancelled = loop.schedule(at: start.advanced(byNanoseconds: 200)) { order.append("x") }
         loop.schedule(at: start.advanced(byNanoseconds: 100)) { order.append("a") }
         loop.schedule(at: start.advanced(byNanoseconds: 100)) { order.append("b") }

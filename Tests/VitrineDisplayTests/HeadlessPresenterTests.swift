@@ -17,7 +17,9 @@ final class HeadlessPresenterTests: XCTestCase {
         let second = (0..<12).map { presenter.frames[1][$0 % 4, $0 / 4] }
         let inside: Set = [5, 6]
         XCTAssertEqual(second, (0..<12).map { inside.contains($0) ? 0xFF44_5566 : 0xFF11_2233 })
-        XCTAssertEqual(presenter.dirtyRects, [[IntRect(x: 0, y: 0, width: 4, height: 3)], [IntRect(x: 1, y: 1, width: 2, height: 1)]])
+        XCTAssertEqual(
+            presenter.dirtyRects,
+            [[IntRect(x: 0, y: 0, width: 4, height: 3)], [IntRect(x: 1, y: 1, width: 2, height: 1)]])
     }
 
     func testHandsEachScreenToItsSinkWithTheFrameIndex() throws {
@@ -70,7 +72,8 @@ final class HeadlessPresenterTests: XCTestCase {
         let frame = Bitmap(width: 4, height: 4)
         for y in 0..<4 { for x in 0..<4 { frame[x, y] = 0xFF00_0000 | UInt32(y * 4 + x) } }
         try presenter.present(frame)
-        XCTAssertEqual([presenter.screen[0, 0], presenter.screen[1, 0], presenter.screen[0, 1], presenter.screen[1, 1]],
-                       [0xFF00_0005, 0xFF00_0006, 0xFF00_0009, 0xFF00_000A])
+        XCTAssertEqual(
+            [presenter.screen[0, 0], presenter.screen[1, 0], presenter.screen[0, 1], presenter.screen[1, 1]],
+            [0xFF00_0005, 0xFF00_0006, 0xFF00_0009, 0xFF00_000A])
     }
 }

@@ -35,8 +35,10 @@ final class X11PresenterTests: XCTestCase {
         try assertFullFrameShown(presenter, client)
     }
 
-    private func assertFullFrameShown(_ presenter: X11Presenter, _ client: XClient,
-                                      file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertFullFrameShown(
+        _ presenter: X11Presenter, _ client: XClient,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let frame = Frames.pattern(width: 320, height: 240, seed: 1)
         try presenter.present(frame)
         try presenter.finishPresenting()
@@ -45,7 +47,8 @@ final class X11PresenterTests: XCTestCase {
 
         let headless = HeadlessPresenter(size: presenter.size)
         try headless.present(frame)
-        assertPixelsEqual(shot, Frames.rgb(headless.screen), width: 320, "screen vs headless render", file: file, line: line)
+        assertPixelsEqual(
+            shot, Frames.rgb(headless.screen), width: 320, "screen vs headless render", file: file, line: line)
     }
 
     func testDirtyRectanglesChangeOnlyTheirPixelsThroughSharedMemory() throws {
@@ -71,8 +74,10 @@ final class X11PresenterTests: XCTestCase {
     /// Each step repaints the whole bitmap but declares only some rectangles dirty: the screen
     /// must change exactly there. Several steps alternate the two shared buffers, or reuse the
     /// one the presenter's own bitmap lives in (`inPresentersBitmap`).
-    private func assertDirtyUpdates(_ server: XvfbServer, sharedMemory: Bool, inPresentersBitmap: Bool = false,
-                                    file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertDirtyUpdates(
+        _ server: XvfbServer, sharedMemory: Bool, inPresentersBitmap: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let client = try XClient(server.name)
         let presenter = try X11Presenter(displayName: server.name, sharedMemory: sharedMemory, logger: quiet)
         defer { presenter.close() }
@@ -82,8 +87,9 @@ final class X11PresenterTests: XCTestCase {
 
         let frame: Bitmap
         if inPresentersBitmap {
-            frame = try XCTUnwrap(try presenter.makeFrameBitmap(size: PixelSize(width: width, height: height)),
-                                  file: file, line: line)
+            frame = try XCTUnwrap(
+                try presenter.makeFrameBitmap(size: PixelSize(width: width, height: height)),
+                file: file, line: line)
             XCTAssertEqual(PixelSize(of: frame), PixelSize(width: width, height: height), file: file, line: line)
             presenter.prepareFrameBitmap()
             Frames.fill(frame, seed: 1)
@@ -98,7 +104,7 @@ final class X11PresenterTests: XCTestCase {
             (2, [IntRect(x: 10, y: 10, width: 30, height: 20)]),
             (3, [IntRect(x: 30, y: 15, width: 40, height: 40), IntRect(x: 100, y: 90, width: 60, height: 30)]),
             (4, [IntRect(x: 0, y: 100, width: 25, height: 20)]),
-            (5, [IntRect(x: 150, y: -5, width: 30, height: 12)]),  // partly outside: clipped
+            (5, [IntRect(x: 150, y: -5, width: 30, height: 12)])  // partly outside: clipped
         ]
         for step in steps {
             presenter.prepareFrameBitmap()
@@ -116,8 +122,9 @@ final class X11PresenterTests: XCTestCase {
             try presenter.finishPresenting()
             let shot = try client.screenshot(width: width, height: height)
             assertPixelsEqual(shot, expected, width: width, "after step \(step.seed)", file: file, line: line)
-            assertPixelsEqual(Frames.rgb(headless.screen), expected, width: width, "headless after step \(step.seed)",
-                              file: file, line: line)
+            assertPixelsEqual(
+                Frames.rgb(headless.screen), expected, width: width, "headless after step \(step.seed)",
+                file: file, line: line)
         }
     }
 
@@ -138,8 +145,9 @@ final class X11PresenterTests: XCTestCase {
         let ordinary = Frames.pattern(width: 160, height: 120, seed: 5)
         try presenter.present(ordinary)
         try presenter.finishPresenting()
-        assertPixelsEqual(try client.screenshot(width: 160, height: 120), Frames.rgb(ordinary), width: 160,
-                          "after presenting an ordinary bitmap")
+        assertPixelsEqual(
+            try client.screenshot(width: 160, height: 120), Frames.rgb(ordinary), width: 160,
+            "after presenting an ordinary bitmap")
         presenter.close()
         Frames.fill(second, seed: 6)
         XCTAssertEqual(second[159, 119], Frames.pixel(x: 159, y: 119, seed: 6))
@@ -192,9 +200,10 @@ final class X11PresenterTests: XCTestCase {
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
         attributes.background_pixel = 0xFFFFFF
-        let cover = XCreateWindow(client.display, client.root, 20, 30, 80, 50, 0, XDefaultDepth(client.display, 0),
-                                  UInt32(InputOutput), XDefaultVisual(client.display, 0),
-                                  UInt(CWOverrideRedirect | CWBackPixel), &attributes)
+        let cover = XCreateWindow(
+            client.display, client.root, 20, 30, 80, 50, 0, XDefaultDepth(client.display, 0),
+            UInt32(InputOutput), XDefaultVisual(client.display, 0),
+            UInt(CWOverrideRedirect | CWBackPixel), &attributes)
         XMapRaised(client.display, cover)
         XSync(client.display, 0)
         XDestroyWindow(client.display, cover)
@@ -233,8 +242,10 @@ final class X11PresenterTests: XCTestCase {
     }
 
     /// Polls the presenter's descriptor and handles its events until `done` says so or time runs out.
-    private func waitForEvents(_ presenter: X11Presenter, until deadline: Date,
-                               _ done: ([PresenterEvent]) throws -> Bool) throws {
+    private func waitForEvents(
+        _ presenter: X11Presenter, until deadline: Date,
+        _ done: ([PresenterEvent]) throws -> Bool
+    ) throws {
         while Date() < deadline {
             var descriptor = pollfd(fd: presenter.eventDescriptor!, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 50)
@@ -282,8 +293,9 @@ final class X11PresenterTests: XCTestCase {
         let checkAtom = client.atom("_NET_SUPPORTING_WM_CHECK")
         for target in [client.root, check] {
             withUnsafeBytes(of: &check) { bytes in
-                _ = XChangeProperty(client.display, target, checkAtom, Atom(XA_WINDOW), 32, PropModeReplace,
-                                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+                _ = XChangeProperty(
+                    client.display, target, checkAtom, Atom(XA_WINDOW), 32, PropModeReplace,
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
             }
         }
         XSync(client.display, 0)
@@ -294,8 +306,9 @@ final class X11PresenterTests: XCTestCase {
         var attributes = XWindowAttributes()
         XGetWindowAttributes(client.display, Window(presenter.window), &attributes)
         XCTAssertEqual(attributes.override_redirect, 0)
-        XCTAssertEqual(client.property(Window(presenter.window), "_NET_WM_STATE"),
-                       [UInt(client.atom("_NET_WM_STATE_FULLSCREEN"))])
+        XCTAssertEqual(
+            client.property(Window(presenter.window), "_NET_WM_STATE"),
+            [UInt(client.atom("_NET_WM_STATE_FULLSCREEN"))])
         // Motif hints: flags = decorations (2), decorations = 0.
         XCTAssertEqual(client.property(Window(presenter.window), "_MOTIF_WM_HINTS"), [2, 0, 0, 0, 0])
     }
@@ -305,8 +318,9 @@ final class X11PresenterTests: XCTestCase {
         let client = try XClient(server.name)
         var gone = XCreateSimpleWindow(client.display, client.root, 0, 0, 1, 1, 0, 0, 0)
         withUnsafeBytes(of: &gone) { bytes in
-            _ = XChangeProperty(client.display, client.root, client.atom("_NET_SUPPORTING_WM_CHECK"), Atom(XA_WINDOW), 32,
-                                PropModeReplace, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+            _ = XChangeProperty(
+                client.display, client.root, client.atom("_NET_SUPPORTING_WM_CHECK"), Atom(XA_WINDOW), 32,
+                PropModeReplace, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
         XDestroyWindow(client.display, gone)
         XSync(client.display, 0)

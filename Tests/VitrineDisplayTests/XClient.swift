@@ -17,8 +17,11 @@ final class XClient {
 
     /// The RGB of every pixel of `rect` of the root window (what the screen shows), row by row.
     func screenshot(x: Int = 0, y: Int = 0, width: Int, height: Int) throws -> [UInt32] {
-        guard let image = XGetImage(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height),
-                                    XAllPlanes(), ZPixmap) else {
+        guard
+            let image = XGetImage(
+                display, root, Int32(x), Int32(y), UInt32(width), UInt32(height),
+                XAllPlanes(), ZPixmap)
+        else {
             throw XvfbError(description: "XGetImage failed")
         }
         defer { vitrine_XDestroyImage(image) }
@@ -51,11 +54,14 @@ final class XClient {
         guard let library = dlopen("libXfixes.so.3", RTLD_NOW) else {
             throw XvfbError(description: "libXfixes.so.3 is not installed (apt-get install libxfixes3)")
         }
-        typealias QueryExtension = @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
-        typealias QueryVersion = @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+        typealias QueryExtension =
+            @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+        typealias QueryVersion =
+            @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
         typealias GetCursorImage = @convention(c) (OpaquePointer) -> UnsafeMutableRawPointer?
         guard let query = dlsym(library, "XFixesQueryExtension"), let version = dlsym(library, "XFixesQueryVersion"),
-              let get = dlsym(library, "XFixesGetCursorImage") else {
+            let get = dlsym(library, "XFixesGetCursorImage")
+        else {
             throw XvfbError(description: "libXfixes lacks XFixesGetCursorImage")
         }
         var eventBase: Int32 = 0, errorBase: Int32 = 0
@@ -76,10 +82,14 @@ final class XClient {
     func property(_ window: Window, _ property: String) -> [UInt] {
         var type: Atom = 0, format: Int32 = 0, items: UInt = 0, remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
-        guard XGetWindowProperty(display, window, atom(property), 0, 64, 0, Atom(AnyPropertyType), &type, &format,
-                                 &items, &remaining, &data) == Success, let data else { return [] }
+        guard
+            XGetWindowProperty(
+                display, window, atom(property), 0, 64, 0, Atom(AnyPropertyType), &type, &format,
+                &items, &remaining, &data) == Success, let data
+        else { return [] }
         defer { XFree(data) }
         guard format == 32 else { return [] }
-        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt.self), count: Int(items)))
+        return Array(
+            UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt.self), count: Int(items)))
     }
 }

@@ -65,9 +65,9 @@ final class BufferPoolTests: XCTestCase {
         ctx.restoreGState()
         ctx.endTransparencyLayer()
         XCTAssertEqual(bitmap[10, 10] >> 24, 255)
-        XCTAssertEqual(bitmap[5, 10] >> 24, 0)      // outside the outer clip
+        XCTAssertEqual(bitmap[5, 10] >> 24, 0)  // outside the outer clip
         XCTAssertEqual(bitmap[25, 25] >> 24, 0)
-        XCTAssertEqual(bitmap[45, 45] >> 24, 128)   // black at 50 %
+        XCTAssertEqual(bitmap[45, 45] >> 24, 128)  // black at 50 %
         XCTAssertEqual(bitmap[52, 45] >> 24, 0)
     }
 
@@ -143,6 +143,7 @@ final class BufferPoolTests: XCTestCase {
         for _ in 0..<BufferPool.idleFrames { pool.endFrame() }
         XCTAssertEqual(pool.retainedBytes, all)
         pool.endFrame()
-        XCTAssertEqual(pool.retainedBytes, BufferPool.sizeClass(for: 200 * 200) * 4 + BufferPool.sizeClass(for: 50 * 50))
+        XCTAssertEqual(
+            pool.retainedBytes, BufferPool.sizeClass(for: 200 * 200) * 4 + BufferPool.sizeClass(for: 50 * 50))
     }
 }

@@ -8,8 +8,10 @@ final class CompositingTests: XCTestCase {
         (Int(p >> 24), Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF))
     }
 
-    private func assertPixel(_ p: UInt32, a: Int, r: Int, g: Int, b: Int, tolerance: Int = 1,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertPixel(
+        _ p: UInt32, a: Int, r: Int, g: Int, b: Int, tolerance: Int = 1,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let c = channels(p)
         for (got, want, name) in [(c.a, a, "a"), (c.r, r, "r"), (c.g, g, "g"), (c.b, b, "b")] {
             XCTAssertLessThanOrEqual(abs(got - want), tolerance, "\(name): \(got) vs \(want)", file: file, line: line)
@@ -52,7 +54,7 @@ final class CompositingTests: XCTestCase {
             SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: nil)
             XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
         }
-        let c: UInt32 = 0xC010_2030 // alpha 192, channels below it
+        let c: UInt32 = 0xC010_2030  // alpha 192, channels below it
         var expected: [UInt32] = []
         for i in 0..<n { dst[i] = premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24))) }
         SpanBlitter.blendConstant(dst, n, c)
@@ -77,7 +79,7 @@ final class CompositingTests: XCTestCase {
         bitmap.fill(0xFFFF_FFFF)
         let ctx = GraphicsContext(bitmap: bitmap)
         ctx.fill(Rect(x: 0, y: 0, width: 4, height: 8), color: Color(red: 0, green: 0, blue: 0, alpha: 0.5))
-        assertPixel(bitmap[1, 1], a: 255, r: 128, g: 128, b: 128) // 255 · (1 − 0.5) = 127.5
+        assertPixel(bitmap[1, 1], a: 255, r: 128, g: 128, b: 128)  // 255 · (1 − 0.5) = 127.5
         // A translucent colour over white: c·α + 255·(1 − α), and the path (non-aligned) route.
         let colour = Color(red: 0.2, green: 0.6, blue: 1.0, alpha: 0.3)
         var p = Path()
@@ -127,7 +129,7 @@ final class CompositingTests: XCTestCase {
         for i in 0..<3 {
             ctx.beginTransparencyLayer(alpha: 1)
             ctx.fill(Rect(x: Double(i * 10), y: 0, width: 10, height: 10), color: .black)
-            ctx.beginTransparencyLayer(alpha: 0.5) // nested
+            ctx.beginTransparencyLayer(alpha: 0.5)  // nested
             ctx.fill(Rect(x: 0, y: 20, width: 10, height: 10), color: .black)
             ctx.endTransparencyLayer()
             ctx.endTransparencyLayer()
@@ -159,12 +161,12 @@ final class CompositingTests: XCTestCase {
         let r = 20.0
         ctx.clip(toRoundedRect: Rect(x: 10, y: 10, width: 100, height: 80), cornerRadius: r)
         ctx.fill(Rect(x: 0, y: 0, width: 130, height: 130), color: .black)
-        XCTAssertEqual(bitmap[10, 10] >> 24, 0)          // corner cut away
-        XCTAssertEqual(bitmap[14, 14] >> 24, 0)          // (14.5,14.5) is 21.9 from the arc centre
+        XCTAssertEqual(bitmap[10, 10] >> 24, 0)  // corner cut away
+        XCTAssertEqual(bitmap[14, 14] >> 24, 0)  // (14.5,14.5) is 21.9 from the arc centre
         XCTAssertEqual(bitmap[60, 50] >> 24, 255)
-        XCTAssertEqual(bitmap[10, 50] >> 24, 255)        // straight edge on a pixel boundary
+        XCTAssertEqual(bitmap[10, 50] >> 24, 255)  // straight edge on a pixel boundary
         XCTAssertEqual(bitmap[9, 50] >> 24, 0)
-        let partial = bitmap[15, 15] >> 24               // on the arc: anti-aliased
+        let partial = bitmap[15, 15] >> 24  // on the arc: anti-aliased
         XCTAssert(partial > 0 && partial < 255, "arc pixel \(partial)")
         var sum = 0.0
         for y in 0..<130 { for x in 0..<130 { sum += Double(bitmap[x, y] >> 24) / 255 } }
@@ -226,7 +228,8 @@ final class CompositingTests: XCTestCase {
         bitmap.fill(0xFFFF_FFFF)
         let ctx = GraphicsContext(bitmap: bitmap)
         let mask = ctx.renderAlphaMask {
-            ctx.fill(Rect(x: 10, y: 10, width: 20, height: 20), color: Color(red: 0.3, green: 0.1, blue: 0.9, alpha: 0.5))
+            ctx.fill(
+                Rect(x: 10, y: 10, width: 20, height: 20), color: Color(red: 0.3, green: 0.1, blue: 0.9, alpha: 0.5))
         }
         // Capturing drew nothing visible, and yields the drawn alpha over the drawn region.
         XCTAssertEqual(bitmap[15, 15], 0xFFFF_FFFF)
@@ -268,7 +271,7 @@ final class CompositingTests: XCTestCase {
         // Scaled to 9×9, the centre pixel samples the image's centre: the mean of all four.
         let odd = Bitmap(width: 9, height: 9)
         GraphicsContext(bitmap: odd).draw(image, in: Rect(x: 0, y: 0, width: 9, height: 9))
-        assertPixel(odd[4, 4], a: 255, r: 128, g: 128, b: 128) // (255 + 0 + 0 + 255) / 4 = 127.5
+        assertPixel(odd[4, 4], a: 255, r: 128, g: 128, b: 128)  // (255 + 0 + 0 + 255) / 4 = 127.5
     }
 
     func testImageAtWholePixelOffsetIsCopiedExactly() {
@@ -297,7 +300,8 @@ final class CompositingTests: XCTestCase {
         ctx.fill(Rect(x: 1, y: 1, width: 5, height: 5), color: .black)
         ctx.setAlpha(1)
         ctx.scaleBy(x: 0, y: 0)
-        ctx.draw(Image(width: 1, height: 1, premultipliedPixels: [0xFFFF_FFFF])!, in: Rect(x: 0, y: 0, width: 5, height: 5))
+        ctx.draw(
+            Image(width: 1, height: 1, premultipliedPixels: [0xFFFF_FFFF])!, in: Rect(x: 0, y: 0, width: 5, height: 5))
         ctx.clip(toRoundedRect: Rect(x: .nan, y: 0, width: 5, height: 5), cornerRadius: .nan)
         ctx.restoreGState()
         ctx.endTransparencyLayer()
@@ -334,7 +338,11 @@ final class ResampledImageTests: XCTestCase {
     /// one level), through a mask too.
     func testRepeatedScaledDrawMatchesDirectFiltering() throws {
         var texels: [UInt32] = []
-        for y in 0..<64 { for x in 0..<64 { texels.append(0xFF00_0000 | UInt32(x * 4) << 16 | UInt32(y * 4) << 8 | UInt32((x ^ y) & 0xFF)) } }
+        for y in 0..<64 {
+            for x in 0..<64 {
+                texels.append(0xFF00_0000 | UInt32(x * 4) << 16 | UInt32(y * 4) << 8 | UInt32((x ^ y) & 0xFF))
+            }
+        }
         let image = try XCTUnwrap(Image(width: 64, height: 64, premultipliedPixels: texels))
         let rect = Rect(x: 10.3, y: 7.6, width: 34.5, height: 40.2)
         func draw(times: Int) -> Bitmap {

@@ -3,7 +3,9 @@ import VitrineGraphics
 import XCTest
 
 final class GeometryTests: XCTestCase {
-    func assertPoint(_ p: Point, _ q: Point, accuracy: Double = 1e-12, file: StaticString = #filePath, line: UInt = #line) {
+    func assertPoint(
+        _ p: Point, _ q: Point, accuracy: Double = 1e-12, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(p.x, q.x, accuracy: accuracy, "x of \(p) vs \(q)", file: file, line: line)
         XCTAssertEqual(p.y, q.y, accuracy: accuracy, "y of \(p) vs \(q)", file: file, line: line)
     }
@@ -60,7 +62,8 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(Rect.null.union(a), a)
         XCTAssertEqual(Rect(x: 10, y: 10, width: -4, height: -6).standardized, Rect(x: 6, y: 4, width: 4, height: 6))
         XCTAssertEqual(Rect(x: 0.5, y: 1.2, width: 2, height: 2).integral, Rect(x: 0, y: 1, width: 3, height: 3))
-        XCTAssertEqual(IntRect(enclosing: Rect(x: -0.5, y: 2.25, width: 1, height: 1)), IntRect(x: -1, y: 2, width: 2, height: 2))
+        XCTAssertEqual(
+            IntRect(enclosing: Rect(x: -0.5, y: 2.25, width: 1, height: 1)), IntRect(x: -1, y: 2, width: 2, height: 2))
         XCTAssertTrue(IntRect(enclosing: Rect(x: .nan, y: 0, width: 1, height: 1)).isEmpty)
     }
 

@@ -20,7 +20,9 @@ final class PNGTests: XCTestCase {
         return c ^ 0xFFFF_FFFF
     }
 
-    private func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    private func bigEndian(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
@@ -44,8 +46,10 @@ final class PNGTests: XCTestCase {
     }
 
     /// `rows` are raw scanlines (filter byte 0 is prepended here).
-    private func makePNG(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
-                         palette: [UInt8]? = nil, transparency: [UInt8]? = nil) -> Data {
+    private func makePNG(
+        width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
+        palette: [UInt8]? = nil, transparency: [UInt8]? = nil
+    ) -> Data {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colorType, 0, 0, 0])
         if let palette { png += chunk("PLTE", palette) }
@@ -57,21 +61,25 @@ final class PNGTests: XCTestCase {
 
     private func argb(_ a: UInt32, _ r: UInt32, _ g: UInt32, _ b: UInt32) -> UInt32 { a << 24 | r << 16 | g << 8 | b }
 
-    private func assertClose(_ got: UInt32, _ want: UInt32, tolerance: Int = 0, _ what: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertClose(
+        _ got: UInt32, _ want: UInt32, tolerance: Int = 0, _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         for shift in stride(from: 0, through: 24, by: 8) {
             let g = Int((got >> UInt32(shift)) & 0xFF), w = Int((want >> UInt32(shift)) & 0xFF)
-            XCTAssertLessThanOrEqual(abs(g - w), tolerance,
-                                     "\(what): \(String(got, radix: 16)) vs \(String(want, radix: 16))",
-                                     file: file, line: line)
+            XCTAssertLessThanOrEqual(
+                abs(g - w), tolerance,
+                "\(what): \(String(got, radix: 16)) vs \(String(want, radix: 16))",
+                file: file, line: line)
         }
     }
 
     // MARK: - Reading every colour type
 
     func testEncoderSanityAndRGBA8() throws {
-        let data = makePNG(width: 2, height: 1, bitDepth: 8, colorType: 6,
-                           rows: [[255, 0, 0, 255, 10, 200, 30, 128]])
+        let data = makePNG(
+            width: 2, height: 1, bitDepth: 8, colorType: 6,
+            rows: [[255, 0, 0, 255, 10, 200, 30, 128]])
         let image = try Image(pngData: data)
         XCTAssertEqual(image.width, 2)
         XCTAssertEqual(image[0, 0], argb(255, 255, 0, 0))
@@ -80,8 +88,10 @@ final class PNGTests: XCTestCase {
     }
 
     func testRGB8AndGrey8() throws {
-        let rgb = try Image(pngData: makePNG(width: 2, height: 2, bitDepth: 8, colorType: 2,
-                                             rows: [[1, 2, 3, 4, 5, 6], [250, 128, 0, 9, 99, 199]]))
+        let rgb = try Image(
+            pngData: makePNG(
+                width: 2, height: 2, bitDepth: 8, colorType: 2,
+                rows: [[1, 2, 3, 4, 5, 6], [250, 128, 0, 9, 99, 199]]))
         XCTAssertEqual(rgb[0, 0], argb(255, 1, 2, 3))
         XCTAssertEqual(rgb[1, 1], argb(255, 9, 99, 199))
         let grey = try Image(pngData: makePNG(width: 3, height: 1, bitDepth: 8, colorType: 0, rows: [[0, 128, 255]]))
@@ -91,8 +101,9 @@ final class PNGTests: XCTestCase {
     }
 
     func testGreyAlphaAndLowBitDepthGrey() throws {
-        let ga = try Image(pngData: makePNG(width: 2, height: 1, bitDepth: 8, colorType: 4, rows: [[200, 128, 50, 255]]))
-        XCTAssertEqual(ga[0, 0], argb(128, 100, 100, 100)) // 200 · 128 / 255 = 100.4
+        let ga = try Image(
+            pngData: makePNG(width: 2, height: 1, bitDepth: 8, colorType: 4, rows: [[200, 128, 50, 255]]))
+        XCTAssertEqual(ga[0, 0], argb(128, 100, 100, 100))  // 200 · 128 / 255 = 100.4
         XCTAssertEqual(ga[1, 0], argb(255, 50, 50, 50))
         // 2-bit grey: levels 0, 85, 170, 255; four pixels in one byte, most significant first.
         let g2 = try Image(pngData: makePNG(width: 4, height: 1, bitDepth: 2, colorType: 0, rows: [[0b00_01_10_11]]))
@@ -101,11 +112,12 @@ final class PNGTests: XCTestCase {
 
     func testPaletteWithTransparency() throws {
         let palette: [UInt8] = [255, 0, 0, 0, 0, 255, 10, 20, 30]
-        let data = makePNG(width: 4, height: 1, bitDepth: 4, colorType: 3, rows: [[0x01, 0x20]],
-                           palette: palette, transparency: [128, 0])
+        let data = makePNG(
+            width: 4, height: 1, bitDepth: 4, colorType: 3, rows: [[0x01, 0x20]],
+            palette: palette, transparency: [128, 0])
         let image = try Image(pngData: data)
         XCTAssertEqual(image[0, 0], argb(128, 128, 0, 0))
-        XCTAssertEqual(image[1, 0], 0) // fully transparent
+        XCTAssertEqual(image[1, 0], 0)  // fully transparent
         XCTAssertEqual(image[2, 0], argb(255, 10, 20, 30))
         XCTAssertEqual(image[3, 0], argb(128, 128, 0, 0))
     }
@@ -113,13 +125,19 @@ final class PNGTests: XCTestCase {
     func testSixteenBitRGBAndRGBA() throws {
         // 16-bit samples v map to 8 bits as v / 257 (the files carry no gamma: taken as sRGB).
         func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        let rgb = try Image(pngData: makePNG(width: 2, height: 1, bitDepth: 16, colorType: 2,
-                                             rows: [be16(0xFFFF) + be16(0x8080) + be16(0) + be16(0x1234) + be16(0xABCD) + be16(0x0101)]))
+        let rgb = try Image(
+            pngData: makePNG(
+                width: 2, height: 1, bitDepth: 16, colorType: 2,
+                rows: [be16(0xFFFF) + be16(0x8080) + be16(0) + be16(0x1234) + be16(0xABCD) + be16(0x0101)]))
         XCTAssertEqual(rgb[0, 0], argb(255, 255, 128, 0))
         assertClose(rgb[1, 0], argb(255, 18, 171, 1), tolerance: 1, "16-bit RGB")
-        let rgba = try Image(pngData: makePNG(width: 2, height: 1, bitDepth: 16, colorType: 6,
-                                              rows: [be16(0xFFFF) + be16(0) + be16(0xFFFF) + be16(0xFFFF)
-                                                     + be16(0xFFFF) + be16(0xFFFF) + be16(0) + be16(0x8080)]))
+        let rgba = try Image(
+            pngData: makePNG(
+                width: 2, height: 1, bitDepth: 16, colorType: 6,
+                rows: [
+                    be16(0xFFFF) + be16(0) + be16(0xFFFF) + be16(0xFFFF)
+                        + be16(0xFFFF) + be16(0xFFFF) + be16(0) + be16(0x8080)
+                ]))
         XCTAssertEqual(rgba[0, 0], argb(255, 255, 0, 255))
         assertClose(rgba[1, 0], argb(128, 128, 128, 0), tolerance: 2, "16-bit RGBA, half alpha")
     }
@@ -166,7 +184,9 @@ final class PNGTests: XCTestCase {
         let fast = try Image(contentsOfFile: path)
         for y in 0..<3 { for x in 0..<5 { XCTAssertEqual(fast[x, y], 0xFF20_4060) } }
         XCTAssertThrowsError(try bitmap.writePNG(to: "/nonexistent-dir/x.png")) { error in
-            guard case PNGError.writeFailed(let destination, _)? = error as? PNGError else { return XCTFail("\(error)") }
+            guard case PNGError.writeFailed(let destination, _)? = error as? PNGError else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(destination, "/nonexistent-dir/x.png")
         }
     }
@@ -174,7 +194,9 @@ final class PNGTests: XCTestCase {
     // MARK: - Bad input
 
     func testCorruptTruncatedAndMissingFilesThrow() throws {
-        let good = makePNG(width: 8, height: 8, bitDepth: 8, colorType: 2, rows: Array(repeating: Array(repeating: 7, count: 24), count: 8))
+        let good = makePNG(
+            width: 8, height: 8, bitDepth: 8, colorType: 2,
+            rows: Array(repeating: Array(repeating: 7, count: 24), count: 8))
         XCTAssertNoThrow(try Image(pngData: good))
         for cut in [0, 4, 8, 20, 33, good.count / 2, good.count - 13] {
             XCTAssertThrowsError(try Image(pngData: good.prefix(cut)), "truncated at \(cut)") { error in
@@ -182,9 +204,11 @@ final class PNGTests: XCTestCase {
             }
         }
         var corrupt = [UInt8](good)
-        corrupt[50] ^= 0xFF // inside IDAT: the chunk's CRC no longer matches
+        corrupt[50] ^= 0xFF  // inside IDAT: the chunk's CRC no longer matches
         XCTAssertThrowsError(try Image(pngData: Data(corrupt))) { error in
-            guard case PNGError.invalidPNG(let source, let message)? = error as? PNGError else { return XCTFail("\(error)") }
+            guard case PNGError.invalidPNG(let source, let message)? = error as? PNGError else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(source, "PNG data")
             XCTAssertFalse(message.isEmpty)
         }

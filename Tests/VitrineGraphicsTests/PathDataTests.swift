@@ -8,8 +8,10 @@ final class PathDataTests: XCTestCase {
 
     private func P(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
 
-    private func assertThrows(_ data: String, offset: Int, _ fragment: String,
-                              file: StaticString = #filePath, line: UInt = #line) {
+    private func assertThrows(
+        _ data: String, offset: Int, _ fragment: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try Path(svgPathData: data), file: file, line: line) { error in
             guard let e = error as? PathDataError else {
                 return XCTFail("not a PathDataError: \(error)", file: file, line: line)
@@ -23,88 +25,123 @@ final class PathDataTests: XCTestCase {
 
     func testMoveAndLineAbsoluteAndRelative() throws {
         XCTAssertEqual(try elements("M 10 20 L 30 40"), [.move(to: P(10, 20)), .line(to: P(30, 40))])
-        XCTAssertEqual(try elements("m 10 20 l 30 40 l -5 -5"),
-                       [.move(to: P(10, 20)), .line(to: P(40, 60)), .line(to: P(35, 55))])
+        XCTAssertEqual(
+            try elements("m 10 20 l 30 40 l -5 -5"),
+            [.move(to: P(10, 20)), .line(to: P(40, 60)), .line(to: P(35, 55))])
         // A second relative m is relative to the current point.
-        XCTAssertEqual(try elements("M 10 10 L 20 10 m 5 5"),
-                       [.move(to: P(10, 10)), .line(to: P(20, 10)), .move(to: P(25, 15))])
+        XCTAssertEqual(
+            try elements("M 10 10 L 20 10 m 5 5"),
+            [.move(to: P(10, 10)), .line(to: P(20, 10)), .move(to: P(25, 15))])
     }
 
     func testHorizontalAndVertical() throws {
-        XCTAssertEqual(try elements("M 10 20 H 50 V 60 h -5 v -10"),
-                       [.move(to: P(10, 20)), .line(to: P(50, 20)), .line(to: P(50, 60)),
-                        .line(to: P(45, 60)), .line(to: P(45, 50))])
+        XCTAssertEqual(
+            try elements("M 10 20 H 50 V 60 h -5 v -10"),
+            [
+                .move(to: P(10, 20)), .line(to: P(50, 20)), .line(to: P(50, 60)),
+                .line(to: P(45, 60)), .line(to: P(45, 50))
+            ])
     }
 
     func testCubicAbsoluteAndRelative() throws {
-        XCTAssertEqual(try elements("M 0 0 C 10 0 20 10 20 20 c 0 10 -10 20 -20 20"),
-                       [.move(to: P(0, 0)),
-                        .cubic(control1: P(10, 0), control2: P(20, 10), to: P(20, 20)),
-                        .cubic(control1: P(20, 30), control2: P(10, 40), to: P(0, 40))])
+        XCTAssertEqual(
+            try elements("M 0 0 C 10 0 20 10 20 20 c 0 10 -10 20 -20 20"),
+            [
+                .move(to: P(0, 0)),
+                .cubic(control1: P(10, 0), control2: P(20, 10), to: P(20, 20)),
+                .cubic(control1: P(20, 30), control2: P(10, 40), to: P(0, 40))
+            ])
     }
 
     func testSmoothCubicReflectsOnlyAfterCubic() throws {
         // After C, S's first control is the previous second control mirrored about the current point.
-        let expected: [PathElement] = [.move(to: P(0, 0)),
-                                       .cubic(control1: P(10, 0), control2: P(20, 10), to: P(20, 20)),
-                                       .cubic(control1: P(20, 30), control2: P(30, 40), to: P(40, 40))]
+        let expected: [PathElement] = [
+            .move(to: P(0, 0)),
+            .cubic(control1: P(10, 0), control2: P(20, 10), to: P(20, 20)),
+            .cubic(control1: P(20, 30), control2: P(30, 40), to: P(40, 40))
+        ]
         XCTAssertEqual(try elements("M 0 0 C 10 0 20 10 20 20 S 30 40 40 40"), expected)
         XCTAssertEqual(try elements("M 0 0 C 10 0 20 10 20 20 s 10 20 20 20"), expected)
         // S after S reflects the previous S's second control.
-        XCTAssertEqual(try elements("M 0 0 S 10 10 20 0 S 40 -10 40 0").last,
-                       .cubic(control1: P(30, -10), control2: P(40, -10), to: P(40, 0)))
+        XCTAssertEqual(
+            try elements("M 0 0 S 10 10 20 0 S 40 -10 40 0").last,
+            .cubic(control1: P(30, -10), control2: P(40, -10), to: P(40, 0)))
         // First command, or after a quadratic: the current point is the first control.
-        XCTAssertEqual(try elements("M 0 0 S 10 10 20 0").last,
-                       .cubic(control1: P(0, 0), control2: P(10, 10), to: P(20, 0)))
-        XCTAssertEqual(try elements("M 0 0 Q 5 5 10 0 S 15 5 20 0").last,
-                       .cubic(control1: P(10, 0), control2: P(15, 5), to: P(20, 0)))
+        XCTAssertEqual(
+            try elements("M 0 0 S 10 10 20 0").last,
+            .cubic(control1: P(0, 0), control2: P(10, 10), to: P(20, 0)))
+        XCTAssertEqual(
+            try elements("M 0 0 Q 5 5 10 0 S 15 5 20 0").last,
+            .cubic(control1: P(10, 0), control2: P(15, 5), to: P(20, 0)))
     }
 
     func testQuadAbsoluteAndRelative() throws {
-        XCTAssertEqual(try elements("M 0 0 Q 10 10 20 0 q 10 -10 20 0"),
-                       [.move(to: P(0, 0)), .quad(control: P(10, 10), to: P(20, 0)),
-                        .quad(control: P(30, -10), to: P(40, 0))])
+        XCTAssertEqual(
+            try elements("M 0 0 Q 10 10 20 0 q 10 -10 20 0"),
+            [
+                .move(to: P(0, 0)), .quad(control: P(10, 10), to: P(20, 0)),
+                .quad(control: P(30, -10), to: P(40, 0))
+            ])
     }
 
     func testSmoothQuadReflectsThroughChainsOfT() throws {
-        XCTAssertEqual(try elements("M 0 0 Q 10 10 20 0 T 40 0 t 20 0"),
-                       [.move(to: P(0, 0)), .quad(control: P(10, 10), to: P(20, 0)),
-                        .quad(control: P(30, -10), to: P(40, 0)),
-                        .quad(control: P(50, 10), to: P(60, 0))])
+        XCTAssertEqual(
+            try elements("M 0 0 Q 10 10 20 0 T 40 0 t 20 0"),
+            [
+                .move(to: P(0, 0)), .quad(control: P(10, 10), to: P(20, 0)),
+                .quad(control: P(30, -10), to: P(40, 0)),
+                .quad(control: P(50, 10), to: P(60, 0))
+            ])
         // After a cubic, or first: no reflection.
         XCTAssertEqual(try elements("M 0 0 C 0 5 5 5 10 0 T 20 0").last, .quad(control: P(10, 0), to: P(20, 0)))
         XCTAssertEqual(try elements("M 0 0 T 20 0").last, .quad(control: P(0, 0), to: P(20, 0)))
     }
 
     func testCloseThenCommandStartsAtSubpathStart() throws {
-        XCTAssertEqual(try elements("M 10 10 l 10 0 z l 0 10"),
-                       [.move(to: P(10, 10)), .line(to: P(20, 10)), .close,
-                        .move(to: P(10, 10)), .line(to: P(10, 20))])
-        XCTAssertEqual(try elements("M 10 10 L 20 10 Z M 50 50 Z m 1 1"),
-                       [.move(to: P(10, 10)), .line(to: P(20, 10)), .close,
-                        .move(to: P(50, 50)), .close, .move(to: P(51, 51))])
+        XCTAssertEqual(
+            try elements("M 10 10 l 10 0 z l 0 10"),
+            [
+                .move(to: P(10, 10)), .line(to: P(20, 10)), .close,
+                .move(to: P(10, 10)), .line(to: P(10, 20))
+            ])
+        XCTAssertEqual(
+            try elements("M 10 10 L 20 10 Z M 50 50 Z m 1 1"),
+            [
+                .move(to: P(10, 10)), .line(to: P(20, 10)), .close,
+                .move(to: P(50, 50)), .close, .move(to: P(51, 51))
+            ])
         // Reflection does not cross a close.
-        XCTAssertEqual(try elements("M 0 0 C 0 5 5 5 10 0 Z S 5 5 10 10").last,
-                       .cubic(control1: P(0, 0), control2: P(5, 5), to: P(10, 10)))
+        XCTAssertEqual(
+            try elements("M 0 0 C 0 5 5 5 10 0 Z S 5 5 10 10").last,
+            .cubic(control1: P(0, 0), control2: P(5, 5), to: P(10, 10)))
     }
 
     func testImplicitRepeats() throws {
-        XCTAssertEqual(try elements("M 0 0 10 0 10 10"),
-                       [.move(to: P(0, 0)), .line(to: P(10, 0)), .line(to: P(10, 10))])
-        XCTAssertEqual(try elements("m 5 5 10 0 0 10"),
-                       [.move(to: P(5, 5)), .line(to: P(15, 5)), .line(to: P(15, 15))])
-        XCTAssertEqual(try elements("M 0 0 h 5 5 v 1, 2"),
-                       [.move(to: P(0, 0)), .line(to: P(5, 0)), .line(to: P(10, 0)),
-                        .line(to: P(10, 1)), .line(to: P(10, 3))])
-        XCTAssertEqual(try elements("M0 0c1 0 2 0 3 0 1 1 2 2 3 3"),
-                       [.move(to: P(0, 0)), .cubic(control1: P(1, 0), control2: P(2, 0), to: P(3, 0)),
-                        .cubic(control1: P(4, 1), control2: P(5, 2), to: P(6, 3))])
+        XCTAssertEqual(
+            try elements("M 0 0 10 0 10 10"),
+            [.move(to: P(0, 0)), .line(to: P(10, 0)), .line(to: P(10, 10))])
+        XCTAssertEqual(
+            try elements("m 5 5 10 0 0 10"),
+            [.move(to: P(5, 5)), .line(to: P(15, 5)), .line(to: P(15, 15))])
+        XCTAssertEqual(
+            try elements("M 0 0 h 5 5 v 1, 2"),
+            [
+                .move(to: P(0, 0)), .line(to: P(5, 0)), .line(to: P(10, 0)),
+                .line(to: P(10, 1)), .line(to: P(10, 3))
+            ])
+        XCTAssertEqual(
+            try elements("M0 0c1 0 2 0 3 0 1 1 2 2 3 3"),
+            [
+                .move(to: P(0, 0)), .cubic(control1: P(1, 0), control2: P(2, 0), to: P(3, 0)),
+                .cubic(control1: P(4, 1), control2: P(5, 2), to: P(6, 3))
+            ])
     }
 
     func testNumberForms() throws {
         XCTAssertEqual(try elements("M.5.5L-1-2"), [.move(to: P(0.5, 0.5)), .line(to: P(-1, -2))])
-        XCTAssertEqual(try elements("M1e-3,1E+1L1.5.5 +2,-.25e1"),
-                       [.move(to: P(0.001, 10)), .line(to: P(1.5, 0.5)), .line(to: P(2, -2.5))])
+        XCTAssertEqual(
+            try elements("M1e-3,1E+1L1.5.5 +2,-.25e1"),
+            [.move(to: P(0.001, 10)), .line(to: P(1.5, 0.5)), .line(to: P(2, -2.5))])
         XCTAssertEqual(try elements("M 5. 6.L0,0"), [.move(to: P(5, 6)), .line(to: P(0, 0))])
         XCTAssertEqual(try elements("\tM\n1\r2 ,3 4"), [.move(to: P(1, 2)), .line(to: P(3, 4))])
         XCTAssertEqual(try elements("M1.e1 .5e-1L1e1.5"), [.move(to: P(10, 0.05)), .line(to: P(10, 0.5))])
@@ -190,8 +227,9 @@ final class PathDataTests: XCTestCase {
 
     func testReferenceSpecShapes() throws {
         // 16-svg-commands.toml: a 100×60 rectangle, a 120×80 ellipse from two arcs, smooth waves.
-        let data = "m 40 40 h 100 v 60 h -100 z M 200 40 a 60 40 0 1 0 120 0 a 60 40 0 1 0 -120 0 " +
-            "M 40 180 c 20 -40 60 -40 80 0 s 60 40 80 0 s 60 -40 80 0 M 40 270 q 40 -50 80 0 t 80 0 t 80 0"
+        let data =
+            "m 40 40 h 100 v 60 h -100 z M 200 40 a 60 40 0 1 0 120 0 a 60 40 0 1 0 -120 0 "
+            + "M 40 180 c 20 -40 60 -40 80 0 s 60 40 80 0 s 60 -40 80 0 M 40 270 q 40 -50 80 0 t 80 0 t 80 0"
         let path = try Path(svgPathData: data)
         let polylines = path.flattened()
         XCTAssertEqual(polylines.count, 4)
@@ -229,10 +267,12 @@ final class PathDataTests: XCTestCase {
     }
 
     func testExtremeValuesSurviveEveryOperation() throws {
-        for data in ["M -1e308 0 C 1e308 1e308 -1e308 -1e308 1e308 0 Z",
-                     "M 0 0 A 1e308 1e-308 1e300 1 1 1e308 -1e308 L 5 5",
-                     "M 0 0 A 1e-300 1e-300 0 0 1 1e-320 0 a 1 1 0 1 1 1e-300 0",
-                     "M 1e200 1e200 q 1e200 -1e200 1e-200 1e200 t 1 1 Z l 1 1"] {
+        for data in [
+            "M -1e308 0 C 1e308 1e308 -1e308 -1e308 1e308 0 Z",
+            "M 0 0 A 1e308 1e-308 1e300 1 1 1e308 -1e308 L 5 5",
+            "M 0 0 A 1e-300 1e-300 0 0 1 1e-320 0 a 1 1 0 1 1 1e-300 0",
+            "M 1e200 1e200 q 1e200 -1e200 1e-200 1e200 t 1 1 Z l 1 1"
+        ] {
             let path = try Path(svgPathData: data)
             let measure = PathMeasure(path)
             _ = measure.tangent(atLength: 1)
@@ -252,7 +292,7 @@ final class PathDataTests: XCTestCase {
             "M 10 20 L 30 40 H 5 V 7 Z",
             "m0 0c1 2 3 4 5 6s1 2 3 4q1 1 2 2t3 3z",
             "M 290 150 A 120 120 0 0 1 170 270 A 120 120 0 1 0 50 150 Z",
-            "M.5.5l-1-2e3 1e-3,4a1 1 0 00 1 1",
+            "M.5.5l-1-2e3 1e-3,4a1 1 0 00 1 1"
         ]
         let alphabet = Array("MmLlHhVvCcSsQqTtAaZzEe0123456789.-+, \n\t01#é".utf8)
         var parsed = 0
@@ -260,7 +300,8 @@ final class PathDataTests: XCTestCase {
             var bytes: [UInt8]
             if iteration % 3 == 0 {
                 bytes = (0..<Int(rng.next() % 40)).map { _ in
-                    rng.next() % 4 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                    rng.next() % 4 == 0
+                        ? UInt8(truncatingIfNeeded: rng.next()) : alphabet[Int(rng.next() % UInt64(alphabet.count))]
                 }
             } else {
                 bytes = Array(seeds[Int(rng.next() % UInt64(seeds.count))].utf8)

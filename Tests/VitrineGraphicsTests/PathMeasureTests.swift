@@ -5,8 +5,10 @@ import Foundation
 final class PathMeasureTests: XCTestCase {
     private func P(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
 
-    private func assertPoint(_ p: Point?, _ expected: Point, accuracy: Double = 1e-9,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertPoint(
+        _ p: Point?, _ expected: Point, accuracy: Double = 1e-9,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard let p else { return XCTFail("no point", file: file, line: line) }
         XCTAssertEqual(p.x, expected.x, accuracy: accuracy, "\(p)", file: file, line: line)
         XCTAssertEqual(p.y, expected.y, accuracy: accuracy, "\(p)", file: file, line: line)
@@ -125,18 +127,18 @@ final class PathMeasureTests: XCTestCase {
 
     func testMultipleSubpaths() {
         var path = Path()
-        path.move(to: P(0, 0)); path.addLine(to: P(10, 0))                                // 10
-        path.move(to: P(0, 10)); path.addLine(to: P(0, 30)); path.closeSubpath()         // 20 + 20 closing
-        path.move(to: P(5, 5)); path.addLine(to: P(5, 5))                                // zero length
+        path.move(to: P(0, 0)); path.addLine(to: P(10, 0))  // 10
+        path.move(to: P(0, 10)); path.addLine(to: P(0, 30)); path.closeSubpath()  // 20 + 20 closing
+        path.move(to: P(5, 5)); path.addLine(to: P(5, 5))  // zero length
         path.move(to: P(50, 0)); path.addLine(to: P(60, 0)); path.closeSubpath()
-        path.addLine(to: P(50, 10))                                                        // after close: from (50, 0)
+        path.addLine(to: P(50, 10))  // after close: from (50, 0)
         let measure = PathMeasure(path)
         XCTAssertEqual(measure.subpathLengths, [10, 40, 0, 20, 10])
         XCTAssertEqual(measure.length, 80)
         XCTAssertEqual(measure.subpathLengths.count, path.flattened().count)
-        assertPoint(measure.point(atLength: 10), P(10, 0))       // the end of the first subpath
+        assertPoint(measure.point(atLength: 10), P(10, 0))  // the end of the first subpath
         assertPoint(measure.point(atLength: 10.5), P(0, 10.5))
-        assertPoint(measure.point(atLength: 40), P(0, 20))      // on the closing segment
+        assertPoint(measure.point(atLength: 40), P(0, 20))  // on the closing segment
         assertPoint(measure.tangent(atLength: 40), P(0, -1))
         assertPoint(measure.point(atLength: 75), P(50, 5))
     }

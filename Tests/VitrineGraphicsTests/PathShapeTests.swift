@@ -7,7 +7,9 @@ import XCTest
 final class PathShapeTests: XCTestCase {
     func endPoints(_ path: Path) -> [Point] { path.elements.compactMap(\.endPoint) }
 
-    func assertPoint(_ p: Point?, _ q: Point, accuracy: Double = 1e-9, file: StaticString = #filePath, line: UInt = #line) {
+    func assertPoint(
+        _ p: Point?, _ q: Point, accuracy: Double = 1e-9, file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard let p else { return XCTFail("no point", file: file, line: line) }
         XCTAssertEqual(p.x, q.x, accuracy: accuracy, "x of \(p) vs \(q)", file: file, line: line)
         XCTAssertEqual(p.y, q.y, accuracy: accuracy, "y of \(p) vs \(q)", file: file, line: line)
@@ -41,8 +43,9 @@ final class PathShapeTests: XCTestCase {
         let c = Point(400, 300), anchor = 0.3, step = Double.pi / 4
         func arc(_ length: Double) -> Path {
             var p = Path()
-            p.addArc(center: c, radius: 250, startAngle: anchor, endAngle: anchor + length, clockwise: length > 0,
-                     splitAnchor: anchor)
+            p.addArc(
+                center: c, radius: 250, startAngle: anchor, endAngle: anchor + length, clockwise: length > 0,
+                splitAnchor: anchor)
             return p
         }
         // 2.0 and 2.5 rad both pass the grid angles anchor + π/4 and anchor + π/2: the move and
@@ -52,7 +55,8 @@ final class PathShapeTests: XCTestCase {
         XCTAssertEqual(long.elements.count, 5, "π/4, π/2, 3π/4, then the end")
         XCTAssertEqual(Array(short.elements.prefix(3)), Array(long.elements.prefix(3)))
         XCTAssertNotEqual(short.elements[3], long.elements[3])
-        assertPoint(long.elements[3].endPoint, Point(400 + 250 * cos(anchor + 3 * step), 300 + 250 * sin(anchor + 3 * step)))
+        assertPoint(
+            long.elements[3].endPoint, Point(400 + 250 * cos(anchor + 3 * step), 300 + 250 * sin(anchor + 3 * step)))
         XCTAssertEqual(Path.lastSplit(from: anchor, distance: 2.0), anchor + 2 * step)
         XCTAssertEqual(Path.lastSplit(from: anchor, distance: -2.0), anchor - 2 * step)
         // Counter-clockwise the grid runs the other way from the anchor.
@@ -121,7 +125,9 @@ final class PathShapeTests: XCTestCase {
         XCTAssertEqual(radii.bottomRight, 10 * 100 / 120, accuracy: 1e-12)
         XCTAssertEqual(CornerRadii(uniform: -3).clamped(to: Size(10, 10)), CornerRadii(uniform: 0))
         var path = Path()
-        path.addRoundedRect(Rect(x: 0, y: 0, width: 100, height: 200), cornerRadii: CornerRadii(topLeft: 60, topRight: 60, bottomRight: 10, bottomLeft: 0))
+        path.addRoundedRect(
+            Rect(x: 0, y: 0, width: 100, height: 200),
+            cornerRadii: CornerRadii(topLeft: 60, topRight: 60, bottomRight: 10, bottomLeft: 0))
         XCTAssertEqual(path.bounds, Rect(x: 0, y: 0, width: 100, height: 200))
         assertPoint(path.elements.first?.endPoint, Point(50, 0))
     }

@@ -39,21 +39,27 @@ final class PathTrimTests: XCTestCase {
         // 10-trim.toml: two 360-long lines, 0.25…0.75 of 720 is 180…540.
         var path = line(from: P(20, 260), to: P(380, 260))
         path.addPath(line(from: P(20, 285), to: P(380, 285)))
-        XCTAssertEqual(path.trimmed(from: 0.25, to: 0.75).elements,
-                       [.move(to: P(200, 260)), .line(to: P(380, 260)),
-                        .move(to: P(20, 285)), .line(to: P(200, 285))])
+        XCTAssertEqual(
+            path.trimmed(from: 0.25, to: 0.75).elements,
+            [
+                .move(to: P(200, 260)), .line(to: P(380, 260)),
+                .move(to: P(20, 285)), .line(to: P(200, 285))
+            ])
         // Ending exactly where a subpath ends draws nothing of the next one.
-        XCTAssertEqual(path.trimmed(from: 0.25, to: 0.5).elements,
-                       [.move(to: P(200, 260)), .line(to: P(380, 260))])
-        XCTAssertEqual(path.trimmed(from: 0.5, to: 0.75).elements,
-                       [.move(to: P(20, 285)), .line(to: P(200, 285))])
+        XCTAssertEqual(
+            path.trimmed(from: 0.25, to: 0.5).elements,
+            [.move(to: P(200, 260)), .line(to: P(380, 260))])
+        XCTAssertEqual(
+            path.trimmed(from: 0.5, to: 0.75).elements,
+            [.move(to: P(20, 285)), .line(to: P(200, 285))])
     }
 
     func testPolylineCornersAreKept() {
         var path = Path()
         path.move(to: P(0, 0)); path.addLine(to: P(10, 0)); path.addLine(to: P(10, 10)); path.addLine(to: P(20, 10))
-        XCTAssertEqual(path.trimmed(from: 0.25, to: 0.75).elements,
-                       [.move(to: P(7.5, 0)), .line(to: P(10, 0)), .line(to: P(10, 10)), .line(to: P(12.5, 10))])
+        XCTAssertEqual(
+            path.trimmed(from: 0.25, to: 0.75).elements,
+            [.move(to: P(7.5, 0)), .line(to: P(10, 0)), .line(to: P(10, 10)), .line(to: P(12.5, 10))])
     }
 
     func testClosedSubpathInsideTheRangeComesOutOpen() {
@@ -64,8 +70,9 @@ final class PathTrimTests: XCTestCase {
         let total = 30 + 10 * 2.0.squareRoot()
         let trimmed = path.trimmed(from: 0, to: (total - 5) / total)
         XCTAssertEqual(trimmed.elements.count, 6)
-        XCTAssertEqual(Array(trimmed.elements.prefix(4)),
-                       [.move(to: P(0, 0)), .line(to: P(10, 0)), .line(to: P(10, 10)), .line(to: P(0, 0))])
+        XCTAssertEqual(
+            Array(trimmed.elements.prefix(4)),
+            [.move(to: P(0, 0)), .line(to: P(10, 0)), .line(to: P(10, 10)), .line(to: P(0, 0))])
         XCTAssertEqual(trimmed.elements[4], .move(to: P(20, 0)))
         XCTAssertEqual(trimmed.elements[5].endPoint!.x, 25, accuracy: 1e-9)
         XCTAssertFalse(trimmed.elements.contains(.close))
@@ -113,7 +120,8 @@ final class PathTrimTests: XCTestCase {
         let trimmed = path.trimmed(from: 0.25, to: 0.75)
         XCTAssertEqual(trimmed.elements.count, 2)
         guard case .move(let a) = trimmed.elements[0],
-              case .quad(let c, let b) = trimmed.elements[1] else { return XCTFail("\(trimmed.elements)") }
+            case .quad(let c, let b) = trimmed.elements[1]
+        else { return XCTFail("\(trimmed.elements)") }
         XCTAssertEqual(a.x, -b.x, accuracy: 1e-7)
         XCTAssertEqual(a.y, b.y, accuracy: 1e-7)
         XCTAssertEqual(a.y, a.x * a.x / 100, accuracy: 1e-9)

@@ -5,8 +5,10 @@ import XCTest
 /// Coverage of filled shapes, read back as the alpha of opaque black drawn on transparent
 /// pixels: alpha = round(255 × covered fraction of the pixel).
 final class RasterizerTests: XCTestCase {
-    private func coverageBitmap(_ width: Int, _ height: Int, rule: FillRule = .nonZero,
-                                _ build: (inout Path) -> Void) -> Bitmap {
+    private func coverageBitmap(
+        _ width: Int, _ height: Int, rule: FillRule = .nonZero,
+        _ build: (inout Path) -> Void
+    ) -> Bitmap {
         let bitmap = Bitmap(width: width, height: height)
         var path = Path()
         build(&path)
@@ -26,14 +28,14 @@ final class RasterizerTests: XCTestCase {
         let b = coverageBitmap(40, 30) { $0.addRect(Rect(x: 10.25, y: 5.5, width: 10.5, height: 10)) }
         // x: 10.25…20.75 → pixels 10 and 20 are 75 % covered; y: 5.5…15.5 → rows 5 and 15 half.
         XCTAssertEqual(alpha(b, 9, 10), 0)
-        XCTAssertEqual(alpha(b, 10, 10), 191) // 0.75 · 255 = 191.25
+        XCTAssertEqual(alpha(b, 10, 10), 191)  // 0.75 · 255 = 191.25
         XCTAssertEqual(alpha(b, 15, 10), 255)
         XCTAssertEqual(alpha(b, 20, 10), 191)
         XCTAssertEqual(alpha(b, 21, 10), 0)
         XCTAssertEqual(alpha(b, 15, 5), 128)  // 0.5 · 255 = 127.5
         XCTAssertEqual(alpha(b, 15, 15), 128)
         XCTAssertEqual(alpha(b, 15, 16), 0)
-        XCTAssertEqual(alpha(b, 10, 5), 96)   // 0.375 · 255 = 95.6
+        XCTAssertEqual(alpha(b, 10, 5), 96)  // 0.375 · 255 = 95.6
         // Each partly covered pixel rounds to 8 bits: at most 0.5/255 off.
         XCTAssertEqual(coveredArea(b), 10.5 * 10, accuracy: 42 * 0.5 / 255)
     }
@@ -105,7 +107,7 @@ final class RasterizerTests: XCTestCase {
         }
         for x in 11..<90 { XCTAssertEqual(alpha(b, x, 30), 255, "x = \(x)") }
         XCTAssertEqual(alpha(b, 10, 30), 128)
-        XCTAssertEqual(alpha(b, 90, 30), 77) // 0.3 · 255 = 76.5
+        XCTAssertEqual(alpha(b, 90, 30), 77)  // 0.3 · 255 = 76.5
         XCTAssertEqual(coveredArea(b), (90.3 - 10.5) * 40, accuracy: 80 * 0.5 / 255)
     }
 
@@ -203,8 +205,10 @@ final class RasterizerTests: XCTestCase {
     func testTallShapesAreSweptBandByBandExactly() {
         let band = Rasterizer.bandHeight
         let height = 4 * band + 37  // the last band is a short one
-        let pts = [Point(7.3, 0.6), Point(93.7, Double(band) + 11.2), Point(61.1, Double(height) - 0.4),
-                   Point(12.9, Double(2 * band) + 0.5)]
+        let pts = [
+            Point(7.3, 0.6), Point(93.7, Double(band) + 11.2), Point(61.1, Double(height) - 0.4),
+            Point(12.9, Double(2 * band) + 0.5)
+        ]
         let bitmap = Bitmap(width: 100, height: height)
         let ctx = GraphicsContext(bitmap: bitmap)
         var tall = Path()
@@ -215,15 +219,18 @@ final class RasterizerTests: XCTestCase {
             for x in 0..<100 { sum += alpha(bitmap, x, row) }
             // Each row holds at most four partly covered pixels per edge it meets: 8-bit
             // rounding plus the 1/256-pixel vertex grid.
-            XCTAssertEqual(Double(sum) / 255, stripArea(pts, from: Double(row), to: Double(row + 1)), accuracy: 0.05,
-                           "row \(row)")
+            XCTAssertEqual(
+                Double(sum) / 255, stripArea(pts, from: Double(row), to: Double(row + 1)), accuracy: 0.05,
+                "row \(row)")
         }
         var small = Path(); small.addEllipse(in: Rect(x: 20.4, y: 30.2, width: 50.5, height: 40.3))
         bitmap.fill(0)
         ctx.fill(small, color: .black)
         let fresh = Bitmap(width: 100, height: height)
         GraphicsContext(bitmap: fresh).fill(small, color: .black)
-        for y in 0..<height { for x in 0..<100 where bitmap[x, y] != fresh[x, y] { return XCTFail("(\(x), \(y)) differs") } }
+        for y in 0..<height {
+            for x in 0..<100 where bitmap[x, y] != fresh[x, y] { return XCTFail("(\(x), \(y)) differs") }
+        }
     }
 
     /// The clip never moves an edge: a shape drawn through a clip rectangle has, inside it,
@@ -237,10 +244,13 @@ final class RasterizerTests: XCTestCase {
         shape.move(to: Point(10.2, 250.9)); shape.addLine(to: Point(290.7, 5.3)); shape.addLine(to: Point(150.1, 255.5))
         shape.closeSubpath()
         let whole = Bitmap(width: width, height: height)
-        GraphicsContext(bitmap: whole).fill(shape, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8), rule: .evenOdd)
-        let clips = [IntRect(x: 100, y: 90, width: 37, height: 41), IntRect(x: 0, y: 0, width: 61, height: 260),
-                     IntRect(x: 230, y: 3, width: 70, height: 200), IntRect(x: 13, y: 70, width: 250, height: 150),
-                     IntRect(x: 141, y: 0, width: 3, height: 260)]
+        GraphicsContext(bitmap: whole).fill(
+            shape, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8), rule: .evenOdd)
+        let clips = [
+            IntRect(x: 100, y: 90, width: 37, height: 41), IntRect(x: 0, y: 0, width: 61, height: 260),
+            IntRect(x: 230, y: 3, width: 70, height: 200), IntRect(x: 13, y: 70, width: 250, height: 150),
+            IntRect(x: 141, y: 0, width: 3, height: 260)
+        ]
         for clip in clips {
             let clipped = Bitmap(width: width, height: height)
             let ctx = GraphicsContext(bitmap: clipped)
@@ -250,7 +260,9 @@ final class RasterizerTests: XCTestCase {
                 for x in 0..<width {
                     let inside = x >= clip.x && x < clip.maxX && y >= clip.y && y < clip.maxY
                     let expected = inside ? whole[x, y] : 0
-                    if clipped[x, y] != expected { return XCTFail("clip \(clip): (\(x), \(y)) is \(clipped[x, y]), not \(expected)") }
+                    if clipped[x, y] != expected {
+                        return XCTFail("clip \(clip): (\(x), \(y)) is \(clipped[x, y]), not \(expected)")
+                    }
                 }
             }
         }
@@ -270,7 +282,8 @@ final class RasterizerTests: XCTestCase {
         func atY(_ y: Double) -> (Point, Point) -> Point {
             { a, b in Point(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y) }
         }
-        let inside = clip(clip(polygon, keep: { $0.y >= top }, cut: atY(top)), keep: { $0.y <= bottom }, cut: atY(bottom))
+        let inside = clip(
+            clip(polygon, keep: { $0.y >= top }, cut: atY(top)), keep: { $0.y <= bottom }, cut: atY(bottom))
         guard inside.count > 2 else { return 0 }
         var area = 0.0
         for i in inside.indices { area += inside[i].cross(inside[(i + 1) % inside.count]) }

@@ -62,8 +62,9 @@ final class StrokerTests: XCTestCase {
 
     func testRoundJoinAddsAQuarterDisc() {
         let outline = lShape(.round)
-        XCTAssertEqual(outline.nonzeroArea(), 2 * 1000 - 25 + Double.pi * 25 / 4,
-                       accuracy: Double.pi * 5 / 2 * Flattening.defaultTolerance)
+        XCTAssertEqual(
+            outline.nonzeroArea(), 2 * 1000 - 25 + Double.pi * 25 / 4,
+            accuracy: Double.pi * 5 / 2 * Flattening.defaultTolerance)
         let centerline = [P(0, 0), P(100, 0), P(100, 100)]
         for p in outline.points {
             XCTAssertLessThanOrEqual(distance(p, toPolyline: centerline), 5 + Flattening.defaultTolerance)
@@ -233,7 +234,7 @@ final class StrokerTests: XCTestCase {
         for elements: [PathElement] in [
             [.move(to: P(10, 10)), .close],
             [.move(to: P(10, 10)), .line(to: P(10, 10)), .line(to: P(10, 10)), .close],
-            [.move(to: P(10, 10)), .cubic(control1: P(10, 10), control2: P(10, 10), to: P(10, 10))],
+            [.move(to: P(10, 10)), .cubic(control1: P(10, 10), control2: P(10, 10), to: P(10, 10))]
         ] {
             let outline = Outline(Path(elements: elements), style)
             XCTAssertEqual(outline.contours.count, 1, "\(elements)")
@@ -241,7 +242,8 @@ final class StrokerTests: XCTestCase {
         }
         // A lone move draws nothing, and does not disturb the next subpath.
         XCTAssertTrue(Path(elements: [.move(to: P(10, 10))]).strokeOutline(style).isEmpty)
-        let twoMoves = Outline(Path(elements: [.move(to: P(10, 10)), .move(to: P(50, 50)), .line(to: P(60, 50))]), style)
+        let twoMoves = Outline(
+            Path(elements: [.move(to: P(10, 10)), .move(to: P(50, 50)), .line(to: P(60, 50))]), style)
         XCTAssertEqual(twoMoves.contours.count, 1)
         XCTAssertGreaterThan(twoMoves.bounds.minX, 40)
     }
@@ -267,8 +269,9 @@ final class StrokerTests: XCTestCase {
             switch join {
             case .round:
                 XCTAssertNotEqual(outline.winding(at: P(200 + 0.9 * r, 160)), 0, "half disc at the turn")
-                XCTAssertEqual(outline.nonzeroArea(), 160 * 2 * r + Double.pi * r * r / 2,
-                               accuracy: Double.pi * r * Flattening.defaultTolerance)
+                XCTAssertEqual(
+                    outline.nonzeroArea(), 160 * 2 * r + Double.pi * r * r / 2,
+                    accuracy: Double.pi * r * Flattening.defaultTolerance)
             case .miter, .bevel:
                 XCTAssertEqual(outline.winding(at: P(201, 160)), 0, "flat at the turn")
                 XCTAssertEqual(outline.nonzeroArea(), 160 * 2 * r, accuracy: 0.05)
@@ -279,7 +282,8 @@ final class StrokerTests: XCTestCase {
     func testClosedTwoPointSubpathGetsJoinsAtBothEnds() {
         let path = Path(elements: [.move(to: P(300, 40)), .line(to: P(360, 40)), .close])
         let round = Outline(path, StrokeStyle(lineWidth: 20, lineCap: .butt, lineJoin: .round))
-        XCTAssertEqual(round.nonzeroArea(), 60 * 20 + Double.pi * 100, accuracy: 20 * Double.pi * Flattening.defaultTolerance)
+        XCTAssertEqual(
+            round.nonzeroArea(), 60 * 20 + Double.pi * 100, accuracy: 20 * Double.pi * Flattening.defaultTolerance)
         let miter = Outline(path, StrokeStyle(lineWidth: 20, lineCap: .round, lineJoin: .miter))
         XCTAssertEqual(miter.nonzeroArea(), 60 * 20, accuracy: 0.05)
     }
@@ -290,8 +294,9 @@ final class StrokerTests: XCTestCase {
             let outline = Outline(line(start.x, start.y, end.x, end.y), StrokeStyle(lineWidth: w))
             XCTAssertEqual(outline.contours.count, 1)
             XCTAssertEqual(outline.contours[0].count, 4)
-            XCTAssertEqual(abs(signedArea(outline.contours[0])), start.distance(to: end) * w,
-                           accuracy: 1e-9 * start.distance(to: end))
+            XCTAssertEqual(
+                abs(signedArea(outline.contours[0])), start.distance(to: end) * w,
+                accuracy: 1e-9 * start.distance(to: end))
         }
     }
 
@@ -353,12 +358,15 @@ final class StrokerTests: XCTestCase {
 
     // MARK: - Helpers
 
-    private func assertSameCorners(_ contour: [Point], _ expected: [Point], file: StaticString = #filePath,
-                                   line: UInt = #line) {
+    private func assertSameCorners(
+        _ contour: [Point], _ expected: [Point], file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(contour.count, expected.count, "\(contour)", file: file, line: line)
         for e in expected {
-            XCTAssertTrue(contour.contains { $0.distance(to: e) < 1e-9 }, "\(e) missing from \(contour)",
-                          file: file, line: line)
+            XCTAssertTrue(
+                contour.contains { $0.distance(to: e) < 1e-9 }, "\(e) missing from \(contour)",
+                file: file, line: line)
         }
     }
 }
@@ -476,13 +484,17 @@ private struct Outline {
         }
         crossings.sort { $0.x < $1.x }
         var w = 0
-        return crossings.map { w += $0.w; return ($0.x, w) }
+        return crossings.map {
+            w += $0.w; return ($0.x, w)
+        }
     }
 
     /// Every point of the stroke's normals shortened to `reach` on each side (and of the disc of
     /// that radius around each end, for round caps) is filled.
-    func assertCovers(_ centerline: [Point], within reach: Double,
-                      file: StaticString = #filePath, line: UInt = #line) {
+    func assertCovers(
+        _ centerline: [Point], within reach: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var probes: [Point] = []
         var arcLength = 0.0
         for i in 1..<centerline.count {

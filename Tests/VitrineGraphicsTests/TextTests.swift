@@ -28,8 +28,9 @@ final class TextTests: XCTestCase {
         // Pen positions: each glyph starts where the previous one's advance (plus kerning) ends.
         for (left, right) in zip(layout.glyphs, layout.glyphs.dropFirst()) {
             let kern = reference.scaledKerning(left.scalar, right.scalar)
-            XCTAssertEqual(right.position.x, left.position.x + left.advance + kern, accuracy: 1.0 / 64,
-                           "\(left.scalar)\(right.scalar)")
+            XCTAssertEqual(
+                right.position.x, left.position.x + left.advance + kern, accuracy: 1.0 / 64,
+                "\(left.scalar)\(right.scalar)")
             XCTAssertEqual(right.position.y, 0)
         }
         let sum = try text.unicodeScalars.reduce(0.0) { $0 + (try reference.linearAdvance(of: $1)) }
@@ -65,8 +66,9 @@ final class TextTests: XCTestCase {
         let origin = Point(x: 10, y: 100)
         let path = font.path(for: "I", at: origin)
 
-        let expected = Rect(x: origin.x + metrics.bearingX, y: origin.y - metrics.bearingY,
-                            width: metrics.width, height: metrics.height)
+        let expected = Rect(
+            x: origin.x + metrics.bearingX, y: origin.y - metrics.bearingY,
+            width: metrics.width, height: metrics.height)
         XCTAssertEqual(path.bounds, expected)
         XCTAssertEqual(expected.maxY, origin.y, "I stands on the baseline")
 
@@ -75,8 +77,10 @@ final class TextTests: XCTestCase {
         guard case .move? = path.elements.first, path.elements.last == .close else {
             return XCTFail("not one closed contour: \(path.elements)")
         }
-        let corners: Set<Point> = [Point(x: expected.minX, y: expected.minY), Point(x: expected.maxX, y: expected.minY),
-                                   Point(x: expected.maxX, y: expected.maxY), Point(x: expected.minX, y: expected.maxY)]
+        let corners: Set<Point> = [
+            Point(x: expected.minX, y: expected.minY), Point(x: expected.maxX, y: expected.minY),
+            Point(x: expected.maxX, y: expected.maxY), Point(x: expected.minX, y: expected.maxY)
+        ]
         XCTAssertEqual(Set(path.elements.compactMap(\.endPoint)), corners)
     }
 
@@ -92,8 +96,11 @@ final class TextTests: XCTestCase {
             XCTAssertEqual(b.maxX, box.maxX, accuracy: 1.0 / 64, "\(scalar)")
             XCTAssertEqual(b.minY, box.minY, accuracy: 1.0 / 64, "\(scalar)")
             XCTAssertEqual(b.maxY, box.maxY, accuracy: 1.0 / 64, "\(scalar)")
-            XCTAssertTrue(path.elements.contains { if case .quad = $0 { return true }; return false },
-                          "TrueType conics become quads")
+            XCTAssertTrue(
+                path.elements.contains {
+                    if case .quad = $0 { return true }; return false
+                },
+                "TrueType conics become quads")
             XCTAssertEqual(font.boundingBox(of: String(scalar)), b)
         }
     }
@@ -188,8 +195,9 @@ final class TextTests: XCTestCase {
         let hhea = try ReferenceFace(font.file, size: size).horizontalHeader()
         XCTAssertEqual(font.ascent, hhea.ascender * size / hhea.unitsPerEm, accuracy: 1e-12)
         XCTAssertEqual(font.descent, -hhea.descender * size / hhea.unitsPerEm, accuracy: 1e-12)
-        XCTAssertEqual(font.lineHeight, (hhea.ascender - hhea.descender + hhea.lineGap) * size / hhea.unitsPerEm,
-                       accuracy: 1e-12)
+        XCTAssertEqual(
+            font.lineHeight, (hhea.ascender - hhea.descender + hhea.lineGap) * size / hhea.unitsPerEm,
+            accuracy: 1e-12)
         XCTAssertGreaterThan(font.descent, 0)
         XCTAssertEqual(font.measure("Hello").height, font.lineHeight)
     }
@@ -228,7 +236,8 @@ final class TextTests: XCTestCase {
             XCTAssertEqual(path, missing.path)
             XCTAssertNotEqual(code, 0)
         }
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-not-a-font-\(getpid()).ttf")
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vitrine-not-a-font-\(getpid()).ttf")
         try Data("this is not a font".utf8).write(to: garbage)
         defer { try? FileManager.default.removeItem(at: garbage) }
         XCTAssertThrowsError(try Font(file: FontFile(path: garbage.path), size: 12)) { error in
@@ -366,8 +375,9 @@ private final class ReferenceFace {
     /// Glyph metrics in pixels, y up as FreeType gives them.
     func metrics(of scalar: Unicode.Scalar) throws -> Metrics {
         let m = try load(glyphIndex(scalar)).pointee.metrics
-        return Metrics(bearingX: Double(m.horiBearingX) / 64, bearingY: Double(m.horiBearingY) / 64,
-                       width: Double(m.width) / 64, height: Double(m.height) / 64)
+        return Metrics(
+            bearingX: Double(m.horiBearingX) / 64, bearingY: Double(m.horiBearingY) / 64,
+            width: Double(m.width) / 64, height: Double(m.height) / 64)
     }
 
     /// The exact bounding box of the scaled outline (curve extremes included), flipped to y down.
@@ -375,8 +385,9 @@ private final class ReferenceFace {
         let slot = try load(glyph)
         var box = FT_BBox()
         guard FT_Outline_Get_BBox(&slot.pointee.outline, &box) == 0 else { throw Failure(what: "bbox") }
-        return Rect(x: Double(box.xMin) / 64, y: -Double(box.yMax) / 64,
-                    width: Double(box.xMax - box.xMin) / 64, height: Double(box.yMax - box.yMin) / 64)
+        return Rect(
+            x: Double(box.xMin) / 64, y: -Double(box.yMax) / 64,
+            width: Double(box.xMax - box.xMin) / 64, height: Double(box.yMax - box.yMin) / 64)
     }
 
     func outlineBoundingBox(of scalar: Unicode.Scalar) throws -> Rect {
@@ -387,7 +398,8 @@ private final class ReferenceFace {
     func horizontalHeader() throws -> HorizontalHeader {
         guard let face, let raw = FT_Get_Sfnt_Table(face, FT_SFNT_HHEA) else { throw Failure(what: "no hhea") }
         let hhea = raw.assumingMemoryBound(to: TT_HoriHeader.self).pointee
-        return HorizontalHeader(unitsPerEm: Double(face.pointee.units_per_EM), ascender: Double(hhea.Ascender),
-                                descender: Double(hhea.Descender), lineGap: Double(hhea.Line_Gap))
+        return HorizontalHeader(
+            unitsPerEm: Double(face.pointee.units_per_EM), ascender: Double(hhea.Ascender),
+            descender: Double(hhea.Descender), lineGap: Double(hhea.Line_Gap))
     }
 }

@@ -19,14 +19,18 @@ enum ConfigPaths {
 }
 
 /// Loads config text as if it were the file `file` (relative paths resolve from its directory).
-func loadPlaylist(_ text: String, file: String = ConfigPaths.repository + "/config/test.toml",
-                  registry: LayerTypeRegistry = .standard) throws -> Playlist {
+func loadPlaylist(
+    _ text: String, file: String = ConfigPaths.repository + "/config/test.toml",
+    registry: LayerTypeRegistry = .standard
+) throws -> Playlist {
     try PlaylistLoader.parse(bytes: Array(text.utf8), file: file, registry: registry)
 }
 
 /// The error lines a config produces, in source order, with the file name shortened to `test.toml`.
-func configErrors(_ text: String, registry: LayerTypeRegistry = .standard,
-                  file: StaticString = #filePath, line: UInt = #line) -> [String] {
+func configErrors(
+    _ text: String, registry: LayerTypeRegistry = .standard,
+    file: StaticString = #filePath, line: UInt = #line
+) -> [String] {
     let path = ConfigPaths.repository + "/config/test.toml"
     do {
         _ = try loadPlaylist(text, file: path, registry: registry)

@@ -17,8 +17,12 @@ final class DefaultPlaylistTests: XCTestCase {
 
     func testEverySeedSceneIsThere() throws {
         let p = Self.playlist
-        XCTAssertEqual(p.scenes.map(\.name), ["arrow", "pie", "progress", "model-sync", "fill-modes", "stroke", "wave",
-                                              "drop-mask", "sine", "morphs", "sector"])
+        XCTAssertEqual(
+            p.scenes.map(\.name),
+            [
+                "arrow", "pie", "progress", "model-sync", "fill-modes", "stroke", "wave",
+                "drop-mask", "sine", "morphs", "sector"
+            ])
         XCTAssertEqual(p.settings.canvas, Size(width: 1920, height: 1080))
         XCTAssertEqual(p.settings.transition, .fade)
         for scene in p.scenes {
@@ -28,7 +32,9 @@ final class DefaultPlaylistTests: XCTestCase {
 
     /// 000: lengthRadians runs 0 → 2π linearly in 2 s and back.
     func testArrowGrowsLinearlyAndReverses() throws {
-        for (t, expected) in [(0.0, 0.0), (0.5, Double.pi / 2), (1.0, Double.pi), (2.5, 1.5 * Double.pi), (4.5, Double.pi / 2)] {
+        for (t, expected) in [
+            (0.0, 0.0), (0.5, Double.pi / 2), (1.0, Double.pi), (2.5, 1.5 * Double.pi), (4.5, Double.pi / 2)
+        ] {
             let ring = try XCTUnwrap(try shown("arrow", "ring", at: t) as? ArrowLayer)
             XCTAssertEqual(ring.lengthRadians, expected, accuracy: 1e-6, "t = \(t)")
         }

@@ -34,7 +34,8 @@ final class DrawSpecTests: XCTestCase {
     }
 
     func testItemsKeepSourceOrderAcrossShapesAndTexts() throws {
-        let spec = try parse("""
+        let spec = try parse(
+            """
             width = 10
             height = 10
             [[text]]
@@ -49,7 +50,8 @@ final class DrawSpecTests: XCTestCase {
     }
 
     func testEveryErrorNamesFileLineAndKey() {
-        let found = errors("""
+        let found = errors(
+            """
             width = 100
             height = "tall"
             [[shape]]
@@ -62,14 +64,16 @@ final class DrawSpecTests: XCTestCase {
             lineCap = "rounded"
             strokeColor = "#12345"
             """)
-        XCTAssertEqual(found, [
-            "spec.toml:2:10: height: expected an integer, found a string",
-            "spec.toml:4:8: shape 1 › path: bad path data at byte 15: " + pathError("M 0 0 L 10 10 Q"),
-            "spec.toml:6:8: shape 2 › rect: expected 4 numbers, found 3",
-            "spec.toml:7:1: shape 2 › fillColour: unknown key (did you mean 'fillColor'?)",
-            "spec.toml:10:11: shape 3 › lineCap: " + oneOfMessage("rounded", ["butt", "round", "square"]),
-            "spec.toml:11:15: shape 3 › strokeColor: '#12345' is not a colour: expected \"#rgb\", \"#rrggbb\", \"#rrggbbaa\" or \"none\"",
-        ])
+        XCTAssertEqual(
+            found,
+            [
+                "spec.toml:2:10: height: expected an integer, found a string",
+                "spec.toml:4:8: shape 1 › path: bad path data at byte 15: " + pathError("M 0 0 L 10 10 Q"),
+                "spec.toml:6:8: shape 2 › rect: expected 4 numbers, found 3",
+                "spec.toml:7:1: shape 2 › fillColour: unknown key (did you mean 'fillColor'?)",
+                "spec.toml:10:11: shape 3 › lineCap: " + oneOfMessage("rounded", ["butt", "round", "square"]),
+                "spec.toml:11:15: shape 3 › strokeColor: '#12345' is not a colour: expected \"#rgb\", \"#rrggbb\", \"#rrggbbaa\" or \"none\""
+            ])
     }
 
     func testSyntaxErrorsAndMissingKeys() {
@@ -103,7 +107,8 @@ final class DrawSpecTests: XCTestCase {
     func testEveryReferenceSpecLoads() throws {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../shared/reference/specs").standardized
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".toml") } ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".toml") } ?? []
         guard !files.isEmpty else { throw XCTSkip("shared/reference/specs not found beside the repository") }
         for file in files {
             XCTAssertNoThrow(try DrawSpec.load(file: dir.appendingPathComponent(file).path), file)
@@ -111,11 +116,15 @@ final class DrawSpecTests: XCTestCase {
     }
 
     private func pathError(_ data: String) -> String {
-        do { _ = try Path(svgPathData: data); return "" } catch let e as PathDataError { return e.message } catch { return "" }
+        do { _ = try Path(svgPathData: data); return "" } catch let e as PathDataError { return e.message } catch {
+            return ""
+        }
     }
 
     private func oneOfMessage(_ value: String, _ choices: [String]) -> String {
         let r = TOMLReader(try! TOML.parse("k = \"\(value)\""), file: "f")
-        do { _ = try r.oneOf("k", choices); return "" } catch let e as TOMLFieldError { return e.message } catch { return "" }
+        do { _ = try r.oneOf("k", choices); return "" } catch let e as TOMLFieldError { return e.message } catch {
+            return ""
+        }
     }
 }

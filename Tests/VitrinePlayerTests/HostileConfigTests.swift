@@ -9,7 +9,8 @@ import XCTest
 /// trap, and values whose cost grows with their size have limits that `check` enforces.
 final class HostileConfigTests: XCTestCase {
     private func playlist(layer: String, canvas: String = "[320, 180]") throws -> Playlist {
-        try loadPlaylist("""
+        try loadPlaylist(
+            """
             [player]
             canvas = \(canvas)
 
@@ -27,7 +28,8 @@ final class HostileConfigTests: XCTestCase {
     private func renderAtSeveralTimes(_ playlist: Playlist, file: StaticString = #filePath, line: UInt = #line) throws {
         _ = try SceneInstance(playlist.scenes[0], playlist: playlist)
         for time in [0, 0.4, 1.3, 4.9] {
-            let frame = try SceneInstance.renderStill(playlist.scenes[0], playlist: playlist, at: time, width: 160, height: 90)
+            let frame = try SceneInstance.renderStill(
+                playlist.scenes[0], playlist: playlist, at: time, width: 160, height: 90)
             XCTAssertEqual(frame.width, 160, file: file, line: line)
         }
     }
@@ -35,25 +37,32 @@ final class HostileConfigTests: XCTestCase {
     /// Found from outside: shares of 1e308 overflowed their sum, and the label's percentage
     /// (NaN) trapped when converted to an integer.
     func testAPieOfHugeValuesPlaysAsEqualShares() throws {
-        let pie = try playlist(layer: """
-            type = "pie"
-            bounds = [0, 0, 160, 160]
-            position = [160, 90]
-            values = [1e308, 1e308]
-            """)
+        let pie = try playlist(
+            layer: """
+                type = "pie"
+                bounds = [0, 0, 160, 160]
+                position = [160, 90]
+                values = [1e308, 1e308]
+                """)
         try renderAtSeveralTimes(pie)
         XCTAssertEqual(PieLayer.shares(of: [1e308, 1e308]), [0.5, 0.5])
-        XCTAssertEqual(PieLayer.shares(of: [.greatestFiniteMagnitude, 1, -5, .nan]), [1, 1 / .greatestFiniteMagnitude, 0, 0])
+        XCTAssertEqual(
+            PieLayer.shares(of: [.greatestFiniteMagnitude, 1, -5, .nan]), [1, 1 / .greatestFiniteMagnitude, 0, 0])
         XCTAssertEqual(PieLayer.shares(of: [0, -1]), [0, 0])
     }
 
     func testAPieTakesAtMostAThousandValues() throws {
         let values = { (n: Int) in "[" + Array(repeating: "1", count: n).joined(separator: ", ") + "]" }
         let largest = try playlist(layer: "type = \"pie\"\nbounds = [0, 0, 160, 160]\nvalues = \(values(1000))")
-        let pie = try SceneInstance(largest.scenes[0], playlist: largest).root.sublayers.compactMap { $0 as? PieChartLayer }.first
+        let pie = try SceneInstance(largest.scenes[0], playlist: largest).root.sublayers.compactMap {
+            $0 as? PieChartLayer
+        }.first
         XCTAssertEqual(pie?.values.count, 1000)
         XCTAssertThrowsError(try playlist(layer: "type = \"pie\"\nvalues = \(values(1001))")) { error in
-            XCTAssertTrue("\(error)".contains(":10:10: scene 's' › layer 1 › values: too large: 1,001 values; at most 1,000 are allowed"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    ":10:10: scene 's' › layer 1 › values: too large: 1,001 values; at most 1,000 are allowed"),
+                "\(error)")
         }
     }
 
@@ -71,10 +80,13 @@ final class HostileConfigTests: XCTestCase {
 
     func testATextLayerTakesAtMost64KiB() throws {
         let longest = String(repeating: "Lorem ipsum ", count: 65_536 / 12) + String(repeating: "x", count: 65_536 % 12)
-        let text = try playlist(layer: "type = \"text\"\nframe = [0, 0, 320, 180]\nisWrapped = true\nstring = \"\(longest)\"")
+        let text = try playlist(
+            layer: "type = \"text\"\nframe = [0, 0, 320, 180]\nisWrapped = true\nstring = \"\(longest)\"")
         try renderAtSeveralTimes(text)
         XCTAssertThrowsError(try playlist(layer: "type = \"text\"\nstring = \"\(longest)y\"")) { error in
-            XCTAssertTrue("\(error)".contains("› layer 1 › string: too large: 65,537 bytes; at most 65,536 are allowed"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("› layer 1 › string: too large: 65,537 bytes; at most 65,536 are allowed"),
+                "\(error)")
         }
     }
 
@@ -102,17 +114,19 @@ final class HostileConfigTests: XCTestCase {
     /// trapped; they now pace evenly.
     func testPacedKeyframesOfHugeValuesPlay() throws {
         for mode in ["paced", "cubicPaced", "cubic", "linear"] {
-            try renderAtSeveralTimes(try playlist(layer: """
-                type = "shape"
-                path = "M 0 0 L 100 100 L 0 100 Z"
-                strokeColor = "#ff0000"
+            try renderAtSeveralTimes(
+                try playlist(
+                    layer: """
+                        type = "shape"
+                        path = "M 0 0 L 100 100 L 0 100 Z"
+                        strokeColor = "#ff0000"
 
-                [[scene.layer.animation]]
-                keyPath = "lineWidth"
-                values = [0, 1e308, -1e308, 1]
-                calculationMode = "\(mode)"
-                duration = 1
-                """))
+                        [[scene.layer.animation]]
+                        keyPath = "lineWidth"
+                        values = [0, 1e308, -1e308, 1]
+                        calculationMode = "\(mode)"
+                        duration = 1
+                        """))
         }
     }
 
@@ -123,31 +137,38 @@ final class HostileConfigTests: XCTestCase {
         for type in LayerTypeRegistry.standard.types {
             let base: String
             switch type.name {
-            case "shape": base = "path = \"M 0 0 L 100 100 L 0 100 Z\"\nstrokeColor = \"#ff0000\"\nlineDashPattern = [4, 2]"
+            case "shape":
+                base = "path = \"M 0 0 L 100 100 L 0 100 Z\"\nstrokeColor = \"#ff0000\"\nlineDashPattern = [4, 2]"
             case "text": base = "string = \"Hello\""
             case "pie": base = "values = [1, 2, 3]"
-            case "arrow": base = "thickness = 30\nlengthRadians = 3\nfillColor = \"#ffffff\"\nstrokeColor = \"#ff0000\"\nlineWidth = 2"
+            case "arrow":
+                base =
+                    "thickness = 30\nlengthRadians = 3\nfillColor = \"#ffffff\"\nstrokeColor = \"#ff0000\"\nlineWidth = 2"
             case "image": base = "contents = \"\(ConfigPaths.repository)/config/images/lake.png\""
             default: base = ""
             }
             for property in type.properties where property.type.name == "number" {
                 for value in extremes {
                     let others = base.split(separator: "\n").filter { !$0.hasPrefix(property.key + " ") }
-                    let layer = "type = \"\(type.name)\"\nbounds = [0, 0, 100, 100]\nposition = [160, 90]\n"
+                    let layer =
+                        "type = \"\(type.name)\"\nbounds = [0, 0, 100, 100]\nposition = [160, 90]\n"
                         + others.joined(separator: "\n") + "\n"
-                    let keyAtItsExtreme = ["bounds", "position"].contains(property.key) ? "" : "\(property.key) = \(value)"
+                    let keyAtItsExtreme =
+                        ["bounds", "position"].contains(property.key) ? "" : "\(property.key) = \(value)"
                     try renderAtSeveralTimes(try playlist(layer: layer + keyAtItsExtreme))
                     guard property.isAnimatable else { continue }
-                    try renderAtSeveralTimes(try playlist(layer: layer + """
+                    try renderAtSeveralTimes(
+                        try playlist(
+                            layer: layer + """
 
-                        [[scene.layer.animation]]
-                        keyPath = "\(property.key)"
-                        from = \(value)
-                        to = 1
-                        duration = 1
-                        autoreverses = true
-                        repeatCount = "infinity"
-                        """))
+                                [[scene.layer.animation]]
+                                keyPath = "\(property.key)"
+                                from = \(value)
+                                to = 1
+                                duration = 1
+                                autoreverses = true
+                                repeatCount = "infinity"
+                                """))
                 }
             }
         }
@@ -163,12 +184,13 @@ final class HostileConfigTests: XCTestCase {
             (directory, "is a directory, not a regular file"),
             (directory + "/pipe", "is a FIFO (named pipe), not a regular file"),
             ("/dev/null", "is a character device, not a regular file"),
-            (directory + "/missing.png", "cannot open: no such file or directory"),
+            (directory + "/missing.png", "cannot open: no such file or directory")
         ]
         for (path, reason) in cases {
             XCTAssertThrowsError(try playlist(layer: "type = \"image\"\ncontents = \"\(path)\"")) { error in
-                XCTAssertTrue("\(error)".hasSuffix("› layer 1 › contents: cannot load image '\(path)': \(path): \(reason)"),
-                              "\(error)")
+                XCTAssertTrue(
+                    "\(error)".hasSuffix("› layer 1 › contents: cannot load image '\(path)': \(path): \(reason)"),
+                    "\(error)")
             }
         }
     }

@@ -22,9 +22,12 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
     /// A headless player of `config` at 5 fps with a notify socket, once it said READY=1.
     private func startHeadless(_ config: String) throws -> (PlayProcess, NotifyLog) {
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
-                                                 "--fps", "5"],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        let player = try PlayProcess(
+            arguments: [
+                "play", config, "--backend", "headless", "--output", directory + "/frames",
+                "--fps", "5"
+            ],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
         XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
         return (player, notify)
     }
@@ -37,8 +40,9 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         let config = directory + "/playlist.toml"
         try writeFile(config, playlist())
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "400000"])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "400000"])
         XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
         XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2))
 
@@ -50,7 +54,8 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(player.process.isRunning)
 
         kill(xvfb.pid, SIGCONT)
-        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 3), "no ping after the server came back: \(player.standardError)")
+        XCTAssertTrue(
+            notify.wait(for: "WATCHDOG=1", seconds: 3), "no ping after the server came back: \(player.standardError)")
         player.send(SIGUSR2)
         XCTAssertTrue(notify.wait(for: "STATUS=playing 'still' (1/1)", seconds: 3))
         player.send(SIGTERM)
@@ -66,7 +71,10 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         try FileManager.default.removeItem(atPath: config)
         player.send(SIGHUP)
         let status = notify.wait { $0.hasPrefix("STATUS=reload of") }
-        XCTAssertEqual(status, "STATUS=reload of \(config) failed: \(config):1:1: cannot open: no such file or directory; playing the previous playlist")
+        XCTAssertEqual(
+            status,
+            "STATUS=reload of \(config) failed: \(config):1:1: cannot open: no such file or directory; playing the previous playlist"
+        )
         XCTAssertTrue(notify.wait(for: "READY=1"))
         usleep(300_000)
         XCTAssertTrue(player.process.isRunning)
@@ -80,16 +88,19 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         let image = directory + "/photo.png"
         try photo.write(to: URL(fileURLWithPath: image))
         let config = directory + "/playlist.toml"
-        try writeFile(config, playlist("[[scene.layer]]\ntype = \"image\"\ncontents = \"photo.png\"\nframe = [0, 0, 32, 24]"))
+        try writeFile(
+            config, playlist("[[scene.layer]]\ntype = \"image\"\ncontents = \"photo.png\"\nframe = [0, 0, 32, 24]"))
         let (player, notify) = try startHeadless(config)
 
         try photo.prefix(photo.count / 2).write(to: URL(fileURLWithPath: image))
         let check = try PlayProcess(arguments: ["check", config], environment: [:])
         XCTAssertEqual(check.waitForExit(seconds: 10), 78)
-        XCTAssertTrue(check.standardError.contains("contents: cannot load image 'photo.png': \(image): not a valid PNG"),
-                      check.standardError)
+        XCTAssertTrue(
+            check.standardError.contains("contents: cannot load image 'photo.png': \(image): not a valid PNG"),
+            check.standardError)
         player.send(SIGHUP)
-        XCTAssertNotNil(notify.wait { $0.hasPrefix("STATUS=reload of \(config) failed: ") && $0.contains("not a valid PNG") })
+        XCTAssertNotNil(
+            notify.wait { $0.hasPrefix("STATUS=reload of \(config) failed: ") && $0.contains("not a valid PNG") })
         XCTAssertTrue(notify.wait(for: "READY=1"))
         usleep(300_000)
         XCTAssertTrue(player.process.isRunning)
@@ -102,19 +113,27 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
     func testADeletedProgressFIFOIsMadeAgain() throws {
         let fifo = directory + "/progress"
         let config = directory + "/playlist.toml"
-        try writeFile(config, playlist("""
-            [[scene.layer]]
-            id = "message"
-            type = "text"
-            string = "waiting"
-            frame = [0, 0, 32, 24]
-            """, progressSource: fifo))
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/frames",
-                                                 "--fps", "5", "--log-level", "debug"], environment: [:])
+        try writeFile(
+            config,
+            playlist(
+                """
+                [[scene.layer]]
+                id = "message"
+                type = "text"
+                string = "waiting"
+                frame = [0, 0, 32, 24]
+                """, progressSource: fifo))
+        let player = try PlayProcess(
+            arguments: [
+                "play", config, "--backend", "headless", "--output", directory + "/frames",
+                "--fps", "5", "--log-level", "debug"
+            ], environment: [:])
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: fifo) && Date() < deadline { usleep(10_000) }
         try FileManager.default.removeItem(atPath: fifo)
-        XCTAssertTrue(player.waitForError(containing: "was deleted or replaced; reading a FIFO there again"), player.standardError)
+        XCTAssertTrue(
+            player.waitForError(containing: "was deleted or replaced; reading a FIFO there again"), player.standardError
+        )
         var info = stat()
         XCTAssertEqual(stat(fifo, &info), 0)
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO)

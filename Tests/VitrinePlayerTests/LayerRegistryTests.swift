@@ -28,7 +28,8 @@ final class LayerRegistryTests: XCTestCase {
         case "colour", "colour | \"none\"":
             return ("\"#336699\"", Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0))
         case "[number, …]": return ("[4, 2]", [4.0, 2.0])
-        case "[colour, …]": return ("[\"#ff0000\", \"#0000ff\"]", [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)])
+        case "[colour, …]":
+            return ("[\"#ff0000\", \"#0000ff\"]", [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)])
         case "transform":
             // Scale first, then rotation, then translation.
             let scale = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
@@ -43,7 +44,9 @@ final class LayerRegistryTests: XCTestCase {
             return ("\"M0 0 L10 0 L10 10 Z\"", p)
         case "image file": return ("\"images/lake.png\"", Size(width: 800, height: 800))
         default:
-            guard let cases = type.cases, let other = cases.first(where: { $0 != type.formatted(current) }) else { return nil }
+            guard let cases = type.cases, let other = cases.first(where: { $0 != type.formatted(current) }) else {
+                return nil
+            }
             return ("\"\(other)\"", other)
         }
     }
@@ -71,7 +74,9 @@ final class LayerRegistryTests: XCTestCase {
         let section = text[start.upperBound...].prefix { _ in true }
         for line in section.split(separator: "\n") {
             if line.hasPrefix("type = ") { break }
-            let cells = line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "  ", omittingEmptySubsequences: true).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             if cells.first == key { return cells.filter { !$0.isEmpty } }
         }
         return []
@@ -80,37 +85,45 @@ final class LayerRegistryTests: XCTestCase {
     func testEveryPropertyOfEveryTypeRoundTrips() throws {
         for type in LayerTypeRegistry.standard.types {
             for property in type.properties {
-                guard let (toml, expected) = sample(for: property.type, key: property.key, current: property.defaultValue) else {
+                guard
+                    let (toml, expected) = sample(for: property.type, key: property.key, current: property.defaultValue)
+                else {
                     XCTFail("no sample for \(type.name).\(property.key) of type \(property.type.name)")
                     continue
                 }
                 var extra = ""
-                for required in type.requiredKeys where required != property.key { extra += "\(required) = \"images/lake.png\"\n" }
-                let text = oneScene("[[scene.layer]]\nid = \"x\"\ntype = \"\(type.name)\"\n\(extra)\(property.key) = \(toml)\n")
+                for required in type.requiredKeys where required != property.key {
+                    extra += "\(required) = \"images/lake.png\"\n"
+                }
+                let text = oneScene(
+                    "[[scene.layer]]\nid = \"x\"\ntype = \"\(type.name)\"\n\(extra)\(property.key) = \(toml)\n")
                 let playlist = try loadPlaylist(text)
                 let scene = try SceneInstance(playlist.scenes[0], playlist: playlist)
                 let layer = try XCTUnwrap(scene.layer(withID: "x"))
                 XCTAssertTrue(type.layerClass == Swift.type(of: layer), "\(type.name)")
                 let value = try XCTUnwrap(layer.storedValue(forKey: property.key), "\(type.name).\(property.key)")
-                XCTAssertTrue(same(value, expected, type: property.type), "\(type.name).\(property.key): \(value) ≠ \(expected)")
+                XCTAssertTrue(
+                    same(value, expected, type: property.type), "\(type.name).\(property.key): \(value) ≠ \(expected)")
             }
         }
     }
 
     func testShapeKeysStandForThePath() throws {
-        let playlist = try loadPlaylist(oneScene("""
-            [[scene.layer]]
-            id = "r"
-            type = "shape"
-            roundedRect = [10, 20, 100, 50]
-            cornerRadius = 12
+        let playlist = try loadPlaylist(
+            oneScene(
+                """
+                [[scene.layer]]
+                id = "r"
+                type = "shape"
+                roundedRect = [10, 20, 100, 50]
+                cornerRadius = 12
 
-            [[scene.layer]]
-            id = "a"
-            type = "shape"
-            arc = [50, 50, 40, 0, 3.14159265358979, true]
-            cornerRadius = 7
-            """))
+                [[scene.layer]]
+                id = "a"
+                type = "shape"
+                arc = [50, 50, 40, 0, 3.14159265358979, true]
+                cornerRadius = 7
+                """))
         let scene = try SceneInstance(playlist.scenes[0], playlist: playlist)
         let rounded = try XCTUnwrap(scene.layer(withID: "r") as? ShapeLayer)
         var expected = Path()
@@ -131,12 +144,15 @@ final class LayerRegistryTests: XCTestCase {
         for type in registry.types {
             XCTAssertEqual(type.unconfigurableKeys, [], type.name)
             // Every declared property but `name` (the id) is a key.
-            XCTAssertEqual(Set(type.properties.map(\.key)), Set(type.makeLayer().propertyKeys).subtracting(["name"]), type.name)
+            XCTAssertEqual(
+                Set(type.properties.map(\.key)), Set(type.makeLayer().propertyKeys).subtracting(["name"]), type.name)
             for p in type.properties { XCTAssertFalse(p.doc.isEmpty, "\(type.name).\(p.key) has no doc") }
         }
         let arrow = registry.type(named: "arrow")!
-        XCTAssertEqual(Set(arrow.properties.filter(\.isAnimatable).map(\.key)).isSuperset(of: ArrowLayer.customPropertyKeys
-            .subtracting(["lineJoin"])), true)
+        XCTAssertEqual(
+            Set(arrow.properties.filter(\.isAnimatable).map(\.key)).isSuperset(
+                of: ArrowLayer.customPropertyKeys
+                    .subtracting(["lineJoin"])), true)
         XCTAssertEqual(arrow.property("lineJoin")?.isAnimatable, false)
         XCTAssertEqual(arrow.property("lineJoin")?.type.cases, ["miter", "round", "bevel"])
         XCTAssertEqual(registry.type(named: "shape")?.property("fillColor")?.formattedDefault, "\"#000000\"")
@@ -150,46 +166,56 @@ final class LayerRegistryTests: XCTestCase {
         for type in LayerTypeRegistry.standard.types {
             XCTAssertTrue(text.contains("type = \"\(type.name)\""), type.name)
         }
-        XCTAssertEqual(row("lengthRadians", of: "arrow", in: text),
-                       ["lengthRadians", "number", "0", "yes", "Angle from tail to tip; negative runs counter-clockwise."])
-        XCTAssertEqual(row("fillRule", of: "shape", in: text),
-                       ["fillRule", "nonZero | evenOdd", "nonZero", "no", "Which regions are inside when filling."])
+        XCTAssertEqual(
+            row("lengthRadians", of: "arrow", in: text),
+            ["lengthRadians", "number", "0", "yes", "Angle from tail to tip; negative runs counter-clockwise."])
+        XCTAssertEqual(
+            row("fillRule", of: "shape", in: text),
+            ["fillRule", "nonZero | evenOdd", "nonZero", "no", "Which regions are inside when filling."])
         let markdown = ConfigReference.render(.markdown)
         XCTAssertTrue(markdown.contains("### type = \"sector\""))
-        XCTAssertTrue(markdown.contains("| lineCap | butt \\| round \\| square | butt | no | Shape of open ends. |"), markdown)
+        XCTAssertTrue(
+            markdown.contains("| lineCap | butt \\| round \\| square | butt | no | Shape of open ends. |"), markdown)
     }
 
     func testRegisteringATypeMakesItConfigurableAndListed() throws {
         var registry = LayerTypeRegistry.standard
-        registry.register("wobbler", WobbleLayer.self, summary: "Wobbles.",
-                          docs: ["wobble": "How much it wobbles.", "flavour": "Its flavour."])
+        registry.register(
+            "wobbler", WobbleLayer.self, summary: "Wobbles.",
+            docs: ["wobble": "How much it wobbles.", "flavour": "Its flavour."])
         let reference = ConfigReference.render(.text, registry: registry)
         XCTAssertTrue(reference.contains("type = \"wobbler\""))
-        XCTAssertEqual(row("wobble", of: "wobbler", in: reference), ["wobble", "number", "3", "yes", "How much it wobbles."])
-        XCTAssertEqual(row("flavour", of: "wobbler", in: reference), ["flavour", "plain | spicy", "plain", "no", "Its flavour."])
+        XCTAssertEqual(
+            row("wobble", of: "wobbler", in: reference), ["wobble", "number", "3", "yes", "How much it wobbles."])
+        XCTAssertEqual(
+            row("flavour", of: "wobbler", in: reference), ["flavour", "plain | spicy", "plain", "no", "Its flavour."])
         XCTAssertFalse(ConfigReference.render(.text).contains("wobbler"))
 
-        let playlist = try loadPlaylist(oneScene("""
-            [[scene.layer]]
-            id = "w"
-            type = "wobbler"
-            wobble = 5
-            flavour = "spicy"
+        let playlist = try loadPlaylist(
+            oneScene(
+                """
+                [[scene.layer]]
+                id = "w"
+                type = "wobbler"
+                wobble = 5
+                flavour = "spicy"
 
-            [[scene.layer.animation]]
-            keyPath = "wobble"
-            from = 0
-            to = 10
-            duration = 2
-            """), registry: registry)
+                [[scene.layer.animation]]
+                keyPath = "wobble"
+                from = 0
+                to = 10
+                duration = 2
+                """), registry: registry)
         let (scene, frame) = try SceneInstance.evaluate(playlist.scenes[0], playlist: playlist, at: 0.5)
         let w = try XCTUnwrap(scene.layer(withID: "w") as? WobbleLayer)
         XCTAssertEqual(w.wobble, 5)
         XCTAssertEqual(w.flavour, .spicy)
         let shown = try XCTUnwrap(frame.presentation.sublayers.first as? WobbleLayer)
         XCTAssertEqual(shown.wobble, 2.5, accuracy: 1e-9)
-        XCTAssertEqual(configErrors(oneScene("[[scene.layer]]\ntype = \"wobbler\"\nflavour = \"sour\"\n"), registry: registry), [
-            "test.toml:7:11: scene 's' › layer 1 › flavour: 'sour' is not one of 'plain', 'spicy'",
-        ])
+        XCTAssertEqual(
+            configErrors(oneScene("[[scene.layer]]\ntype = \"wobbler\"\nflavour = \"sour\"\n"), registry: registry),
+            [
+                "test.toml:7:11: scene 's' › layer 1 › flavour: 'sour' is not one of 'plain', 'spicy'"
+            ])
     }
 }

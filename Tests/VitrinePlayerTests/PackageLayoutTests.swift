@@ -15,9 +15,12 @@ final class PackageLayoutTests: XCTestCase {
     private struct Description: Decodable { let targets: [Target] }
 
     private func describePackage() throws -> [String: Target] {
-        guard let swift = ["/usr/bin/swift", "/opt/swift/usr/bin/swift"].first(where: FileManager.default.isExecutableFile)
-            ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-                .map({ "\($0)/swift" }).first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let swift = ["/usr/bin/swift", "/opt/swift/usr/bin/swift"].first(
+                where: FileManager.default.isExecutableFile)
+                ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+                .map({ "\($0)/swift" }).first(where: FileManager.default.isExecutableFile)
+        else {
             throw XCTSkip("no swift executable on the PATH")
         }
         let process = Process()
@@ -25,8 +28,10 @@ final class PackageLayoutTests: XCTestCase {
         // A scratch path of its own: `swift test` holds the lock of the package's .build.
         let scratch = NSTemporaryDirectory() + "vitrine-describe-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        process.arguments = ["package", "--package-path", ConfigPaths.repository, "--scratch-path", scratch,
-                             "describe", "--type", "json"]
+        process.arguments = [
+            "package", "--package-path", ConfigPaths.repository, "--scratch-path", scratch,
+            "describe", "--type", "json"
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -51,18 +56,22 @@ final class PackageLayoutTests: XCTestCase {
     func testModulesDependOnlyOnTheOnesBelowThem() throws {
         let targets = try describePackage()
         let knowsNothingOf: [String: Set<String>] = [
-            "VitrineSystem": ["VitrineGraphics", "VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrineDisplay", "VitrinePlayer"],
+            "VitrineSystem": [
+                "VitrineGraphics", "VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrineDisplay", "VitrinePlayer"
+            ],
             "VitrineTOML": ["VitrineGraphics", "VitrineAnimation", "VitrineConfig", "VitrineDisplay", "VitrinePlayer"],
             "VitrineGraphics": ["VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrineDisplay", "VitrinePlayer"],
             "VitrineAnimation": ["VitrineTOML", "VitrineConfig", "VitrineDisplay", "VitrinePlayer", "CX11"],
             // Building the config target alone builds no display and no player.
             "VitrineConfig": ["VitrineDisplay", "VitrinePlayer", "CX11", "CLinux"],
             // The display link and the presenter protocol; each display stack is its own target.
-            "VitrineDisplay": ["VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer", "CX11", "VitrineX11"],
+            "VitrineDisplay": [
+                "VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer", "CX11", "VitrineX11"
+            ],
             "VitrineX11": ["VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer"],
             // The player knows presenters only through the protocol.
             "VitrinePlayer": ["CX11", "VitrineX11", "VitrineBench"],
-            "VitrineGraphicsTests": ["VitrinePlayer", "VitrineDisplay"],
+            "VitrineGraphicsTests": ["VitrinePlayer", "VitrineDisplay"]
         ]
         for (name, forbidden) in knowsNothingOf {
             XCTAssertNotNil(targets[name], name)
@@ -73,8 +82,10 @@ final class PackageLayoutTests: XCTestCase {
 
     func testNoLibraryContainsBenchmarkCode() throws {
         let targets = try describePackage()
-        let libraries = ["VitrineSystem", "VitrineTOML", "VitrineGraphics", "VitrineAnimation", "VitrineConfig",
-                         "VitrineDisplay", "VitrineX11", "VitrinePlayer"]
+        let libraries = [
+            "VitrineSystem", "VitrineTOML", "VitrineGraphics", "VitrineAnimation", "VitrineConfig",
+            "VitrineDisplay", "VitrineX11", "VitrinePlayer"
+        ]
         for name in libraries {
             let target = try XCTUnwrap(targets[name])
             XCTAssertFalse(closure(of: name, in: targets).contains("VitrineBench"), name)

@@ -21,7 +21,10 @@ final class PlayProcess {
             .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/vitrine").path)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XvfbError(description: "the vitrine executable is not built (looked at \(candidates.joined(separator: ", "))); run `swift build --product vitrine` first")
+            throw XvfbError(
+                description:
+                    "the vitrine executable is not built (looked at \(candidates.joined(separator: ", "))); run `swift build --product vitrine` first"
+            )
         }
         return found
     }
@@ -31,7 +34,9 @@ final class PlayProcess {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
-        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY", "INVOCATION_ID"] { env[key] = nil }
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY", "INVOCATION_ID"] {
+            env[key] = nil
+        }
         env.merge(environment) { $1 }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice

@@ -51,8 +51,9 @@ final class PlayProcessTests: XCTestCase {
         let config = directory + "/playlist.toml"
         try writeFile(config, colourPlaylist([("red", "#ff0000"), ("green", "#00ff00"), ("blue", "#0000ff")]))
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "200000"])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "200000"])
 
         // READY=1 once the first frame is on screen: the screen is red (32×24 scaled ×2 fills 64×48).
         XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
@@ -84,9 +85,11 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertEqual(screen.windows(named: "Vitrine"), windows, "the window stays across a reload")
 
         // A broken config: every error logged with its place, the old playlist plays on.
-        try writeFile(config, colourPlaylist([("cyan", "#00ffff")])
-            .replacingOccurrences(of: "backgroundColor", with: "backgroundColour")
-            .replacingOccurrences(of: "duration = 600", with: "duration = \"soon\""))
+        try writeFile(
+            config,
+            colourPlaylist([("cyan", "#00ffff")])
+                .replacingOccurrences(of: "backgroundColor", with: "backgroundColour")
+                .replacingOccurrences(of: "duration = 600", with: "duration = \"soon\""))
         player.send(SIGHUP)
         XCTAssertNotNil(notify.wait { $0.hasPrefix("RELOADING=1") })
         XCTAssertNotNil(notify.wait { $0.hasPrefix("STATUS=reload of") })
@@ -94,7 +97,8 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertTrue(player.waitForError(containing: "backgroundColour"), player.standardError)
         XCTAssertTrue(player.waitForError(containing: "duration"), player.standardError)
         let errorLines = player.standardError.split(separator: "\n").filter { $0.contains(config + ":") }
-        XCTAssertGreaterThanOrEqual(errorLines.count, 2, "one line per error, each with the file and line:\n\(player.standardError)")
+        XCTAssertGreaterThanOrEqual(
+            errorLines.count, 2, "one line per error, each with the file and line:\n\(player.standardError)")
         usleep(200_000)
         XCTAssertEqual(screen.pixel(x: 32, y: 24), 0xFFFF00)
         XCTAssertTrue(player.process.isRunning)
@@ -108,13 +112,15 @@ final class PlayProcessTests: XCTestCase {
         // The whole conversation, in order (watchdog pings aside).
         let reload = notify.stateMessages.map { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") ? "RELOADING=1" : $0 }
             .map { $0.hasPrefix("STATUS=reload of") ? "STATUS=reload failed" : $0 }
-        XCTAssertEqual(reload, [
-            "READY=1", "STATUS=playing 'red' (1/3)",
-            "STATUS=playing 'green' (2/3)", "STATUS=playing 'blue' (3/3)", "STATUS=playing 'red' (1/3)",
-            "RELOADING=1", "READY=1", "STATUS=playing 'yellow' (1/1)",
-            "RELOADING=1", "STATUS=reload failed", "READY=1",
-            "STOPPING=1",
-        ])
+        XCTAssertEqual(
+            reload,
+            [
+                "READY=1", "STATUS=playing 'red' (1/3)",
+                "STATUS=playing 'green' (2/3)", "STATUS=playing 'blue' (3/3)", "STATUS=playing 'red' (1/3)",
+                "RELOADING=1", "READY=1", "STATUS=playing 'yellow' (1/1)",
+                "RELOADING=1", "STATUS=reload failed", "READY=1",
+                "STOPPING=1"
+            ])
         let pings = notify.messages.indices.filter { notify.messages[$0] == "WATCHDOG=1" }
         XCTAssertGreaterThanOrEqual(pings.count, 3)
         XCTAssertLessThan(pings.last!, notify.messages.firstIndex(of: "STOPPING=1")!)
@@ -130,8 +136,9 @@ final class PlayProcessTests: XCTestCase {
         let config = directory + "/playlist.toml"
         try writeFile(config, colourPlaylist([("red", "#ff0000")]))
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
         XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
         XCTAssertEqual(screen.pixel(x: 24, y: 2), 0xFF0000)
 
@@ -139,8 +146,10 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertTrue(player.waitForError(containing: "output resized to 48x48"), player.standardError)
         // Canvas 48×36 at y 6…42 on black. (The server clears the resized window itself, so
         // wait for the whole layout, not one pixel.)
-        let expected: [(x: Int, y: Int, rgb: UInt32)] = [(24, 2, 0x000000), (24, 45, 0x000000),
-                                                         (24, 24, 0xFF0000), (47, 7, 0xFF0000), (0, 41, 0xFF0000)]
+        let expected: [(x: Int, y: Int, rgb: UInt32)] = [
+            (24, 2, 0x000000), (24, 45, 0x000000),
+            (24, 24, 0xFF0000), (47, 7, 0xFF0000), (0, 41, 0xFF0000)
+        ]
         let deadline = Date().addingTimeInterval(3)
         var seen: [UInt32?] = []
         repeat {
@@ -160,8 +169,9 @@ final class PlayProcessTests: XCTestCase {
         let config = directory + "/playlist.toml"
         try writeFile(config, colourPlaylist([("red", "#ff0000")]))
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "200000"])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name, "WATCHDOG_USEC": "200000"])
         XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
         XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2), "pings while idle (a static scene)")
 
@@ -186,7 +196,9 @@ final class PlayProcessTests: XCTestCase {
         let config = directory + "/progress.toml"
         // A straight white bar from (4, 24) to (60, 24) whose tip sags 10 px at 50 % (seed 002's
         // wave): at 50 % the line passes through (32, 34), at 0 % it is straight.
-        try writeFile(config, """
+        try writeFile(
+            config,
+            """
             [player]
             fps = 30
             canvas = [64, 48]
@@ -208,8 +220,9 @@ final class PlayProcessTests: XCTestCase {
             trackColor = "#ffffff"
             """)
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
-                                     environment: ["NOTIFY_SOCKET": notify.listener.name])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
         XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
         XCTAssertEqual(FileManager.default.fileExists(atPath: fifo), true, "the FIFO is created")
         XCTAssertEqual(screen.pixel(x: 32, y: 24), 0xFFFFFF, "a straight bar at 0 %")
@@ -238,8 +251,11 @@ final class PlayProcessTests: XCTestCase {
         let config = directory + "/playlist.toml"
         try writeFile(config, colourPlaylist([("red", "#ff0000")]))
         let output = directory + "/frames"
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", output,
-                                                 "--frames", "3", "--fps", "60"], environment: [:])
+        let player = try PlayProcess(
+            arguments: [
+                "play", config, "--backend", "headless", "--output", output,
+                "--frames", "3", "--fps", "60"
+            ], environment: [:])
         XCTAssertEqual(player.waitForExit(seconds: 10), 0, player.standardError)
         let files = try FileManager.default.contentsOfDirectory(atPath: output).sorted()
         XCTAssertEqual(files, ["frame-000000.png", "frame-000001.png", "frame-000002.png"])
@@ -248,8 +264,9 @@ final class PlayProcessTests: XCTestCase {
     func testABrokenConfigAtStartExitsWithEXCONFIG() throws {
         let config = directory + "/broken.toml"
         try writeFile(config, "[player]\nfps = \"fast\"\n")
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory],
-                                     environment: [:])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "headless", "--output", directory],
+            environment: [:])
         XCTAssertEqual(player.waitForExit(seconds: 10), 78)
         XCTAssertTrue(player.standardError.contains(config + ":2:"), player.standardError)
     }

@@ -9,16 +9,19 @@ import XCTest
 /// The session's run loop on a virtual clock and a headless presenter: what is on screen when,
 /// and how little the loop does while nothing moves.
 final class PlayerSessionTests: XCTestCase {
-    private func session(_ text: String, screen: PixelSize, clock: VirtualClock,
-                         options: (inout PlayerSession.Options) -> Void = { _ in }) throws -> (PlayerSession, HeadlessPresenter) {
+    private func session(
+        _ text: String, screen: PixelSize, clock: VirtualClock,
+        options: (inout PlayerSession.Options) -> Void = { _ in }
+    ) throws -> (PlayerSession, HeadlessPresenter) {
         let playlist = try PlayerTests.load(text)
         let presenter = HeadlessPresenter(size: screen, keepsFrames: true)
         let player = Player(playlist: playlist, screenSize: Size(Double(screen.width), Double(screen.height)))
         var o = PlayerSession.Options(configFile: playlist.file)
         options(&o)
-        let session = PlayerSession(player: player, presenter: presenter,
-                                    loop: FrameLoop(link: try DisplayLink(clock: clock)), options: o,
-                                    notifier: nil, signals: nil, logger: Logger(label: "test"))
+        let session = PlayerSession(
+            player: player, presenter: presenter,
+            loop: FrameLoop(link: try DisplayLink(clock: clock)), options: o,
+            notifier: nil, signals: nil, logger: Logger(label: "test"))
         return (session, presenter)
     }
 
@@ -26,12 +29,14 @@ final class PlayerSessionTests: XCTestCase {
     func testFrameRateFollowsTheDisplaysRefreshRate() throws {
         let playlist = try PlayerTests.load(PlayerTests.playlistText(scenes: [("red", "2", "#ff0000")]))
         func rate(display: Double?, requested: Int?) throws -> Int {
-            let presenter = HeadlessPresenter(size: PixelSize(width: 40, height: 30), refreshRate: display, keepsFrames: false)
+            let presenter = HeadlessPresenter(
+                size: PixelSize(width: 40, height: 30), refreshRate: display, keepsFrames: false)
             var options = PlayerSession.Options(configFile: playlist.file)
             options.framesPerSecond = requested
-            let session = PlayerSession(player: Player(playlist: playlist, screenSize: Size(40, 30)), presenter: presenter,
-                                        loop: FrameLoop(link: try DisplayLink(clock: VirtualClock())), options: options,
-                                        notifier: nil, signals: nil, logger: Logger(label: "test"))
+            let session = PlayerSession(
+                player: Player(playlist: playlist, screenSize: Size(40, 30)), presenter: presenter,
+                loop: FrameLoop(link: try DisplayLink(clock: VirtualClock())), options: options,
+                notifier: nil, signals: nil, logger: Logger(label: "test"))
             return session.framesPerSecond(for: playlist)
         }
         // The test playlist asks for 10 fps.
@@ -48,18 +53,21 @@ final class PlayerSessionTests: XCTestCase {
         let red = try PlayerTests.load(PlayerTests.playlistText(scenes: [("red", "10", "#ff0000")]))
         let blue = try PlayerTests.load(PlayerTests.playlistText(scenes: [("blue", "10", "#0000ff")]))
         var broken = blue
-        let colour = try XCTUnwrap(broken.scenes[0].layers[0].settings.firstIndex { $0.property.key == "backgroundColor" })
+        let colour = try XCTUnwrap(
+            broken.scenes[0].layers[0].settings.firstIndex { $0.property.key == "backgroundColor" })
         broken.scenes[0].layers[0].settings[colour].value = "not a colour"
         for (replacement, expected) in [(broken, 0xFF0000 as UInt32), (blue, 0x0000FF)] {
             let clock = VirtualClock()
             let presenter = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
             var options = PlayerSession.Options(configFile: red.file)
             options.stopAfterSeconds = 2
-            let session = PlayerSession(player: Player(playlist: red, screenSize: Size(40, 30)), presenter: presenter,
-                                        loop: FrameLoop(link: try DisplayLink(clock: clock)), options: options,
-                                        notifier: nil, signals: nil, logger: Logger(label: "test"),
-                                        loadPlaylist: { _ in replacement })
-            session.loop.schedule(at: clock.now().advanced(byNanoseconds: 1_000_000_000)) { session.handle([.reload]) }  // as SIGHUP arrives
+            let session = PlayerSession(
+                player: Player(playlist: red, screenSize: Size(40, 30)), presenter: presenter,
+                loop: FrameLoop(link: try DisplayLink(clock: clock)), options: options,
+                notifier: nil, signals: nil, logger: Logger(label: "test"),
+                loadPlaylist: { _ in replacement })
+            // As SIGHUP arrives:
+            session.loop.schedule(at: clock.now().advanced(byNanoseconds: 1_000_000_000)) { session.handle([.reload]) }
             XCTAssertEqual(try session.run(), .durationElapsed)
             XCTAssertEqual(presenter.frames.first.map { $0[20, 15] & 0xFFFFFF }, 0xFF0000)
             XCTAssertEqual(presenter.screen[20, 15] & 0xFFFFFF, expected)
@@ -87,8 +95,9 @@ final class PlayerSessionTests: XCTestCase {
     }
 
     func testAFadeRunsFramesOnlyWhileItMoves() throws {
-        let text = PlayerTests.playlistText(scenes: [("red", "1", "#ff0000"), ("blue", "10", "#0000ff")],
-                                            transition: "fade", transitionDuration: 0.5)
+        let text = PlayerTests.playlistText(
+            scenes: [("red", "1", "#ff0000"), ("blue", "10", "#0000ff")],
+            transition: "fade", transitionDuration: 0.5)
         let clock = VirtualClock()
         let (session, presenter) = try session(text, screen: PixelSize(width: 40, height: 30), clock: clock) {
             $0.stopAfterSeconds = 3

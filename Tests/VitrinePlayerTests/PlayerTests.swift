@@ -9,9 +9,11 @@ import XCTest
 /// The playlist state machine in virtual time: every time below is exact, chosen by the test.
 final class PlayerTests: XCTestCase {
     /// Scenes of one colour each on a 40×30 canvas.
-    static func playlistText(scenes: [(name: String, duration: String, colour: String)], transition: String = "none",
-                             transitionDuration: Double = 0.5, loop: Bool = true, canvas: (Int, Int) = (40, 30),
-                             progressSource: String? = nil) -> String {
+    static func playlistText(
+        scenes: [(name: String, duration: String, colour: String)], transition: String = "none",
+        transitionDuration: Double = 0.5, loop: Bool = true, canvas: (Int, Int) = (40, 30),
+        progressSource: String? = nil
+    ) -> String {
         var text = """
             [player]
             fps = 10
@@ -63,12 +65,14 @@ final class PlayerTests: XCTestCase {
     }
 
     private let abc: [(name: String, duration: String, colour: String)] = [
-        ("a", "1", "#ff0000"), ("b", "2", "#00ff00"), ("c", "1", "#0000ff"),
+        ("a", "1", "#ff0000"), ("b", "2", "#00ff00"), ("c", "1", "#0000ff")
     ]
 
     /// Runs frames every `step` seconds from `start` until `end` and returns each scene start as
     /// (name, frame time, scene start time).
-    private func starts(_ player: Player, from start: Double, to end: Double, step: Double) throws -> [(String, Double, Double)] {
+    private func starts(
+        _ player: Player, from start: Double, to end: Double, step: Double
+    ) throws -> [(String, Double, Double)] {
         var result: [(String, Double, Double)] = []
         var n = 0
         while true {
@@ -100,7 +104,8 @@ final class PlayerTests: XCTestCase {
     }
 
     func testAPlaylistWithoutLoopFinishesAfterItsLastScene() throws {
-        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, loop: false)), screenSize: Size(40, 30))
+        let player = Player(
+            playlist: try Self.load(Self.playlistText(scenes: abc, loop: false)), screenSize: Size(40, 30))
         var finishedAt: Double?
         for n in 0...60 {
             let t = Double(n) / 10
@@ -113,8 +118,9 @@ final class PlayerTests: XCTestCase {
     }
 
     func testFadeDissolvesTheIncomingSceneOverTheOutgoingOne() throws {
-        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, transition: "fade", transitionDuration: 0.5)),
-                            screenSize: Size(40, 30))
+        let player = Player(
+            playlist: try Self.load(Self.playlistText(scenes: abc, transition: "fade", transitionDuration: 0.5)),
+            screenSize: Size(40, 30))
         for n in 0...10 { try player.frameWillRender(at: Double(n) / 10); player.engine.tick(at: Double(n) / 10) }
         // At 1.0 s "b" began fading in over "a".
         XCTAssertEqual(player.currentSceneName, "b")
@@ -136,14 +142,16 @@ final class PlayerTests: XCTestCase {
 
     func testPushSlidesTheScenesAcrossTheViewport() throws {
         // A 40×30 canvas on an 80×60 screen: scale 2, the viewport is the whole screen.
-        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, transition: "push", transitionDuration: 1)),
-                            screenSize: Size(80, 60))
+        let player = Player(
+            playlist: try Self.load(Self.playlistText(scenes: abc, transition: "push", transitionDuration: 1)),
+            screenSize: Size(80, 60))
         try player.frameWillRender(at: 0)
         player.requestNextScene()
         try player.frameWillRender(at: 0.5)
         let incoming = try XCTUnwrap(player.currentHolder), outgoing = try XCTUnwrap(player.outgoingHolder)
         player.engine.tick(at: 0.5)
-        XCTAssertEqual(try XCTUnwrap(incoming.presentation()).position.x, 80, accuracy: 1e-9, "starts one viewport to the right")
+        XCTAssertEqual(
+            try XCTUnwrap(incoming.presentation()).position.x, 80, accuracy: 1e-9, "starts one viewport to the right")
         XCTAssertEqual(try XCTUnwrap(outgoing.presentation()).position.x, 0, accuracy: 1e-9)
         try player.frameWillRender(at: 1.0)
         player.engine.tick(at: 1.0)
@@ -157,7 +165,8 @@ final class PlayerTests: XCTestCase {
     }
 
     func testOperatorRequestsTakeEffectAtTheNextFrame() throws {
-        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc, loop: false)), screenSize: Size(40, 30))
+        let player = Player(
+            playlist: try Self.load(Self.playlistText(scenes: abc, loop: false)), screenSize: Size(40, 30))
         try player.frameWillRender(at: 10)
         player.requestNextScene()
         XCTAssertTrue(player.hasPendingRequests)
@@ -176,7 +185,8 @@ final class PlayerTests: XCTestCase {
     }
 
     func testOnlySceneRepeatsThatScene() throws {
-        let player = Player(playlist: try Self.load(Self.playlistText(scenes: abc)), screenSize: Size(40, 30), onlyScene: "b")
+        let player = Player(
+            playlist: try Self.load(Self.playlistText(scenes: abc)), screenSize: Size(40, 30), onlyScene: "b")
         let seen = try starts(player, from: 0, to: 4.5, step: 0.5)
         XCTAssertEqual(seen.map(\.0), ["b", "b", "b"])
         XCTAssertEqual(seen.map(\.2), [0, 2, 4])
@@ -220,8 +230,9 @@ final class PlayerTests: XCTestCase {
 
     func testCompletedProgressEndsAProgressScene() throws {
         let spec = ProgressSourceSpec.fifo("/tmp/vitrine-never-opened")
-        let text = Self.playlistText(scenes: [("wait", "\"progress\"", "#202020"), ("after", "10", "#ffffff")],
-                                     progressSource: "fifo:/tmp/vitrine-never-opened")
+        let text = Self.playlistText(
+            scenes: [("wait", "\"progress\"", "#202020"), ("after", "10", "#ffffff")],
+            progressSource: "fifo:/tmp/vitrine-never-opened")
         let player = Player(playlist: try Self.load(text), screenSize: Size(40, 30))
         var t = 0.0
         func frame() throws -> [PlayerEvent] {

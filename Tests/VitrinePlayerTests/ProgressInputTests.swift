@@ -66,7 +66,8 @@ final class ProgressInputTests: XCTestCase {
             XCTAssertTrue(waitReadable(source.fileDescriptor))
             XCTAssertEqual(try source.read().first?.get(), .progress(Double(value) / 100))
         }
-        XCTAssertFalse(waitReadable(source.fileDescriptor, milliseconds: 20), "no spurious wake-ups after writers close")
+        XCTAssertFalse(
+            waitReadable(source.fileDescriptor, milliseconds: 20), "no spurious wake-ups after writers close")
     }
 
     func testExistingRegularFileIsNotTakenForAFIFO() throws {

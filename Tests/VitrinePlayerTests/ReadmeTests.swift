@@ -12,12 +12,14 @@ final class ReadmeTests: XCTestCase {
         let begin = "<!-- config-reference:begin -->\n", end = "<!-- config-reference:end -->"
         let start = try XCTUnwrap(text.range(of: begin), "README has no config-reference markers")
         let stop = try XCTUnwrap(text.range(of: end, range: start.upperBound..<text.endIndex))
-        XCTAssertEqual(String(text[start.upperBound..<stop.lowerBound]), ConfigReference.render(.markdown),
-                       "regenerate the README section with `vitrine scenes --markdown`")
+        XCTAssertEqual(
+            String(text[start.upperBound..<stop.lowerBound]), ConfigReference.render(.markdown),
+            "regenerate the README section with `vitrine scenes --markdown`")
     }
 
     func testEveryScreenshotTheReadmeShowsExists() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+            .standardized
         let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let pattern = try NSRegularExpression(pattern: #"\]\((docs/screenshots/[^)]+\.png)\)"#)
         let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))

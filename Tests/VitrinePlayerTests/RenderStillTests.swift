@@ -14,8 +14,10 @@ final class RenderStillTests: XCTestCase {
         return (Int((c.red * 255).rounded()), Int((c.green * 255).rounded()), Int((c.blue * 255).rounded()))
     }
 
-    func assertClose(_ a: (Int, Int, Int), _ b: (Int, Int, Int), tolerance: Int, _ message: String,
-                     file: StaticString = #filePath, line: UInt = #line) {
+    func assertClose(
+        _ a: (Int, Int, Int), _ b: (Int, Int, Int), tolerance: Int, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let ok = abs(a.0 - b.0) <= tolerance && abs(a.1 - b.1) <= tolerance && abs(a.2 - b.2) <= tolerance
         XCTAssertTrue(ok, "\(message): \(a) vs \(b)", file: file, line: line)
     }
@@ -34,7 +36,8 @@ final class RenderStillTests: XCTestCase {
 
     /// Letterbox bars show the player's background; the scene's own background fills the canvas.
     func testLetterboxing() throws {
-        let playlist = try loadPlaylist("""
+        let playlist = try loadPlaylist(
+            """
             [player]
             background = "#204060"
             canvas = [400, 300]
@@ -44,7 +47,8 @@ final class RenderStillTests: XCTestCase {
             duration = 1
             background = "#ff0000"
             """)
-        let bitmap = try SceneInstance.renderStill(playlist.scenes[0], playlist: playlist, at: 0, width: 200, height: 300)
+        let bitmap = try SceneInstance.renderStill(
+            playlist.scenes[0], playlist: playlist, at: 0, width: 200, height: 300)
         // 400 × 300 into 200 × 300: scale 0.5, the canvas is 200 × 150 at y = 75.
         XCTAssertEqual(rgb(bitmap[100, 10]).0, 0x20)
         XCTAssertEqual(rgb(bitmap[100, 290]).2, 0x60)
@@ -60,7 +64,8 @@ final class RenderStillTests: XCTestCase {
         let arrow = try XCTUnwrap(playlist.scene(named: "arrow"))
         let frame = try SceneInstance.renderStill(arrow, playlist: playlist, at: 0.5, width: 960, height: 540)
         // The same photo, unmasked, through the same path: what the arrow lets through.
-        let reference = try loadPlaylist("""
+        let reference = try loadPlaylist(
+            """
             [player]
             background = "#14181d"
 
@@ -73,15 +78,18 @@ final class RenderStillTests: XCTestCase {
             contents = "images/lake.png"
             frame = [560, 160, 800, 800]
             """)
-        let photo = try SceneInstance.renderStill(reference.scenes[0], playlist: reference, at: 0, width: 960, height: 540)
+        let photo = try SceneInstance.renderStill(
+            reference.scenes[0], playlist: reference, at: 0, width: 960, height: 540)
         // Half scale: ring centre (480, 280); the band spans radii 110…200, the tip radius is 155.
         func point(_ angle: Double) -> (Int, Int) {
             (Int((480 + 155 * cos(angle)).rounded()), Int((280 + 155 * sin(angle)).rounded()))
         }
         // The track: white at alpha 0x14 over the background #14181d.
         let a = 0x14 / 255.0
-        let track = (Int((20 + (255 - 20) * a).rounded()), Int((24 + (255 - 24) * a).rounded()),
-                     Int((29 + (255 - 29) * a).rounded()))
+        let track = (
+            Int((20 + (255 - 20) * a).rounded()), Int((24 + (255 - 24) * a).rounded()),
+            Int((29 + (255 - 29) * a).rounded())
+        )
         for angle in [-Double.pi / 2 + 0.15, -Double.pi / 4, -0.7, -0.2] {
             let (x, y) = point(angle)
             assertClose(rgb(frame[x, y]), rgb(photo[x, y]), tolerance: 1, "inside the arrow at \(angle)")

@@ -12,7 +12,9 @@ final class SameFrameTests: TemporaryDirectoryTestCase {
     /// text, a photo, a translucent fill, the player's background in the letterbox bars.
     private func stillConfig() throws -> String {
         let config = directory + "/still.toml"
-        try writeFile(config, """
+        try writeFile(
+            config,
+            """
             [player]
             background = "#203040"
             canvas = [1920, 1080]
@@ -74,21 +76,25 @@ final class SameFrameTests: TemporaryDirectoryTestCase {
         for (width, height) in [(1000, 1000), (1366, 768), (800, 1280)] {
             let xvfb = try XvfbServer(width: width, height: height)
             let notify = try NotifyLog()
-            let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
-                                         environment: ["NOTIFY_SOCKET": notify.listener.name])
+            let player = try PlayProcess(
+                arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+                environment: ["NOTIFY_SOCKET": notify.listener.name])
             XCTAssertTrue(notify.wait(for: "READY=1", seconds: 10), player.standardError)
             let display = try XCTUnwrap(XOpenDisplay(xvfb.name))
             defer { XCloseDisplay(display) }
-            let image = try XCTUnwrap(XGetImage(display, XDefaultRootWindow(display), 0, 0, UInt32(width), UInt32(height),
-                                                XAllPlanes(), ZPixmap))
+            let image = try XCTUnwrap(
+                XGetImage(
+                    display, XDefaultRootWindow(display), 0, 0, UInt32(width), UInt32(height),
+                    XAllPlanes(), ZPixmap))
             defer { vitrine_XDestroyImage(image) }
             XCTAssertEqual(image.pointee.bits_per_pixel, 32)
             let data = UnsafeRawPointer(image.pointee.data!)
             let stride = Int(image.pointee.bytes_per_line)
             let expected = try render(config, size: "\(width)x\(height)")
-            let difference = maximumDifference(screen: { x, y in
-                data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
-            }, expected)
+            let difference = maximumDifference(
+                screen: { x, y in
+                    data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+                }, expected)
             XCTAssertLessThanOrEqual(difference, 2, "\(width)x\(height)")
             player.send(SIGTERM)
             XCTAssertEqual(player.waitForExit(seconds: 5), 0)
@@ -98,8 +104,11 @@ final class SameFrameTests: TemporaryDirectoryTestCase {
     func testTheHeadlessFramesAreWhatRenderDraws() throws {
         let config = try stillConfig()
         let output = directory + "/frames"
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", output,
-                                                 "--fps", "1", "--frames", "2"], environment: [:])
+        let player = try PlayProcess(
+            arguments: [
+                "play", config, "--backend", "headless", "--output", output,
+                "--fps", "1", "--frames", "2"
+            ], environment: [:])
         XCTAssertEqual(player.waitForExit(seconds: 30), 0, player.standardError)
         let frame = try Image(contentsOfFile: output + "/frame-000001.png")
         let expected = try render(config, size: nil)

@@ -7,7 +7,8 @@ import XCTest
 /// Scene instances: the tree built from the config, scene time, live progress and messages.
 final class SceneInstanceTests: XCTestCase {
     func testTreeParentsMasksAndRoot() throws {
-        let playlist = try loadPlaylist("""
+        let playlist = try loadPlaylist(
+            """
             [player]
             canvas = [800, 600]
 
@@ -62,30 +63,32 @@ final class SceneInstanceTests: XCTestCase {
     /// Animation begin times are in scene time, whatever the start time on the engine's clock;
     /// a layer's own timing shifts its animations.
     func testSceneTimeStartsAtTheStart() throws {
-        let playlist = try loadPlaylist(oneScene("""
-            [[scene.layer]]
-            id = "a"
-            type = "layer"
+        let playlist = try loadPlaylist(
+            oneScene(
+                """
+                [[scene.layer]]
+                id = "a"
+                type = "layer"
 
-            [[scene.layer.animation]]
-            keyPath = "opacity"
-            from = 0
-            to = 1
-            duration = 2
+                [[scene.layer.animation]]
+                keyPath = "opacity"
+                from = 0
+                to = 1
+                duration = 2
 
-            [[scene.layer]]
-            id = "b"
-            type = "layer"
-            beginTime = 1
-            speed = 2
+                [[scene.layer]]
+                id = "b"
+                type = "layer"
+                beginTime = 1
+                speed = 2
 
-            [[scene.layer.animation]]
-            keyPath = "position.x"
-            from = 0
-            to = 100
-            duration = 4
-            beginTime = 0.5
-            """))
+                [[scene.layer.animation]]
+                keyPath = "position.x"
+                from = 0
+                to = 100
+                duration = 4
+                beginTime = 0.5
+                """))
         let clock = ManualClock(now: 1000)
         let scene = try SceneInstance(playlist.scenes[0], playlist: playlist)
         let engine = Engine(root: scene.root, clock: clock)
@@ -98,7 +101,7 @@ final class SceneInstanceTests: XCTestCase {
         // b's time is (scene − 1) × 2; its animation starts at its time 0.5 = scene time 1.25.
         clock.set(to: 1001.25)
         XCTAssertEqual(shown("b").position.x, 0, accuracy: 1e-9)
-        clock.set(to: 1002.25)   // b's time 2.5: 2 s into a 4 s animation
+        clock.set(to: 1002.25)  // b's time 2.5: 2 s into a 4 s animation
         XCTAssertEqual(shown("b").position.x, 50, accuracy: 1e-9)
     }
 
@@ -137,14 +140,16 @@ final class SceneInstanceTests: XCTestCase {
     }
 
     func testPieGrowsFromTheTop() throws {
-        let playlist = try loadPlaylist(oneScene("""
-            [[scene.layer]]
-            id = "pie"
-            type = "pie"
-            bounds = [0, 0, 200, 200]
-            values = [1, 1, 2]
-            growthDuration = 2
-            """))
+        let playlist = try loadPlaylist(
+            oneScene(
+                """
+                [[scene.layer]]
+                id = "pie"
+                type = "pie"
+                bounds = [0, 0, 200, 200]
+                values = [1, 1, 2]
+                growthDuration = 2
+                """))
         let definition = playlist.scenes[0]
         func angles(at t: Double) throws -> [Double] {
             let (scene, _) = try SceneInstance.evaluate(definition, playlist: playlist, at: t)
@@ -161,39 +166,41 @@ final class SceneInstanceTests: XCTestCase {
     }
 
     func testGroupsSpringsAndKeyframes() throws {
-        let playlist = try loadPlaylist(oneScene("""
-            [[scene.layer]]
-            id = "g"
-            type = "layer"
+        let playlist = try loadPlaylist(
+            oneScene(
+                """
+                [[scene.layer]]
+                id = "g"
+                type = "layer"
 
-            [[scene.layer.animation]]
-            type = "group"
-            duration = 4
+                [[scene.layer.animation]]
+                type = "group"
+                duration = 4
 
-            [[scene.layer.animation.animations]]
-            keyPath = "opacity"
-            values = [0, 1, 0.5]
-            keyTimes = [0, 0.25, 1]
-            duration = 2
+                [[scene.layer.animation.animations]]
+                keyPath = "opacity"
+                values = [0, 1, 0.5]
+                keyTimes = [0, 0.25, 1]
+                duration = 2
 
-            [[scene.layer.animation.animations]]
-            keyPath = "transform.rotation.z"
-            from = 0
-            to = 1
-            beginTime = 1
-            duration = 2
+                [[scene.layer.animation.animations]]
+                keyPath = "transform.rotation.z"
+                from = 0
+                to = 1
+                beginTime = 1
+                duration = 2
 
-            [[scene.layer]]
-            id = "s"
-            type = "layer"
-            position = [100, 0]
+                [[scene.layer]]
+                id = "s"
+                type = "layer"
+                position = [100, 0]
 
-            [[scene.layer.animation]]
-            type = "spring"
-            keyPath = "position.x"
-            from = 0
-            damping = 20
-            """))
+                [[scene.layer.animation]]
+                type = "spring"
+                keyPath = "position.x"
+                from = 0
+                damping = 20
+                """))
         let definition = playlist.scenes[0]
         let (_, frame) = try SceneInstance.evaluate(definition, playlist: playlist, at: 1.5)
         let g = frame.presentation.sublayers[0]

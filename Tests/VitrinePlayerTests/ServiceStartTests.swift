@@ -17,7 +17,9 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
 
     private func stillPlaylist() throws -> String {
         let config = directory + "/playlist.toml"
-        try writeFile(config, """
+        try writeFile(
+            config,
+            """
             [player]
             canvas = [32, 24]
 
@@ -41,10 +43,13 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
         arguments = arguments.map { $0 == "/etc/vitrine/playlist.toml" ? config : $0 }
         let number = XvfbServer.unusedDisplayNumber()
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: arguments,
-                                     environment: ["DISPLAY": ":\(number)", "NOTIFY_SOCKET": notify.listener.name,
-                                                   "INVOCATION_ID": "0123456789abcdef"],
-                                     directory: directory)
+        let player = try PlayProcess(
+            arguments: arguments,
+            environment: [
+                "DISPLAY": ":\(number)", "NOTIFY_SOCKET": notify.listener.name,
+                "INVOCATION_ID": "0123456789abcdef"
+            ],
+            directory: directory)
         let waiting = notify.wait(seconds: 5) { $0.hasPrefix("STATUS=waiting for the X display") }
         XCTAssertNotNil(waiting, player.standardError)
         usleep(500_000)
@@ -52,7 +57,8 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/out"), "turned headless")
 
         let xvfb = try XvfbServer(width: 64, height: 48, number: number)
-        XCTAssertTrue(notify.wait(for: "READY=1", seconds: 10), "no READY=1 once the server was up: \(player.standardError)")
+        XCTAssertTrue(
+            notify.wait(for: "READY=1", seconds: 10), "no READY=1 once the server was up: \(player.standardError)")
         let screen = try ScreenReader(xvfb.name)
         XCTAssertEqual(screen.waitForPixel(x: 32, y: 24) { $0 == 0x00FF00 }, 0x00FF00)
         player.send(SIGTERM)
@@ -64,8 +70,9 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
     func testGivingUpOnTheDisplayExitsWithAStatusSystemdRestarts() throws {
         let config = try stillPlaylist()
         let number = XvfbServer.unusedDisplayNumber()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--wait-for-display", "0.5"],
-                                     environment: ["DISPLAY": ":\(number)"], directory: directory)
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--wait-for-display", "0.5"],
+            environment: ["DISPLAY": ":\(number)"], directory: directory)
         XCTAssertEqual(player.waitForExit(seconds: 10), 69)
         XCTAssertTrue(player.standardError.contains("cannot open X display \":\(number)\""), player.standardError)
         for unit in ["vitrine.service", "vitrine@.service"] {
@@ -79,10 +86,13 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
     /// Under systemd, without --backend, no display means waiting and then 69, never frames.
     func testUnderSystemdWithoutABackendItDoesNotTurnHeadless() throws {
         let config = try stillPlaylist()
-        let player = try PlayProcess(arguments: ["play", config, "--wait-for-display", "0.3", "--output", "frames"],
-                                     environment: ["DISPLAY": ":\(XvfbServer.unusedDisplayNumber())",
-                                                   "INVOCATION_ID": "0123456789abcdef"],
-                                     directory: directory)
+        let player = try PlayProcess(
+            arguments: ["play", config, "--wait-for-display", "0.3", "--output", "frames"],
+            environment: [
+                "DISPLAY": ":\(XvfbServer.unusedDisplayNumber())",
+                "INVOCATION_ID": "0123456789abcdef"
+            ],
+            directory: directory)
         XCTAssertEqual(player.waitForExit(seconds: 10), 69, player.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/frames"))
     }
@@ -91,9 +101,12 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
     func testATerminateWhileWaitingForTheDisplayExitsZero() throws {
         let config = try stillPlaylist()
         let notify = try NotifyLog()
-        let player = try PlayProcess(arguments: ["play", config, "--backend", "x11", "--wait-for-display", "60"],
-                                     environment: ["DISPLAY": ":\(XvfbServer.unusedDisplayNumber())",
-                                                   "NOTIFY_SOCKET": notify.listener.name])
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--wait-for-display", "60"],
+            environment: [
+                "DISPLAY": ":\(XvfbServer.unusedDisplayNumber())",
+                "NOTIFY_SOCKET": notify.listener.name
+            ])
         XCTAssertNotNil(notify.wait(seconds: 5) { $0.hasPrefix("STATUS=waiting") }, player.standardError)
         player.send(SIGTERM)
         XCTAssertEqual(player.waitForExit(seconds: 3), 0, player.standardError)
@@ -104,11 +117,17 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
     func testHeadlessOutputFailuresExitWithTheirOwnStatus() throws {
         let config = try stillPlaylist()
         try writeFile(directory + "/taken", "a file where the directory should be")
-        let blocked = try PlayProcess(arguments: ["play", config, "--backend", "headless", "--output", directory + "/taken/frames",
-                                                  "--frames", "2"], environment: [:])
+        let blocked = try PlayProcess(
+            arguments: [
+                "play", config, "--backend", "headless", "--output", directory + "/taken/frames",
+                "--frames", "2"
+            ], environment: [:])
         XCTAssertEqual(blocked.waitForExit(seconds: 10), 73)
-        XCTAssertTrue(blocked.standardError.contains("cannot create the output directory for headless frames: \(directory)/taken/frames: cannot create the directory: not a directory"),
-                      blocked.standardError)
+        XCTAssertTrue(
+            blocked.standardError.contains(
+                "cannot create the output directory for headless frames: \(directory)/taken/frames: cannot create the directory: not a directory"
+            ),
+            blocked.standardError)
 
         // A full disk: a 64 KiB tmpfs (mounting needs root, as CI has).
         let small = directory + "/small"
@@ -117,10 +136,14 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
             throw XCTSkip("cannot mount a tmpfs here (not root)")
         }
         defer { _ = run("/bin/umount", [small]) }
-        let full = try PlayProcess(arguments: ["play", ConfigPaths.defaultConfig, "--backend", "headless", "--output", small,
-                                               "--fps", "10", "--frames", "50"], environment: [:])
+        let full = try PlayProcess(
+            arguments: [
+                "play", ConfigPaths.defaultConfig, "--backend", "headless", "--output", small,
+                "--fps", "10", "--frames", "50"
+            ], environment: [:])
         XCTAssertEqual(full.waitForExit(seconds: 30), 74, full.standardError)
-        XCTAssertTrue(full.standardError.contains(": cannot write the PNG: no space left on device"), full.standardError)
+        XCTAssertTrue(
+            full.standardError.contains(": cannot write the PNG: no space left on device"), full.standardError)
     }
 
     /// One status per cause, whatever the command: an invalid config is 78 for check, render,
@@ -132,7 +155,7 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
             ["check", broken],
             ["render", broken, "--scene", "s", "--time", "0", "-o", directory + "/x.png"],
             ["draw", broken, "-o", directory + "/x.png"],
-            ["play", broken, "--backend", "headless", "--output", directory + "/frames"],
+            ["play", broken, "--backend", "headless", "--output", directory + "/frames"]
         ]
         for arguments in commands {
             let process = try PlayProcess(arguments: arguments, environment: [:])
@@ -140,14 +163,20 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
             XCTAssertTrue(process.standardError.contains(broken + ":"), "\(arguments[0]): \(process.standardError)")
         }
         let config = try stillPlaylist()
-        let unknown = try PlayProcess(arguments: ["render", config, "--scene", "nope", "--time", "0", "-o", directory + "/x.png"],
-                                      environment: [:])
+        let unknown = try PlayProcess(
+            arguments: ["render", config, "--scene", "nope", "--time", "0", "-o", directory + "/x.png"],
+            environment: [:])
         XCTAssertEqual(unknown.waitForExit(seconds: 10), 64)
-        let unwritable = try PlayProcess(arguments: ["render", config, "--scene", "still", "--time", "0",
-                                                     "-o", directory + "/missing/x.png"], environment: [:])
+        let unwritable = try PlayProcess(
+            arguments: [
+                "render", config, "--scene", "still", "--time", "0",
+                "-o", directory + "/missing/x.png"
+            ], environment: [:])
         XCTAssertEqual(unwritable.waitForExit(seconds: 10), 73)
-        XCTAssertTrue(unwritable.standardError.contains("\(directory)/missing/x.png: cannot write the PNG: no such file or directory"),
-                      unwritable.standardError)
+        XCTAssertTrue(
+            unwritable.standardError.contains(
+                "\(directory)/missing/x.png: cannot write the PNG: no such file or directory"),
+            unwritable.standardError)
     }
 
     private func run(_ tool: String, _ arguments: [String]) -> Int32 {

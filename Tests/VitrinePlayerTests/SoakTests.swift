@@ -40,17 +40,21 @@ final class SoakTests: XCTestCase {
         let finalRSS = Self.residentBytes()
         XCTAssertGreaterThan(scenesStarted, playlist.scenes.count * 3)
         let growth = finalRSS - (settledRSS ?? finalRSS)
-        print("soak: \(minutes) min, \(scenesStarted) scenes, RSS \(Double(settledRSS ?? 0) / 1e6) MB → \(Double(finalRSS) / 1e6) MB")
+        print(
+            "soak: \(minutes) min, \(scenesStarted) scenes, RSS \(Double(settledRSS ?? 0) / 1e6) MB → \(Double(finalRSS) / 1e6) MB"
+        )
         XCTAssertLessThan(growth, 4 << 20, "resident memory grew by \(growth) bytes")
     }
 
     /// Every parser fed a few hundred thousand mutated inputs only returns or throws.
     func testParsersSurviveLongFuzzing() throws {
         var rng = SoakRandom(seed: 0x5EED)
-        let svgSeeds = ["M 10 10 L 20 20 Z", "m1 2c3 4 5 6 7 8s1 2 3 4q1 2 3 4t5 6a1 1 0 01 5 5z", "M0,0 H10 V10 h-5 v-5"]
+        let svgSeeds = [
+            "M 10 10 L 20 20 Z", "m1 2c3 4 5 6 7 8s1 2 3 4q1 2 3 4t5 6a1 1 0 01 5 5z", "M0,0 H10 V10 h-5 v-5"
+        ]
         let tomlSeeds = [
             try String(contentsOf: Self.repository.appendingPathComponent("config/default.toml"), encoding: .utf8),
-            "a = 1\n[b]\nc = [1, 2, {d = \"e\"}]\n[[f.g]]\nh = 1979-05-27T07:32:00Z\n",
+            "a = 1\n[b]\nc = [1, 2, {d = \"e\"}]\n[[f.g]]\nh = 1979-05-27T07:32:00Z\n"
         ]
         let progressSeeds = ["PROGRESS 50\n", "MSG hello\n", "QUIT\n"]
         for _ in 0..<200_000 {
@@ -98,8 +102,9 @@ extension SoakTests {
     /// VmRSS of this process, in bytes.
     static func residentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kB = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kB = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
         return kB * 1024
     }
 }

@@ -66,11 +66,15 @@ final class SystemTests: XCTestCase {
 
     func testWatchdogIntervalIsHalfTheTimeout() throws {
         let listener = try NotifyListener(abstract: true)
-        let mine = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "10000000",
-                                                 "WATCHDOG_PID": "\(getpid())"])
+        let mine = SystemdNotifier(environment: [
+            "NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "10000000",
+            "WATCHDOG_PID": "\(getpid())"
+        ])
         XCTAssertEqual(mine?.watchdogInterval, 5)
-        let other = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "10000000",
-                                                  "WATCHDOG_PID": "1"])
+        let other = SystemdNotifier(environment: [
+            "NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "10000000",
+            "WATCHDOG_PID": "1"
+        ])
         XCTAssertNil(other?.watchdogInterval)
     }
 

@@ -4,7 +4,8 @@ import XCTest
 /// The unit files as systemd reads them, and what the issue asks of them.
 final class SystemdUnitTests: XCTestCase {
     private var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     private func unit(_ name: String) throws -> String {
@@ -14,7 +15,10 @@ final class SystemdUnitTests: XCTestCase {
     /// `systemd-analyze verify` on copies whose ExecStart runs the vitrine just built (verify
     /// checks that the executable exists).
     func testBothUnitsPassSystemdAnalyzeVerify() throws {
-        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             throw XCTSkip("systemd-analyze is not installed")
         }
         let binary = try PlayProcess.executable()
@@ -22,8 +26,10 @@ final class SystemdUnitTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The template, and an instance of it (vitrine@1.service reads the template's file).
-        for (source, target) in [("vitrine.service", "vitrine.service"), ("vitrine@.service", "vitrine@.service"),
-                                 ("vitrine@.service", "vitrine@1.service")] {
+        for (source, target) in [
+            ("vitrine.service", "vitrine.service"), ("vitrine@.service", "vitrine@.service"),
+            ("vitrine@.service", "vitrine@1.service")
+        ] {
             let text = try unit(source).replacingOccurrences(of: "/usr/local/bin/vitrine", with: binary)
             try text.write(toFile: directory + "/" + target, atomically: true, encoding: .utf8)
         }
@@ -40,22 +46,28 @@ final class SystemdUnitTests: XCTestCase {
     func testUnitsDeclareTheServiceContract() throws {
         for name in ["vitrine.service", "vitrine@.service"] {
             let lines = Set(try unit(name).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-            for required in ["Type=notify", "NotifyAccess=main", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10s",
-                             "Restart=on-failure", "User=vitrine", "NoNewPrivileges=yes", "ProtectSystem=strict"] {
+            for required in [
+                "Type=notify", "NotifyAccess=main", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10s",
+                "Restart=on-failure", "User=vitrine", "NoNewPrivileges=yes", "ProtectSystem=strict"
+            ] {
                 XCTAssertTrue(lines.contains(required), "\(name) lacks \(required)")
             }
             // An X11 client needs /tmp/.X11-unix and System V shared memory (MIT-SHM).
             XCTAssertFalse(lines.contains("PrivateTmp=yes"), name)
             XCTAssertFalse(lines.contains("PrivateIPC=yes"), name)
-            XCTAssertFalse(lines.contains { $0.hasPrefix("After=") && $0.contains("graphical.target") },
-                           "\(name): After=graphical.target with WantedBy=graphical.target is an ordering cycle")
+            XCTAssertFalse(
+                lines.contains { $0.hasPrefix("After=") && $0.contains("graphical.target") },
+                "\(name): After=graphical.target with WantedBy=graphical.target is an ordering cycle")
         }
     }
 
     /// `systemd-analyze security` rates both units' exposure at 0.5 of 10 (measured
     /// 2026-11-25); the test fails above 0.7, so a loosened directive is noticed.
     func testBothUnitsKeepTheirLowExposureScore() throws {
-        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             throw XCTSkip("systemd-analyze is not installed")
         }
         let directory = NSTemporaryDirectory() + "vitrine-security-\(getpid())"

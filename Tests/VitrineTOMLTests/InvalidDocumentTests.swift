@@ -28,7 +28,8 @@ final class InvalidDocumentTests: XCTestCase {
     }
 
     func testValueUsedAsTable() {
-        assertParseError("a = 1\na.b = 2", at: 2, 1, "key 'a' already holds an integer (first defined at line 1, column 1)")
+        assertParseError(
+            "a = 1\na.b = 2", at: 2, 1, "key 'a' already holds an integer (first defined at line 1, column 1)")
         assertParseError("[a]\nb = 1\n[a.b]", at: 3, 4, "key 'a.b' already holds an integer")
         assertParseError("a = [1]\n[a.b]", at: 2, 2, "key 'a' already holds an array")
         assertParseError("a = {b = 1, b.c = 2}", at: 1, 13, "key 'b' already holds an integer")
@@ -47,13 +48,17 @@ final class InvalidDocumentTests: XCTestCase {
     func testArraysOfTablesRules() {
         assertParseError("[a]\n[[a]]", at: 2, 3, "'a' is a table, not an array of tables")
         assertParseError("[a.b]\n[[a]]", at: 2, 3, "'a' is a table, not an array of tables")
-        assertParseError("[[a]]\n[a]", at: 2, 2, "'a' is an array of tables (first defined at line 1, column 1); use [[a]]")
+        assertParseError(
+            "[[a]]\n[a]", at: 2, 2, "'a' is an array of tables (first defined at line 1, column 1); use [[a]]")
         assertParseError("a = [1]\n[[a]]", at: 2, 3, "static array 'a' cannot be extended")
         assertParseError("x = [{a = 1}]\n[[x]]", at: 2, 3, "static array 'x' cannot be extended")
         assertParseError("[[a]]\nb.c = 1\n[[a.b]]", at: 3, 5, "'a.b' is a table, not an array of tables")
         assertParseError("[[t]]\n[t]\nx = 1", at: 2, 2, "is an array of tables")
-        assertParseError("[[a.b]]\n[a]\nb.y = 2", at: 3, 1, "'b' is an array of tables (first defined at line 1, column 1); dotted keys cannot add to it")
-        assertParseError("[[albums.songs]]\nname = \"x\"\n[[albums]]", at: 3, 3, "'albums' is a table, not an array of tables")
+        assertParseError(
+            "[[a.b]]\n[a]\nb.y = 2", at: 3, 1,
+            "'b' is an array of tables (first defined at line 1, column 1); dotted keys cannot add to it")
+        assertParseError(
+            "[[albums.songs]]\nname = \"x\"\n[[albums]]", at: 3, 3, "'albums' is a table, not an array of tables")
         assertParseError("[[tab.arr]]\n[tab]\narr = {}", at: 3, 1, "duplicate key 'arr'")
         assertParseError("a.b = 0\na = {}", at: 2, 1, "duplicate key 'a'")
         assertParseError("t = { f = { a.c = 1 }, f.a.t = { s = 1 } }", at: 1, 24, "inline table 'f' cannot be extended")
@@ -211,10 +216,12 @@ final class InvalidDocumentTests: XCTestCase {
 
     func testInvalidUTF8() {
         assertParseError(bytes: Array("a = \"".utf8) + [0xFF, 0x22], at: 1, 6, "invalid UTF-8 (byte 0xFF)")
-        assertParseError(bytes: Array("\"é\" = 1\nb = \"ok".utf8) + [0xC3, 0x28, 0x22], at: 2, 8, "invalid UTF-8 (byte 0xC3)")
+        assertParseError(
+            bytes: Array("\"é\" = 1\nb = \"ok".utf8) + [0xC3, 0x28, 0x22], at: 2, 8, "invalid UTF-8 (byte 0xC3)")
         assertParseError(bytes: [0x61, 0x3D, 0xC0, 0x80], at: 1, 3, "invalid UTF-8")  // overlong NUL
-        assertParseError(bytes: Array("s = \"".utf8) + [0xED, 0xA0, 0x80, 0x22], at: 1, 6, "invalid UTF-8")  // surrogate
-        assertParseError(bytes: Array("s = \"".utf8) + [0xF4, 0x90, 0x80, 0x80], at: 1, 6, "invalid UTF-8")  // > U+10FFFF
+        // A surrogate, then a code point above U+10FFFF:
+        assertParseError(bytes: Array("s = \"".utf8) + [0xED, 0xA0, 0x80, 0x22], at: 1, 6, "invalid UTF-8")
+        assertParseError(bytes: Array("s = \"".utf8) + [0xF4, 0x90, 0x80, 0x80], at: 1, 6, "invalid UTF-8")
         assertParseError(bytes: Array("s = \"".utf8) + [0xE2, 0x82], at: 1, 6, "invalid UTF-8")  // truncated
     }
 

@@ -4,67 +4,67 @@ import XCTest
 /// The playlist of the player's contract, parsed with the position of every key and value.
 final class PlaylistPositionTests: XCTestCase {
     static let playlist = """
-    [player]
-    fps = 60
-    background = "#000000"
-    loop = true
-    transition = "fade"          # none | fade | push
-    transitionDuration = 0.5
-    canvas = [1920, 1080]        # design size; scaled to the screen keeping aspect, letterboxed with background
+        [player]
+        fps = 60
+        background = "#000000"
+        loop = true
+        transition = "fade"          # none | fade | push
+        transitionDuration = 0.5
+        canvas = [1920, 1080]        # design size; scaled to the screen keeping aspect, letterboxed with background
 
-    [[scene]]
-    name = "arrow"               # unique; used by --scene, logs, STATUS
-    duration = 4.0               # seconds before the next scene ("progress" = until progress reaches 1)
+        [[scene]]
+        name = "arrow"               # unique; used by --scene, logs, STATUS
+        duration = 4.0               # seconds before the next scene ("progress" = until progress reaches 1)
 
-    [[scene.layer]]
-    id = "photo"
-    type = "image"               # layer | shape | text | image | arrow | sector | progress | pie (the registry)
-    contents = "images/lake.png" # relative to the config file
-    frame = [560, 140, 800, 800] # or position + bounds + anchorPoint
-    mask = "ring"                # id of another layer of this scene, used as the mask
-    parent = "..."               # optional: id of the superlayer (default: the scene root)
+        [[scene.layer]]
+        id = "photo"
+        type = "image"               # layer | shape | text | image | arrow | sector | progress | pie (the registry)
+        contents = "images/lake.png" # relative to the config file
+        frame = [560, 140, 800, 800] # or position + bounds + anchorPoint
+        mask = "ring"                # id of another layer of this scene, used as the mask
+        parent = "..."               # optional: id of the superlayer (default: the scene root)
 
-    [[scene.layer]]
-    id = "ring"
-    type = "arrow"
-    bounds = [0, 0, 800, 800]
-    position = [400, 400]
-    thickness = 60
-    startRadians = -1.5708
-    lengthRadians = 0
-    headLengthRadians = 0.19635
-    fillColor = "#ffffff"
+        [[scene.layer]]
+        id = "ring"
+        type = "arrow"
+        bounds = [0, 0, 800, 800]
+        position = [400, 400]
+        thickness = 60
+        startRadians = -1.5708
+        lengthRadians = 0
+        headLengthRadians = 0.19635
+        fillColor = "#ffffff"
 
-    [[scene.layer.animation]]
-    keyPath = "lengthRadians"
-    from = 0                     # from / to / by; keyframes: values = [...], keyTimes = [...], calculationMode
-    to = 6.283185
-    duration = 2
-    beginTime = 0                # seconds after the scene starts
-    timingFunction = "linear"    # linear | easeIn | easeOut | easeInEaseOut | default | [c1x, c1y, c2x, c2y]
-    autoreverses = true
-    repeatCount = 0              # fractional allowed; "infinity"
-    repeatDuration = 0
-    speed = 1
-    timeOffset = 0
-    fillMode = "removed"         # removed | forwards | backwards | both
-    removedOnCompletion = true
-    additive = false
+        [[scene.layer.animation]]
+        keyPath = "lengthRadians"
+        from = 0                     # from / to / by; keyframes: values = [...], keyTimes = [...], calculationMode
+        to = 6.283185
+        duration = 2
+        beginTime = 0                # seconds after the scene starts
+        timingFunction = "linear"    # linear | easeIn | easeOut | easeInEaseOut | default | [c1x, c1y, c2x, c2y]
+        autoreverses = true
+        repeatCount = 0              # fractional allowed; "infinity"
+        repeatDuration = 0
+        speed = 1
+        timeOffset = 0
+        fillMode = "removed"         # removed | forwards | backwards | both
+        removedOnCompletion = true
+        additive = false
 
-    [[scene]]
-    name = "pie"
-    duration = 3
+        [[scene]]
+        name = "pie"
+        duration = 3
 
-    [[scene.layer]]
-    id = "slices"
-    type = "pie"
+        [[scene.layer]]
+        id = "slices"
+        type = "pie"
 
-    [[scene.layer.animation]]
-    keyPath = "strokeEnd"
+        [[scene.layer.animation]]
+        keyPath = "strokeEnd"
 
-    [[scene.layer.animation]]
-    keyPath = "opacity"
-    """
+        [[scene.layer.animation]]
+        keyPath = "opacity"
+        """
 
     /// The 1-based line of the first source line after line `after` containing `needle`, found by
     /// plain text search.
@@ -88,9 +88,11 @@ final class PlaylistPositionTests: XCTestCase {
         XCTAssertEqual(animations.count, 1)
         XCTAssertEqual(animations[0].keys.first, "keyPath")
         XCTAssertEqual(animations[0].keys.count, 14)
-        let pieAnimations = scenes[1].value("layer")?.arrayValue?.first?.value.tableValue?["animation"]?.value.arrayValue
-        XCTAssertEqual(pieAnimations?.compactMap { $0.value.tableValue?["keyPath"]?.value.stringValue },
-                       ["strokeEnd", "opacity"])
+        let pieAnimations = scenes[1].value("layer")?.arrayValue?.first?.value.tableValue?["animation"]?.value
+            .arrayValue
+        XCTAssertEqual(
+            pieAnimations?.compactMap { $0.value.tableValue?["keyPath"]?.value.stringValue },
+            ["strokeEnd", "opacity"])
     }
 
     func testPositions() throws {
@@ -137,8 +139,9 @@ final class PlaylistPositionTests: XCTestCase {
     /// The hard-coded lines above agree with a plain text search of the source.
     func testLinesAgreeWithTextSearch() throws {
         let doc = try TOML.parse(Self.playlist)
-        let ring = try XCTUnwrap(doc.value("scene")?.arrayValue?[0].value.tableValue?["layer"]?.value.arrayValue?[1]
-            .value.tableValue)
+        let ring = try XCTUnwrap(
+            doc.value("scene")?.arrayValue?[0].value.tableValue?["layer"]?.value.arrayValue?[1]
+                .value.tableValue)
         let animation = try XCTUnwrap(ring["animation"]?.value.arrayValue?[0].value.tableValue)
         XCTAssertEqual(animation.keyPosition("keyPath")?.line, line(of: "keyPath = \"lengthRadians\""))
         XCTAssertEqual(animation.position.line, line(of: "[[scene.layer.animation]]"))

@@ -3,23 +3,23 @@ import XCTest
 
 final class ReaderTests: XCTestCase {
     static let show = """
-    [player]
-    fps = "60"
-    loop = 1
-    transition = "fdae"
-    canvas = [1920, "1080"]
+        [player]
+        fps = "60"
+        loop = 1
+        transition = "fdae"
+        canvas = [1920, "1080"]
 
-    [[scene]]
-    name = "arrow"
-    duration = 4
+        [[scene]]
+        name = "arrow"
+        duration = 4
 
-    [[scene.layer]]
-    id = "ring"
-    thickness = "wide"
-    lenghtRadians = 0
-    frame = [0, 0, 800]
-    FillColor = "#ffffff"
-    """
+        [[scene.layer]]
+        id = "ring"
+        thickness = "wide"
+        lenghtRadians = 0
+        frame = [0, 0, 800]
+        FillColor = "#ffffff"
+        """
 
     enum Transition: String, CaseIterable { case none, fade, push }
 
@@ -39,7 +39,9 @@ final class ReaderTests: XCTestCase {
             XCTAssertEqual(try errors.collect { try s.double("duration") }, 4)
             for layer in try errors.collect({ try s.arrayOfTables("layer") }) ?? [] {
                 let l = layer.within("layer '\(try errors.collect { try layer.requiredString("id") } ?? "?")'")
-                try errors.collect { try l.rejectUnknownKeys(allowed: ["id", "thickness", "lengthRadians", "frame", "fillColor"]) }
+                try errors.collect {
+                    try l.rejectUnknownKeys(allowed: ["id", "thickness", "lengthRadians", "frame", "fillColor"])
+                }
                 _ = try errors.collect { try l.double("thickness") }
                 _ = try errors.collect { try l.doubleArray("frame", count: 4) }
                 _ = try errors.collect { try l.requiredString("type") }
@@ -50,33 +52,36 @@ final class ReaderTests: XCTestCase {
 
     func testEveryErrorIsReportedWithFileLineColumnContextAndKey() throws {
         let errors = try load(Self.show)
-        XCTAssertEqual(errors.description, """
-        show.toml:2:7: player › fps: expected an integer, found a string
-        show.toml:3:8: player › loop: expected a boolean, found an integer
-        show.toml:4:14: player › transition: 'fdae' is not one of 'none', 'fade', 'push' (did you mean 'fade'?)
-        show.toml:5:17: player › canvas: item 2: expected a number, found a string
-        show.toml:11:1: scene 'arrow' › layer 'ring' › type: missing required key
-        show.toml:13:13: scene 'arrow' › layer 'ring' › thickness: expected a number, found a string
-        show.toml:14:1: scene 'arrow' › layer 'ring' › lenghtRadians: unknown key (did you mean 'lengthRadians'?)
-        show.toml:15:9: scene 'arrow' › layer 'ring' › frame: expected 4 numbers, found 3
-        show.toml:16:1: scene 'arrow' › layer 'ring' › FillColor: unknown key (did you mean 'fillColor'?)
-        """)
+        XCTAssertEqual(
+            errors.description,
+            """
+            show.toml:2:7: player › fps: expected an integer, found a string
+            show.toml:3:8: player › loop: expected a boolean, found an integer
+            show.toml:4:14: player › transition: 'fdae' is not one of 'none', 'fade', 'push' (did you mean 'fade'?)
+            show.toml:5:17: player › canvas: item 2: expected a number, found a string
+            show.toml:11:1: scene 'arrow' › layer 'ring' › type: missing required key
+            show.toml:13:13: scene 'arrow' › layer 'ring' › thickness: expected a number, found a string
+            show.toml:14:1: scene 'arrow' › layer 'ring' › lenghtRadians: unknown key (did you mean 'lengthRadians'?)
+            show.toml:15:9: scene 'arrow' › layer 'ring' › frame: expected 4 numbers, found 3
+            show.toml:16:1: scene 'arrow' › layer 'ring' › FillColor: unknown key (did you mean 'fillColor'?)
+            """)
         XCTAssertEqual(errors.errors.count, 9)
         XCTAssertThrowsError(try errors.throwIfAny())
     }
 
     func testValuesOfTheRightType() throws {
-        let doc = try TOML.parse("""
-        n = 2
-        x = 2.5
-        s = "a"
-        b = true
-        v = [1, 2.5, -3]
-        names = ["a", "b"]
-        t = { k = 1 }
-        tables = [{ k = 1 }, { k = 2 }]
-        mode = "push"
-        """)
+        let doc = try TOML.parse(
+            """
+            n = 2
+            x = 2.5
+            s = "a"
+            b = true
+            v = [1, 2.5, -3]
+            names = ["a", "b"]
+            t = { k = 1 }
+            tables = [{ k = 1 }, { k = 2 }]
+            mode = "push"
+            """)
         let r = TOMLReader(doc, file: "f.toml")
         XCTAssertEqual(try r.double("n"), 2)  // integers are numbers
         XCTAssertEqual(try r.requiredDouble("x"), 2.5)
@@ -116,10 +121,12 @@ final class ReaderTests: XCTestCase {
         XCTAssertThrowsError(try r.within("scene 'x'").requiredDouble("duration")) { error in
             XCTAssertEqual("\(error)", "cfg.toml:1:1: scene 'x' › duration: missing required key")
         }
-        XCTAssertEqual(r.within("scene 'x'").error(nil, "duplicate scene name").description,
-                       "cfg.toml:1:1: scene 'x': duplicate scene name")
-        XCTAssertEqual(r.valueError("name", "must not be empty").description,
-                       "cfg.toml:4:8: name: must not be empty")
+        XCTAssertEqual(
+            r.within("scene 'x'").error(nil, "duplicate scene name").description,
+            "cfg.toml:1:1: scene 'x': duplicate scene name")
+        XCTAssertEqual(
+            r.valueError("name", "must not be empty").description,
+            "cfg.toml:4:8: name: must not be empty")
         XCTAssertEqual(r.error("name", "bad").position, pos(4, 1))
     }
 
@@ -128,8 +135,9 @@ final class ReaderTests: XCTestCase {
         let table = try errors.collect { try TOML.parse("a = 01", file: "bad.toml") }
         XCTAssertNil(table)
         XCTAssertEqual(errors.description, "bad.toml:1:5: leading zeros are not allowed")
-        XCTAssertEqual(TOMLFieldError(TOMLParseError(position: pos(2, 3), message: "m"), file: "x.toml").description,
-                       "x.toml:2:3: m")
+        XCTAssertEqual(
+            TOMLFieldError(TOMLParseError(position: pos(2, 3), message: "m"), file: "x.toml").description,
+            "x.toml:2:3: m")
     }
 
     func testErrorsAreListedInSourceOrder() {

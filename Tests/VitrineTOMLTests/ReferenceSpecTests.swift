@@ -9,7 +9,8 @@ final class ReferenceSpecTests: XCTestCase {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let specs = root.deletingLastPathComponent().appendingPathComponent("shared/reference/specs")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: specs.path))?
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: specs.path))?
             .filter { $0.hasSuffix(".toml") }.sorted() ?? []
         if names.isEmpty { throw XCTSkip("no reference specs at \(specs.path)") }
         for name in names {

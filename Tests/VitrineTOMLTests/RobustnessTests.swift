@@ -25,18 +25,22 @@ final class RobustnessTests: XCTestCase {
 
     func testDeepInlineTablesAreRejected() {
         // Each "{b = " is 5 columns; the 129th brace is at column 5 + 5 × 128.
-        assertParseError("a = " + String(repeating: "{b = ", count: 50_000), at: 1, 645, "nested deeper than 128 levels")
+        assertParseError(
+            "a = " + String(repeating: "{b = ", count: 50_000), at: 1, 645, "nested deeper than 128 levels")
     }
 
     func testDeepHeadersAndDottedKeysAreRejected() {
         let segments = Array(repeating: "a", count: 10_000)
         // Header segment k is at column 2 + 2(k − 1); segment 129 would be depth 129.
-        assertParseError("[" + segments.joined(separator: ".") + "]", at: 1, 258, "tables are nested deeper than 128 levels")
-        assertParseError(segments.joined(separator: ".") + " = 1", at: 1, 257, "tables are nested deeper than 128 levels")
+        assertParseError(
+            "[" + segments.joined(separator: ".") + "]", at: 1, 258, "tables are nested deeper than 128 levels")
+        assertParseError(
+            segments.joined(separator: ".") + " = 1", at: 1, 257, "tables are nested deeper than 128 levels")
         // A header 100 deep leaves room for 28 more dotted levels: the 29th segment is too deep.
         let header = "[" + Array(repeating: "h", count: 100).joined(separator: ".") + "]\n"
-        assertParseError(header + Array(repeating: "b", count: 40).joined(separator: ".") + " = 1",
-                         at: 2, 57, "tables are nested deeper than 128 levels")
+        assertParseError(
+            header + Array(repeating: "b", count: 40).joined(separator: ".") + " = 1",
+            at: 2, 57, "tables are nested deeper than 128 levels")
         // Arrays of tables count two levels: the array and its element.
         let aot = "[[" + Array(repeating: "t", count: 128).joined(separator: ".") + "]]"
         assertParseError(aot, at: 1, 257, "tables are nested deeper than 128 levels")
@@ -86,8 +90,9 @@ final class RobustnessTests: XCTestCase {
         } catch let error as TOMLParseError {
             let lineCount = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             XCTAssert(error.position.line >= 1 && error.position.line <= lineCount, "\(error)", file: file, line: line)
-            XCTAssert(error.position.column >= 1 && error.position.column <= bytes.count + 1, "\(error)",
-                      file: file, line: line)
+            XCTAssert(
+                error.position.column >= 1 && error.position.column <= bytes.count + 1, "\(error)",
+                file: file, line: line)
             XCTAssertFalse(error.message.isEmpty, file: file, line: line)
         } catch {
             XCTFail("unexpected error type \(error)", file: file, line: line)
@@ -113,10 +118,12 @@ final class RobustnessTests: XCTestCase {
             PlaylistPositionTests.playlist,
             ReaderTests.show,
             "a = [1, [2.5, \"x\"], {b = 1979-05-27T07:32:00Z}]\n[t.u]\nv = '''\nraw\n'''\n[[t.w]]\nx = 0x1F\n",
-            "s = \"\"\"\nline \\\n  next \\u00E9\"\"\"\nd = 07:32:00.5\nf = -inf\n\"quoted key\" = { y.z = true }\n",
+            "s = \"\"\"\nline \\\n  next \\u00E9\"\"\"\nd = 07:32:00.5\nf = -inf\n\"quoted key\" = { y.z = true }\n"
         ].map { Array($0.utf8) }
-        let fragments = ["[", "]", "[[", "]]", "{", "}", "\"", "'''", "\"\"\"", "=", ".", ",", "\n", "\\", "#",
-                         "a.b", "1_0", "0x", "1979-05-27", "\r", "\u{7F}", "é"].map { Array($0.utf8) }
+        let fragments = [
+            "[", "]", "[[", "]]", "{", "}", "\"", "'''", "\"\"\"", "=", ".", ",", "\n", "\\", "#",
+            "a.b", "1_0", "0x", "1979-05-27", "\r", "\u{7F}", "é"
+        ].map { Array($0.utf8) }
         for iteration in 0..<3_000 {
             var bytes = seeds[iteration % seeds.count]
             for _ in 0..<Int.random(in: 1...4, using: &rng) where !bytes.isEmpty {

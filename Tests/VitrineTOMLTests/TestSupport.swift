@@ -12,21 +12,27 @@ func parseOrFail(_ text: String, file: StaticString = #filePath, line: UInt = #l
 }
 
 /// Asserts that `text` fails to parse at exactly `line`:`column` with a message containing `message`.
-func assertParseError(_ text: String, at errorLine: Int, _ errorColumn: Int, _ message: String,
-                      file: StaticString = #filePath, line: UInt = #line) {
+func assertParseError(
+    _ text: String, at errorLine: Int, _ errorColumn: Int, _ message: String,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     assertParseError(bytes: Array(text.utf8), at: errorLine, errorColumn, message, file: file, line: line)
 }
 
-func assertParseError(bytes: [UInt8], at errorLine: Int, _ errorColumn: Int, _ message: String,
-                      file: StaticString = #filePath, line: UInt = #line) {
+func assertParseError(
+    bytes: [UInt8], at errorLine: Int, _ errorColumn: Int, _ message: String,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     do {
         let table = try TOML.parse(bytes: bytes)
         XCTFail("expected an error, parsed \(table)", file: file, line: line)
     } catch let error as TOMLParseError {
-        XCTAssertEqual(error.position, SourcePosition(line: errorLine, column: errorColumn),
-                       "message: \(error.message)", file: file, line: line)
-        XCTAssertTrue(error.message.contains(message), "'\(error.message)' lacks '\(message)'",
-                      file: file, line: line)
+        XCTAssertEqual(
+            error.position, SourcePosition(line: errorLine, column: errorColumn),
+            "message: \(error.message)", file: file, line: line)
+        XCTAssertTrue(
+            error.message.contains(message), "'\(error.message)' lacks '\(message)'",
+            file: file, line: line)
     } catch {
         XCTFail("unexpected error type: \(error)", file: file, line: line)
     }

@@ -3,14 +3,15 @@ import XCTest
 
 final class ValidDocumentTests: XCTestCase {
     func testScalarsOfEveryKind() {
-        let t = parseOrFail("""
-        s = "text"
-        i = 42
-        f = 3.5
-        yes = true
-        no = false
-        odt = 1979-05-27T07:32:00Z
-        """)
+        let t = parseOrFail(
+            """
+            s = "text"
+            i = 42
+            f = 3.5
+            yes = true
+            no = false
+            odt = 1979-05-27T07:32:00Z
+            """)
         XCTAssertEqual(t.keys, ["s", "i", "f", "yes", "no", "odt"])
         XCTAssertEqual(t.value("s"), .string("text"))
         XCTAssertEqual(t.value("i"), .integer(42))
@@ -32,17 +33,18 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testKeys() {
-        let t = parseOrFail("""
-        bare_key-1 = 1
-        1234 = 2
-        "quoted key é" = 3
-        'literal \\d' = 4
-        "" = 5
-        "a.b" = 6
-        site."google.com" = 7
-        3.14159 = "pi"
-        x . y . z = 8
-        """)
+        let t = parseOrFail(
+            """
+            bare_key-1 = 1
+            1234 = 2
+            "quoted key é" = 3
+            'literal \\d' = 4
+            "" = 5
+            "a.b" = 6
+            site."google.com" = 7
+            3.14159 = "pi"
+            x . y . z = 8
+            """)
         XCTAssertEqual(t.value("bare_key-1"), .integer(1))
         XCTAssertEqual(t.value("1234"), .integer(2))
         XCTAssertEqual(t["quoted key é"]?.value, .integer(3))
@@ -55,31 +57,34 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testBasicStringEscapes() {
-        let t = parseOrFail(#"""
-        s = "tab\there \"q\" back\\slash \b\f\n\r é\u00E9 \U0001F600 \u0041"
-        """#)
+        let t = parseOrFail(
+            #"""
+            s = "tab\there \"q\" back\\slash \b\f\n\r é\u00E9 \U0001F600 \u0041"
+            """#)
         XCTAssertEqual(t.value("s"), .string("tab\there \"q\" back\\slash \u{8}\u{C}\n\r é\u{E9} \u{1F600} A"))
     }
 
     func testLiteralStrings() {
-        let t = parseOrFail(#"""
-        path = 'C:\Users\nodejs\templates'
-        regex = '<\i\c*\s*>'
-        quoted = 'Tom "Dubs" Preston-Werner'
-        """#)
+        let t = parseOrFail(
+            #"""
+            path = 'C:\Users\nodejs\templates'
+            regex = '<\i\c*\s*>'
+            quoted = 'Tom "Dubs" Preston-Werner'
+            """#)
         XCTAssertEqual(t.value("path"), .string(#"C:\Users\nodejs\templates"#))
         XCTAssertEqual(t.value("regex"), .string(#"<\i\c*\s*>"#))
         XCTAssertEqual(t.value("quoted"), .string(#"Tom "Dubs" Preston-Werner"#))
     }
 
     func testMultilineBasicStrings() {
-        let t = parseOrFail("s1 = \"\"\"\nRoses are red\r\nViolets are blue\"\"\"\n"
-            + "s2 = \"\"\"\nThe quick brown \\\n\n\n  fox jumps over \\\n    the lazy dog.\"\"\"\n"
-            + "s3 = \"\"\"\\\n       The quick brown \\  \t\n       fox.\\\n       \"\"\"\n"
-            + "s4 = \"\"\"Here are two quotation marks: \"\". Simple enough.\"\"\"\n"
-            + "s5 = \"\"\"\"This,\" she said, \"is just a pointless statement.\"\"\"\"\n"
-            + "s6 = \"\"\"two at the end\"\"\"\"\"\n"
-            + "s7 = \"\"\"\"\"\"\n")
+        let t = parseOrFail(
+            "s1 = \"\"\"\nRoses are red\r\nViolets are blue\"\"\"\n"
+                + "s2 = \"\"\"\nThe quick brown \\\n\n\n  fox jumps over \\\n    the lazy dog.\"\"\"\n"
+                + "s3 = \"\"\"\\\n       The quick brown \\  \t\n       fox.\\\n       \"\"\"\n"
+                + "s4 = \"\"\"Here are two quotation marks: \"\". Simple enough.\"\"\"\n"
+                + "s5 = \"\"\"\"This,\" she said, \"is just a pointless statement.\"\"\"\"\n"
+                + "s6 = \"\"\"two at the end\"\"\"\"\"\n"
+                + "s7 = \"\"\"\"\"\"\n")
         XCTAssertEqual(t.value("s1"), .string("Roses are red\nViolets are blue"))
         XCTAssertEqual(t.value("s2"), .string("The quick brown fox jumps over the lazy dog."))
         XCTAssertEqual(t.value("s3"), .string("The quick brown fox."))
@@ -90,42 +95,46 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testMultilineLiteralStrings() {
-        let t = parseOrFail("regex2 = '''I [dw]on't need \\d{2} apples'''\n"
-            + "lines = '''\nThe first newline is\ntrimmed in raw strings.\n   All other whitespace\n   is preserved.\n'''\n"
-            + "quot15 = '''Here are fifteen quotation marks: \"\"\"\"\"\"\"\"\"\"\"\"\"\"\"'''\n"
-            + "str = ''''That,' she said, 'is still pointless.''''\n")
+        let t = parseOrFail(
+            "regex2 = '''I [dw]on't need \\d{2} apples'''\n"
+                + "lines = '''\nThe first newline is\ntrimmed in raw strings.\n   All other whitespace\n   is preserved.\n'''\n"
+                + "quot15 = '''Here are fifteen quotation marks: \"\"\"\"\"\"\"\"\"\"\"\"\"\"\"'''\n"
+                + "str = ''''That,' she said, 'is still pointless.''''\n")
         XCTAssertEqual(t.value("regex2"), .string("I [dw]on't need \\d{2} apples"))
-        XCTAssertEqual(t.value("lines"),
-                       .string("The first newline is\ntrimmed in raw strings.\n   All other whitespace\n   is preserved.\n"))
-        XCTAssertEqual(t.value("quot15"), .string("Here are fifteen quotation marks: " + String(repeating: "\"", count: 15)))
+        XCTAssertEqual(
+            t.value("lines"),
+            .string("The first newline is\ntrimmed in raw strings.\n   All other whitespace\n   is preserved.\n"))
+        XCTAssertEqual(
+            t.value("quot15"), .string("Here are fifteen quotation marks: " + String(repeating: "\"", count: 15)))
         XCTAssertEqual(t.value("str"), .string("'That,' she said, 'is still pointless.'"))
     }
 
     func testIntegers() {
-        let t = parseOrFail("""
-        a = +99
-        b = 42
-        c = 0
-        d = -17
-        e = 1_000
-        f = 5_349_221
-        g = 1_2_3_4_5
-        h = 0xDEADBEEF
-        i = 0xdead_beef
-        j = 0o01234567
-        k = 0o755
-        l = 0b11010110
-        m = 9223372036854775807
-        n = -9223372036854775808
-        o = +0
-        p = -0
-        q = 0x7FFFFFFFFFFFFFFF
-        r = 0x00
-        """)
+        let t = parseOrFail(
+            """
+            a = +99
+            b = 42
+            c = 0
+            d = -17
+            e = 1_000
+            f = 5_349_221
+            g = 1_2_3_4_5
+            h = 0xDEADBEEF
+            i = 0xdead_beef
+            j = 0o01234567
+            k = 0o755
+            l = 0b11010110
+            m = 9223372036854775807
+            n = -9223372036854775808
+            o = +0
+            p = -0
+            q = 0x7FFFFFFFFFFFFFFF
+            r = 0x00
+            """)
         let expected: [(String, Int64)] = [
             ("a", 99), ("b", 42), ("c", 0), ("d", -17), ("e", 1000), ("f", 5_349_221), ("g", 12345),
             ("h", 3_735_928_559), ("i", 3_735_928_559), ("j", 342_391), ("k", 493), ("l", 214),
-            ("m", .max), ("n", .min), ("o", 0), ("p", 0), ("q", .max), ("r", 0),
+            ("m", .max), ("n", .min), ("o", 0), ("p", 0), ("q", .max), ("r", 0)
         ]
         for (key, value) in expected {
             XCTAssertEqual(t.value(key), .integer(value), key)
@@ -133,23 +142,24 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testFloats() {
-        let t = parseOrFail("""
-        a = +1.0
-        b = 3.1415
-        c = -0.01
-        d = 5e+22
-        e = 1e06
-        f = -2E-2
-        g = 6.626e-34
-        h = 224_617.445_991_228
-        i = -0.0
-        j = +0.0
-        k = 0e0
-        l = 1.7976931348623157e308
-        """)
+        let t = parseOrFail(
+            """
+            a = +1.0
+            b = 3.1415
+            c = -0.01
+            d = 5e+22
+            e = 1e06
+            f = -2E-2
+            g = 6.626e-34
+            h = 224_617.445_991_228
+            i = -0.0
+            j = +0.0
+            k = 0e0
+            l = 1.7976931348623157e308
+            """)
         let expected: [(String, Double)] = [
             ("a", 1), ("b", 3.1415), ("c", -0.01), ("d", 5e22), ("e", 1e6), ("f", -0.02), ("g", 6.626e-34),
-            ("h", 224_617.445_991_228), ("i", 0), ("j", 0), ("k", 0), ("l", .greatestFiniteMagnitude),
+            ("h", 224_617.445_991_228), ("i", 0), ("j", 0), ("k", 0), ("l", .greatestFiniteMagnitude)
         ]
         for (key, value) in expected {
             XCTAssertEqual(t.value(key), .float(value), key)
@@ -168,18 +178,19 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testDateTimes() throws {
-        let t = parseOrFail("""
-        odt1 = 1979-05-27T07:32:00Z
-        odt2 = 1979-05-27T00:32:00-07:00
-        odt3 = 1979-05-27T00:32:00.999999+05:30
-        odt4 = 1979-05-27 07:32:00z
-        ldt1 = 1979-05-27T07:32:00
-        ldt2 = 1979-05-27t00:32:00.5
-        ld = 2024-02-29
-        lt1 = 07:32:00
-        lt2 = 00:32:00.123456789123
-        leap = 2016-12-31T23:59:60Z
-        """)
+        let t = parseOrFail(
+            """
+            odt1 = 1979-05-27T07:32:00Z
+            odt2 = 1979-05-27T00:32:00-07:00
+            odt3 = 1979-05-27T00:32:00.999999+05:30
+            odt4 = 1979-05-27 07:32:00z
+            ldt1 = 1979-05-27T07:32:00
+            ldt2 = 1979-05-27t00:32:00.5
+            ld = 2024-02-29
+            lt1 = 07:32:00
+            lt2 = 00:32:00.123456789123
+            leap = 2016-12-31T23:59:60Z
+            """)
         let odt1 = try XCTUnwrap(t.value("odt1")?.dateTimeValue)
         XCTAssertEqual(odt1.kind, .offsetDateTime)
         XCTAssertEqual(odt1.date, TOMLDateTime.Date(year: 1979, month: 5, day: 27))
@@ -210,24 +221,25 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testArrays() throws {
-        let t = parseOrFail("""
-        integers = [ 1, 2, 3 ]
-        colors = [ "red", "yellow", "green" ]
-        nested_arrays_of_ints = [ [ 1, 2 ], [3, 4, 5] ]
-        nested_mixed_array = [ [ 1, 2 ], ["a", "b", "c"] ]
-        numbers = [ 0.1, 0.2, 0.5, 1, 2, 5 ]
-        contributors = [
-          "Foo Bar <foo@example.com>",  # a comment
-          { name = "Baz Qux", email = "bazqux@example.com", url = "https://example.com/bazqux" }
-        ]
-        trailing = [
-          1,
-          2, # two
-        ]
-        empty = []
-        blank = [  # nothing
-        ]
-        """)
+        let t = parseOrFail(
+            """
+            integers = [ 1, 2, 3 ]
+            colors = [ "red", "yellow", "green" ]
+            nested_arrays_of_ints = [ [ 1, 2 ], [3, 4, 5] ]
+            nested_mixed_array = [ [ 1, 2 ], ["a", "b", "c"] ]
+            numbers = [ 0.1, 0.2, 0.5, 1, 2, 5 ]
+            contributors = [
+              "Foo Bar <foo@example.com>",  # a comment
+              { name = "Baz Qux", email = "bazqux@example.com", url = "https://example.com/bazqux" }
+            ]
+            trailing = [
+              1,
+              2, # two
+            ]
+            empty = []
+            blank = [  # nothing
+            ]
+            """)
         XCTAssertEqual(t.value("integers")?.arrayValue?.map(\.value), [.integer(1), .integer(2), .integer(3)])
         XCTAssertEqual(t.value("colors")?.arrayValue?.compactMap(\.value.stringValue), ["red", "yellow", "green"])
         let nested = try XCTUnwrap(t.value("nested_mixed_array")?.arrayValue)
@@ -242,13 +254,14 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testInlineTables() throws {
-        let t = parseOrFail("""
-        name = { first = "Tom", last = "Preston-Werner" }
-        point = {x=1,y=2}
-        animal = { type.name = "pug", type.legs = 4 }
-        empty = {}
-        nested = { a = { b = [ { c = 1 } ] } }
-        """)
+        let t = parseOrFail(
+            """
+            name = { first = "Tom", last = "Preston-Werner" }
+            point = {x=1,y=2}
+            animal = { type.name = "pug", type.legs = 4 }
+            empty = {}
+            nested = { a = { b = [ { c = 1 } ] } }
+            """)
         XCTAssertEqual(t.value("name.first"), .string("Tom"))
         XCTAssertEqual(t.value("name")?.tableValue?.keys, ["first", "last"])
         XCTAssertEqual(t.value("point.y"), .integer(2))
@@ -260,31 +273,34 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testTablesAndDottedKeys() {
-        let t = parseOrFail("""
-        [table-1]
-        key1 = "some string"
-        key2 = 123
+        let t = parseOrFail(
+            """
+            [table-1]
+            key1 = "some string"
+            key2 = 123
 
-        [dog."tater.man"]
-        type.name = "pug"
+            [dog."tater.man"]
+            type.name = "pug"
 
-        [ j . "ʞ" . 'l' ]
-        v = 1
+            [ j . "ʞ" . 'l' ]
+            v = 1
 
-        [x.y.z.w]   # super-tables created implicitly
-        [x]         # and defined afterwards
-        k = 2
+            [x.y.z.w]   # super-tables created implicitly
+            [x]         # and defined afterwards
+            k = 2
 
-        [fruit]
-        apple.color = "red"
-        apple.taste.sweet = true
-        [fruit.apple.texture]  # a sub-table of a table made by dotted keys
-        smooth = true
-        """)
+            [fruit]
+            apple.color = "red"
+            apple.taste.sweet = true
+            [fruit.apple.texture]  # a sub-table of a table made by dotted keys
+            smooth = true
+            """)
         XCTAssertEqual(t.value("table-1.key2"), .integer(123))
-        XCTAssertEqual(t["dog"]?.value.tableValue?["tater.man"]?.value.tableValue?["type"]?.value.tableValue?["name"]?.value,
-                       .string("pug"))
-        XCTAssertEqual(t["j"]?.value.tableValue?["ʞ"]?.value.tableValue?["l"]?.value.tableValue?["v"]?.value, .integer(1))
+        XCTAssertEqual(
+            t["dog"]?.value.tableValue?["tater.man"]?.value.tableValue?["type"]?.value.tableValue?["name"]?.value,
+            .string("pug"))
+        XCTAssertEqual(
+            t["j"]?.value.tableValue?["ʞ"]?.value.tableValue?["l"]?.value.tableValue?["v"]?.value, .integer(1))
         XCTAssertEqual(t.value("x.k"), .integer(2))
         XCTAssertEqual(t.value("x")?.tableValue?.keys, ["y", "k"])
         XCTAssertEqual(t.value("fruit.apple.color"), .string("red"))
@@ -294,34 +310,36 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testArraysOfTablesAttachToTheLastParentElement() throws {
-        let t = parseOrFail("""
-        [[fruits]]
-        name = "apple"
+        let t = parseOrFail(
+            """
+            [[fruits]]
+            name = "apple"
 
-        [fruits.physical]
-        color = "red"
+            [fruits.physical]
+            color = "red"
 
-        [[fruits.varieties]]
-        name = "red delicious"
+            [[fruits.varieties]]
+            name = "red delicious"
 
-        [[fruits.varieties]]
-        name = "granny smith"
+            [[fruits.varieties]]
+            name = "granny smith"
 
-        [[fruits]]
-        name = "banana"
+            [[fruits]]
+            name = "banana"
 
-        [[fruits.varieties]]
-        name = "plantain"
+            [[fruits.varieties]]
+            name = "plantain"
 
-        [[fruits.varieties.notes]]
-        text = "starchy"
-        """)
+            [[fruits.varieties.notes]]
+            text = "starchy"
+            """)
         let fruits = try XCTUnwrap(t.value("fruits")?.arrayValue?.compactMap(\.value.tableValue))
         XCTAssertEqual(fruits.count, 2)
         XCTAssertEqual(fruits[0]["name"]?.value, .string("apple"))
         XCTAssertEqual(fruits[0].value("physical.color"), .string("red"))
-        XCTAssertEqual(fruits[0].value("varieties")?.arrayValue?.compactMap { $0.value.tableValue?["name"]?.value.stringValue },
-                       ["red delicious", "granny smith"])
+        XCTAssertEqual(
+            fruits[0].value("varieties")?.arrayValue?.compactMap { $0.value.tableValue?["name"]?.value.stringValue },
+            ["red delicious", "granny smith"])
         XCTAssertEqual(fruits[1]["name"]?.value, .string("banana"))
         let plantain = try XCTUnwrap(fruits[1].value("varieties")?.arrayValue?.first?.value.tableValue)
         XCTAssertEqual(plantain["name"]?.value, .string("plantain"))
@@ -330,12 +348,13 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testDottedKeysMayCreateTablesInsideArrayElements() {
-        let t = parseOrFail("""
-        [[scene]]
-        style.color = "red"
-        [[scene]]
-        style.color = "blue"
-        """)
+        let t = parseOrFail(
+            """
+            [[scene]]
+            style.color = "red"
+            [[scene]]
+            style.color = "blue"
+            """)
         let colors = t.value("scene")?.arrayValue?.compactMap { $0.value.tableValue?.value("style.color")?.stringValue }
         XCTAssertEqual(colors, ["red", "blue"])
     }
@@ -348,21 +367,22 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testImplicitTablesMayBeDefinedOnceLater() {
-        let t = parseOrFail("""
-        [[parent.arr]]
-        [[parent.arr]]
-        [parent]
-        notArr = 1
+        let t = parseOrFail(
+            """
+            [[parent.arr]]
+            [[parent.arr]]
+            [parent]
+            notArr = 1
 
-        [a.b.c]
-        answer = 42
-        [a]
-        better = 43
+            [a.b.c]
+            answer = 42
+            [a]
+            better = 43
 
-        [true]
-        [inf]
-        k = "keyword-looking keys are bare keys"
-        """)
+            [true]
+            [inf]
+            k = "keyword-looking keys are bare keys"
+            """)
         XCTAssertEqual(t.value("parent.arr")?.arrayValue?.count, 2)
         XCTAssertEqual(t.value("parent.notArr"), .integer(1))
         XCTAssertEqual(t.value("a.b.c.answer"), .integer(42))
@@ -372,17 +392,18 @@ final class ValidDocumentTests: XCTestCase {
     }
 
     func testTrickyComments() {
-        let t = parseOrFail("""
-        [section]#attached comment
-        hash = "# not a comment" # a comment
-        n = 1#no space
-        s = '''#raw''' #c
-        arr = [ # open
-          1, # one
-          # alone
-          2 # two
-        ] # close
-        """)
+        let t = parseOrFail(
+            """
+            [section]#attached comment
+            hash = "# not a comment" # a comment
+            n = 1#no space
+            s = '''#raw''' #c
+            arr = [ # open
+              1, # one
+              # alone
+              2 # two
+            ] # close
+            """)
         XCTAssertEqual(t.value("section.hash"), .string("# not a comment"))
         XCTAssertEqual(t.value("section.n"), .integer(1))
         XCTAssertEqual(t.value("section.s"), .string("#raw"))

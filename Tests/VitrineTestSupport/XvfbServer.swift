@@ -13,8 +13,10 @@ public final class XvfbServer {
 
     /// Starts `Xvfb :N -screen 0 WxHxDEPTH -nolisten tcp -noreset` plus `arguments` on a free
     /// number, or on `number` only (e.g. one a client was already told to use).
-    public init(width: Int = 320, height: Int = 240, depth: Int = 24, arguments: [String] = [],
-                number: Int? = nil) throws {
+    public init(
+        width: Int = 320, height: Int = 240, depth: Int = 24, arguments: [String] = [],
+        number: Int? = nil
+    ) throws {
         do {
             server = try Xvfb(width: width, height: height, depth: depth, arguments: arguments, number: number)
         } catch Xvfb.Failure.notInstalled {

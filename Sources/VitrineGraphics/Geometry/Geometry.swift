@@ -108,8 +108,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     public func insetBy(dx: Double, dy: Double) -> Rect {
         let s = standardized
-        return Rect(x: s.origin.x + dx, y: s.origin.y + dy,
-                    width: s.size.width - 2 * dx, height: s.size.height - 2 * dy)
+        return Rect(
+            x: s.origin.x + dx, y: s.origin.y + dy,
+            width: s.size.width - 2 * dx, height: s.size.height - 2 * dy)
     }
 
     public func offsetBy(dx: Double, dy: Double) -> Rect {

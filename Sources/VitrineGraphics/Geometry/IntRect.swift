@@ -9,7 +9,8 @@ public struct IntRect: Hashable, Sendable, CustomStringConvertible {
     /// The smallest pixel rectangle containing `rect` (empty for a null or empty rect).
     public init(enclosing rect: Rect) {
         guard !rect.isNull, rect.width > 0, rect.height > 0,
-              rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else {
+            rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite
+        else {
             self.init(x: 0, y: 0, width: 0, height: 0); return
         }
         let limit = Double(Int32.max / 2)

@@ -25,9 +25,10 @@ public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
 
     /// `self` followed by `t` (CGAffineTransformConcat(self, t)).
     public func concatenating(_ t: Transform2D) -> Transform2D {
-        Transform2D(a: a * t.a + b * t.c, b: a * t.b + b * t.d,
-                        c: c * t.a + d * t.c, d: c * t.b + d * t.d,
-                        tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)
+        Transform2D(
+            a: a * t.a + b * t.c, b: a * t.b + b * t.d,
+            c: c * t.a + d * t.c, d: c * t.b + d * t.d,
+            tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)
     }
 
     /// Translation applied before `self` (CGAffineTransformTranslate).
@@ -50,8 +51,9 @@ public struct Transform2D: Hashable, Sendable, CustomStringConvertible {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        return Transform2D(a: ia, b: ib, c: ic, d: id,
-                               tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+        return Transform2D(
+            a: ia, b: ib, c: ic, d: id,
+            tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
     }
 
     public func apply(to p: Point) -> Point {
