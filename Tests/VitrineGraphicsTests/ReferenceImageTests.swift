@@ -17,13 +17,9 @@ final class ReferenceImageTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The shared references beside the repository (CI's clone has them), then our own.
+    /// The shared reference specs and Skia's images (the copy in Tests/Data), then our own.
     func testSharedReferenceSpecs() throws {
-        let root = Self.repository.appendingPathComponent("../shared/reference").standardized
-        guard FileManager.default.fileExists(atPath: root.path) else {
-            throw XCTSkip("shared/reference is not beside the repository")
-        }
-        try compareAll(in: root)
+        try compareAll(in: Self.repository.appendingPathComponent("Tests/Data/reference"))
     }
 
     /// Cases the shared specs do not cover: curved even-odd fills, thick strokes on tight curves,

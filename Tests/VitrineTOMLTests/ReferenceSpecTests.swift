@@ -5,10 +5,9 @@ import XCTest
 /// Every draw spec of the shared reference set parses, and its shapes are where the text says.
 final class ReferenceSpecTests: XCTestCase {
     func testAllReferenceSpecsParse() throws {
-        // Tests/VitrineTOMLTests/ThisFile.swift → repository root → its sibling `shared`.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let specs = root.deletingLastPathComponent().appendingPathComponent("shared/reference/specs")
+        // Tests/VitrineTOMLTests/ThisFile.swift → Tests/Data/reference/specs.
+        let specs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Data/reference/specs")
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: specs.path))?
             .filter { $0.hasSuffix(".toml") }.sorted() ?? []
