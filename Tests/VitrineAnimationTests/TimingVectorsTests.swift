@@ -10,7 +10,8 @@ final class TimingVectorsTests: XCTestCase {
     static func loadRows() throws -> [Row] {
         let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let text = try String(contentsOf: repoRoot.appendingPathComponent("Tests/Data/timing-vectors.tsv"), encoding: .utf8)
+        let text = try String(
+            contentsOf: repoRoot.appendingPathComponent("Tests/Data/timing-vectors.tsv"), encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
