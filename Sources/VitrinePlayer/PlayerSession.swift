@@ -49,17 +49,22 @@ public final class PlayerSession {
         /// Pause the display link while nothing changes (false: a frame at every deadline, e.g.
         /// for a headless run that writes a file per frame).
         public var pausesWhenIdle: Bool
+        /// Build reloaded playlists on a thread of their own, so frames go on meanwhile (false:
+        /// on the frame loop, between two frames, as a run on a virtual clock needs to stay
+        /// exactly repeatable).
+        public var buildsReloadsInBackground: Bool
 
         /// Options for playing `configFile`.
         public init(
             configFile: String, framesPerSecond: Int? = nil, stopAfterFrames: Int? = nil,
-            stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true
+            stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true, buildsReloadsInBackground: Bool = true
         ) {
             self.configFile = configFile
             self.framesPerSecond = framesPerSecond
             self.stopAfterFrames = stopAfterFrames
             self.stopAfterSeconds = stopAfterSeconds
             self.pausesWhenIdle = pausesWhenIdle
+            self.buildsReloadsInBackground = buildsReloadsInBackground
         }
     }
 
@@ -100,6 +105,9 @@ public final class PlayerSession {
         var unwatched: [FrameLoop.SourceID] { [data] + (directory.map { [$0] } ?? []) }
     }
     private var malformedInput = RateLimiter(burst: 5, interval: 10)
+    /// Builds reloaded playlists off the frame loop (nil: on it).
+    private let builder: PlaylistBuilder?
+    private var reloadAgain = false
 
     /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
     /// systemd) hears the service state; `signals` (nil: signals keep their default actions)
@@ -117,6 +125,8 @@ public final class PlayerSession {
         self.signals = signals
         self.logger = logger
         self.loadPlaylist = loadPlaylist
+        // Without an eventfd (none left), reloads are built on the loop, between frames.
+        builder = options.buildsReloadsInBackground ? try? PlaylistBuilder() : nil
         // Drawn straight into the presenter's frame buffer when it has one.
         frames = PlayerFrames(player: player, bitmap: presenter.makeDrawingBitmap(size: presenter.size))
     }
@@ -140,6 +150,7 @@ public final class PlayerSession {
             loop.watch(signals.fileDescriptor) { [unowned self] in self.handle(signals.drain()) }
         }
         loop.watch(presenter) { [unowned self] events in self.handle(events) }
+        if let builder { loop.watch(builder.fileDescriptor) { [unowned self] in self.takeBuiltPlaylist() } }
         openInputs(for: player.playlist)
         if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
         if let seconds = options.stopAfterSeconds {
@@ -157,6 +168,7 @@ public final class PlayerSession {
             inputs = [:]
         }
         try loop.run { [unowned self] frame in try self.render(frame) }
+        logger.info("stopped after \(framesPresented) frames; \(link.missedFrameCount) frame deadlines missed")
         return outcome ?? .terminated
     }
 
@@ -277,20 +289,45 @@ public final class PlayerSession {
     private func reload() {
         notifier?.reloading()
         logger.info("SIGHUP: reloading \(options.configFile)")
+        guard let builder else {
+            finishReload(Result { try PlaylistBuilder.build(options.configFile, with: loadPlaylist) })
+            return
+        }
+        // A SIGHUP while a build runs is answered by one more build after it: the file may
+        // have changed since the running one read it.
+        if builder.isBuilding {
+            reloadAgain = true
+        } else {
+            builder.start(options.configFile, with: loadPlaylist)
+        }
+    }
+
+    /// The background build finished: its playlist replaces the playing one between frames.
+    private func takeBuiltPlaylist() {
+        guard let builder, let result = builder.takeResult() else { return }
+        if reloadAgain {
+            reloadAgain = false
+            builder.start(options.configFile, with: loadPlaylist)
+            return
+        }
+        finishReload(result)
+        wake()
+    }
+
+    /// A valid playlist replaces the playing one (READY=1 follows its first frame); an invalid
+    /// one is reported line by line and the old one plays on.
+    private func finishReload(_ result: Result<Playlist, Error>) {
         let playlist: Playlist
-        do {
-            playlist = try loadPlaylist(options.configFile)
-            // Valid text is not enough: every scene must also build (its images decode, its
-            // fonts load) before the playing one is given up.
-            for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
-        } catch {
+        switch result {
+        case .success(let built):
+            playlist = built
+        case .failure(let error):
             let lines = "\(error)".split(separator: "\n")
             logger.error("reload failed with \(lines.count) error(s); still playing the previous playlist")
             for line in lines { logger.error("\(line)") }
             let more = lines.count > 1 ? " (and \(lines.count - 1) more)" : ""
-            notifier?.status(
-                "reload of \(options.configFile) failed: \(lines.first.map { String($0.prefix(200)) } ?? "")\(more); playing the previous playlist"
-            )
+            let first = lines.first.map { String($0.prefix(200)) } ?? ""
+            notifier?.status("reload of \(options.configFile) failed: \(first)\(more); playing the previous playlist")
             notifier?.ready()
             return
         }

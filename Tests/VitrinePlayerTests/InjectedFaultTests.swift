@@ -157,4 +157,72 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         player.send(SIGTERM)
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
+
+    /// Reloads are built off the frame loop: a config that takes a fifth of a second to load
+    /// and build (20 scenes of 200 animated shapes), reloaded every 200 ms while a shape moves
+    /// at 60 fps, costs no frame. (Built on the loop, the same storm missed more than a hundred
+    /// frame deadlines and stretched the 0.1 s watchdog period to 0.3 s.)
+    func testReloadsEveryFifthOfASecondDoNotDelayFrames() throws {
+        var text = """
+            [player]
+            canvas = [160, 90]
+            fps = 60
+            transition = "none"
+
+            [[scene]]
+            name = "moving"
+            duration = 600
+
+            [[scene.layer]]
+            type = "shape"
+            oval = [0, 0, 20, 20]
+            fillColor = "#ff0000"
+
+            [[scene.layer.animation]]
+            keyPath = "position.x"
+            from = 10
+            to = 150
+            duration = 1
+            autoreverses = true
+            repeatCount = "infinity"
+
+            """
+        for scene in 0..<20 {
+            text += "\n[[scene]]\nname = \"heavy \(scene)\"\nduration = 5\n"
+            for layer in 0..<200 {
+                text += """
+                    [[scene.layer]]
+                    type = "shape"
+                    path = "M 0 0 C 10 20 30 40 50 60 S 70 80 90 100 Z"
+                    position = [\(layer % 160), \(scene)]
+                    strokeColor = "#00ff00"
+                    [[scene.layer.animation]]
+                    keyPath = "strokeEnd"
+                    from = 0
+                    to = 1
+                    duration = 1
+
+                    """
+            }
+        }
+        let config = directory + "/heavy.toml"
+        try writeFile(config, text)
+        let xvfb = try XvfbServer(width: 160, height: 90)
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name, "--scene", "moving"],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1", seconds: 10), player.standardError)
+        for _ in 0..<10 {
+            player.send(SIGHUP)
+            _ = notify.wait(seconds: 0.2) { _ in false }
+        }
+        XCTAssertTrue(notify.wait(for: "READY=1", seconds: 5))
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 10), 0, player.standardError)
+        XCTAssertTrue(player.standardError.contains("reloaded: 21 scene(s)"), player.standardError)
+        let summary = try XCTUnwrap(player.standardError.split(separator: "\n").first { $0.contains("stopped after") })
+        let missed = Int(summary.split(separator: ";").last?.split(separator: " ").first ?? "") ?? -1
+        XCTAssertTrue((0...5).contains(missed), String(summary))
+    }
 }

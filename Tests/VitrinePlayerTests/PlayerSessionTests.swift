@@ -16,7 +16,8 @@ final class PlayerSessionTests: XCTestCase {
         let playlist = try PlayerTests.load(text)
         let presenter = HeadlessPresenter(size: screen, keepsFrames: true)
         let player = Player(playlist: playlist, screenSize: Size(Double(screen.width), Double(screen.height)))
-        var o = PlayerSession.Options(configFile: playlist.file)
+        // On a virtual clock, reloads are built on the loop so the run stays exactly repeatable.
+        var o = PlayerSession.Options(configFile: playlist.file, buildsReloadsInBackground: false)
         options(&o)
         let session = PlayerSession(
             player: player, presenter: presenter,
@@ -59,7 +60,7 @@ final class PlayerSessionTests: XCTestCase {
         for (replacement, expected) in [(broken, 0xFF0000 as UInt32), (blue, 0x0000FF)] {
             let clock = VirtualClock()
             let presenter = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
-            var options = PlayerSession.Options(configFile: red.file)
+            var options = PlayerSession.Options(configFile: red.file, buildsReloadsInBackground: false)
             options.stopAfterSeconds = 2
             let session = PlayerSession(
                 player: Player(playlist: red, screenSize: Size(40, 30)), presenter: presenter,

@@ -1,0 +1,64 @@
+import CLinux
+import Foundation
+import Glibc
+import VitrineAnimation
+import VitrineConfig
+import VitrineSystem
+
+/// Loads and builds a playlist on a thread of its own, so a reload (parsing, decoding images,
+/// loading fonts, building every scene) never delays a frame: the frame loop watches
+/// `fileDescriptor` and takes the result with `takeResult()` between two frames.
+final class PlaylistBuilder {
+    /// An eventfd that turns readable when a build has finished.
+    let fileDescriptor: Int32
+    /// Whether a build has been started and its result not yet taken.
+    private(set) var isBuilding = false
+
+    private let lock = NSLock()
+    private var finished: Result<Playlist, Error>?
+
+    init() throws {
+        fileDescriptor = try systemCall("create a wake-up descriptor (eventfd)") {
+            eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        }
+    }
+
+    deinit { close(fileDescriptor) }
+
+    /// The playlist `load` reads, with every scene built once (valid text is not enough: its
+    /// images must decode and its fonts load before the playing one is given up).
+    static func build(_ file: String, with load: (String) throws -> Playlist) throws -> Playlist {
+        let playlist = try load(file)
+        for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
+        return playlist
+    }
+
+    /// Starts building `file` on a new thread. One build at a time: call again after
+    /// `takeResult()`.
+    func start(_ file: String, with load: @escaping (String) throws -> Playlist) {
+        precondition(!isBuilding, "one build at a time")
+        isBuilding = true
+        let thread = Thread { [self] in
+            let result = Result { try PlaylistBuilder.build(file, with: load) }
+            lock.lock()
+            finished = result
+            lock.unlock()
+            var one: UInt64 = 1
+            _ = Glibc.write(fileDescriptor, &one, MemoryLayout<UInt64>.size)
+        }
+        thread.name = "vitrine-reload"
+        thread.start()
+    }
+
+    /// The result of the build, once `fileDescriptor` turned readable; nil while it runs.
+    func takeResult() -> Result<Playlist, Error>? {
+        var count: UInt64 = 0
+        _ = Glibc.read(fileDescriptor, &count, MemoryLayout<UInt64>.size)
+        lock.lock()
+        defer { lock.unlock() }
+        guard let result = finished else { return nil }
+        finished = nil
+        isBuilding = false
+        return result
+    }
+}
