@@ -18,25 +18,26 @@ public enum ConfigReference {
             "[[scene.layer]]", keys: ConfigKeys.layer,
             note: "Besides these, a layer takes the properties of its type: " + registry.names.joined(separator: ", ")
                 + ".")
+        // Keys every type takes alike are listed once; each type then lists its own.
+        let common = commonProperties(of: registry)
+        let commonKeys = Set(common.map(\.key))
+        out.heading("Properties of every layer type", level: 3)
+        out.paragraph("Every layer type below takes these too (CALayer's properties).")
+        out.table(["key", "type", "default", "animatable", "meaning"], common.map(row))
         for type in registry.types {
             out.heading("type = \"\(type.name)\"", level: 3)
             var note = type.summary
             if !type.requiredKeys.isEmpty { note += " Requires " + type.requiredKeys.joined(separator: ", ") + "." }
             out.paragraph(note)
-            var rows = type.properties.map { p in
-                // A long list of cases goes to the meaning column, keeping the type column narrow.
-                if let cases = p.type.cases, p.type.name.count > 24 {
-                    return [
-                        p.key, "enum", p.formattedDefault, p.isAnimatable ? "yes" : "no",
-                        p.doc + " One of: " + cases.joined(separator: ", ") + "."
-                    ]
-                }
-                return [p.key, p.type.name, p.formattedDefault, p.isAnimatable ? "yes" : "no", p.doc]
-            }
+            var rows = type.properties.filter { !commonKeys.contains($0.key) }.map(row)
             if type.acceptsShapeKeys {
                 rows += ConfigKeys.shape.map { [$0.key, $0.type, $0.defaultValue, "no", $0.doc + " Stands for path."] }
             }
-            out.table(["key", "type", "default", "animatable", "meaning"], rows)
+            if rows.isEmpty {
+                out.paragraph("No keys of its own.")
+            } else {
+                out.table(["key", "type", "default", "animatable", "meaning"], rows)
+            }
         }
         out.section(
             "[[scene.layer.animation]]", keys: ConfigKeys.animationTiming,
@@ -51,6 +52,31 @@ public enum ConfigReference {
         out.paragraph("type = \"group\":")
         out.table(["key", "type", "default", "meaning"], rows(ConfigKeys.animationGroup))
         return out.text
+    }
+
+    /// The properties every registered type has with the same type, default, animatability and
+    /// meaning, in the first type's order.
+    static func commonProperties(of registry: LayerTypeRegistry) -> [ConfigProperty] {
+        guard let first = registry.types.first else { return [] }
+        return first.properties.filter { p in
+            registry.types.allSatisfy { type in
+                guard let q = type.property(p.key) else { return false }
+                return q.type.name == p.type.name && q.formattedDefault == p.formattedDefault
+                    && q.isAnimatable == p.isAnimatable && q.doc == p.doc
+            }
+        }
+    }
+
+    /// A property's row; a long list of cases goes to the meaning column, keeping the type
+    /// column narrow.
+    private static func row(_ p: ConfigProperty) -> [String] {
+        if let cases = p.type.cases, p.type.name.count > 24 {
+            return [
+                p.key, "enum", p.formattedDefault, p.isAnimatable ? "yes" : "no",
+                p.doc + " One of: " + cases.joined(separator: ", ") + "."
+            ]
+        }
+        return [p.key, p.type.name, p.formattedDefault, p.isAnimatable ? "yes" : "no", p.doc]
     }
 
     private static func rows(_ keys: [ConfigKey]) -> [[String]] {
