@@ -87,6 +87,12 @@ let package = Package(
                 "CX11", "CLinux", .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: fastInDebug),
+        // The input surfaces under libFuzzer (scripts/fuzz.sh builds it with -sanitize=fuzzer);
+        // built plainly, a tool that replays saved inputs.
+        .executableTarget(
+            name: "vitrine-fuzz",
+            dependencies: ["VitrineGraphics", "VitrineAnimation", "VitrineConfig", "VitrinePlayer", "VitrineTOML"],
+            swiftSettings: fastInDebug),
         // Presents frames under a real X server for the display tests (server loss) and
         // measures pacing, present cost and idle wake-ups.
         .executableTarget(
