@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Vitrine needs that are not installed yet.
 #   scripts/install-deps.sh          what building and playing need
-#   scripts/install-deps.sh --test   also what the test suite needs (Xvfb, xwd, ImageMagick, systemd-analyze)
+#   scripts/install-deps.sh --test   also what the test suite needs (Xvfb, xwd, ImageMagick, systemd-analyze,
+#                                    python3 for the storm soak)
 set -euo pipefail
 
 packages=(libx11-dev libxext-dev libxrandr-dev libpng-dev libfreetype-dev libfontconfig-dev
           pkg-config fonts-dejavu-core)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback libxfixes3)
+    packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback libxfixes3 python3)
 fi
 
 missing=()
