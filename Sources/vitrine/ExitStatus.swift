@@ -24,7 +24,9 @@ enum ExitStatus: Int32, CaseIterable {
         case .displayUnavailable: return "no display (waited --wait-for-display seconds) or the display was lost"
         case .cannotCreateOutput: return "an output file or directory cannot be created"
         case .outputFailed: return "writing output failed (e.g. the disk is full)"
-        case .invalidConfig: return "the config is invalid (every error printed as FILE:LINE:COLUMN: … › KEY: message)"
+        case .invalidConfig:
+            return "the config is invalid (every error printed as FILE:LINE:COLUMN: … › KEY: message), "
+                + "or none of its scenes builds"
         }
     }
 

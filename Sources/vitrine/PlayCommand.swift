@@ -122,6 +122,10 @@ struct PlayCommand: ParsableCommand {
             }
             printError("the display failed: \(error)")
             throw ExitStatus.displayUnavailable.exit
+        } catch let error as PlayerError {
+            // No scene of the playlist builds any more (its images went since it was checked).
+            printError("\(error)")
+            throw ExitStatus.invalidConfig.exit
         } catch {
             printError("the display failed: \(error)")
             throw ExitStatus.displayUnavailable.exit
