@@ -1,13 +1,5 @@
-import Foundation
 import VitrineGraphics
-
-/// Nanoseconds of CPU time this thread has used (robust on a shared machine: time spent
-/// descheduled does not count).
-public func threadCPUTime() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-}
+import VitrineSystem
 
 /// Median and minimum milliseconds per frame (wall clock, or thread CPU time).
 public func time(
@@ -16,7 +8,7 @@ public func time(
     for _ in 0..<warmup { render(scene, into: ctx) }
     var samples: [Double] = []
     samples.reserveCapacity(frames)  // timed frames allocate nothing of the bench's own
-    let now = cpuTime ? threadCPUTime : { DispatchTime.now().uptimeNanoseconds }
+    let now = cpuTime ? FrameCost.threadCPUNanoseconds : { UInt64(MonotonicInstant.now().nanoseconds) }
     for _ in 0..<frames {
         let t0 = now()
         render(scene, into: ctx)

@@ -248,6 +248,7 @@ public final class Player {
         events: inout [PlayerEvent]
     ) throws {
         var attempt = position
+        var failures: [String] = []
         for _ in 0..<order.count {
             let definition = playlist.scenes[order[attempt]]
             do {
@@ -262,10 +263,11 @@ public final class Player {
                 return
             } catch {
                 events.append(.sceneFailed(name: definition.name, error: "\(error)"))
+                failures.append("\(error)")
                 attempt = (attempt + 1) % order.count
             }
         }
-        throw PlayerError.noPlayableScene(file: playlist.file)
+        throw PlayerError.noPlayableScene(file: playlist.file, errors: failures)
     }
 
     /// Puts `incoming` on the stage at `start` and starts the transition from the scene shown.
@@ -355,12 +357,15 @@ public final class Player {
 
 /// Why a player cannot play.
 public enum PlayerError: Error, CustomStringConvertible, Equatable {
-    /// No scene of the playlist in `file` could be built.
-    case noPlayableScene(file: String)
+    /// No scene of the playlist in `file` could be built; `errors` says why, scene by scene.
+    case noPlayableScene(file: String, errors: [String])
 
+    /// The scenes' own errors, one per line (they name their file, line and key), when there
+    /// are any; else that no scene could be built.
     public var description: String {
         switch self {
-        case .noPlayableScene(let file): return "\(file): no scene of the playlist could be built"
+        case .noPlayableScene(let file, let errors):
+            return errors.isEmpty ? "\(file): no scene of the playlist could be built" : errors.joined(separator: "\n")
         }
     }
 }

@@ -102,7 +102,7 @@ public final class PlayerSession {
         var directory: FrameLoop.SourceID?
         /// What took the FIFO's path, as last reported (so it is said once).
         var replacement: String?
-        var unwatched: [FrameLoop.SourceID] { [data] + (directory.map { [$0] } ?? []) }
+        var watches: [FrameLoop.SourceID] { [data] + (directory.map { [$0] } ?? []) }
     }
     private var malformedInput = RateLimiter(burst: 5, interval: 10)
     /// Builds reloaded playlists off the frame loop (nil: on it).
@@ -164,7 +164,7 @@ public final class PlayerSession {
 
         defer {
             notifier?.stopping()
-            for (_, input) in inputs { input.unwatched.forEach(loop.unwatch) }
+            for (_, input) in inputs { input.watches.forEach(loop.unwatch) }
             inputs = [:]
         }
         try loop.run { [unowned self] frame in try self.render(frame) }
@@ -348,7 +348,7 @@ public final class PlayerSession {
             if let spec = scene.progressSource, !wanted.contains(spec) { wanted.append(spec) }
         }
         for (spec, input) in inputs where !wanted.contains(spec) {
-            input.unwatched.forEach(loop.unwatch)
+            input.watches.forEach(loop.unwatch)
             inputs[spec] = nil
         }
         for spec in wanted where inputs[spec] == nil {

@@ -8,7 +8,7 @@ import VitrineSystem
 /// Loads and builds a playlist on a thread of its own, so a reload (parsing, decoding images,
 /// loading fonts, building every scene) never delays a frame: the frame loop watches
 /// `fileDescriptor` and takes the result with `takeResult()` between two frames.
-final class PlaylistBuilder {
+public final class PlaylistBuilder {
     /// An eventfd that turns readable when a build has finished.
     let fileDescriptor: Int32
     /// Whether a build has been started and its result not yet taken.
@@ -26,8 +26,11 @@ final class PlaylistBuilder {
     deinit { close(fileDescriptor) }
 
     /// The playlist `load` reads, with every scene built once (valid text is not enough: its
-    /// images must decode and its fonts load before the playing one is given up).
-    static func build(_ file: String, with load: (String) throws -> Playlist) throws -> Playlist {
+    /// images must decode and its fonts load before the playing one is given up). What
+    /// `vitrine check` accepts and a reload takes are the same by being this.
+    public static func build(
+        _ file: String, with load: (String) throws -> Playlist = { try PlaylistLoader.load(file: $0) }
+    ) throws -> Playlist {
         let playlist = try load(file)
         for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
         return playlist

@@ -11,8 +11,7 @@ extension SceneInstance {
         _ definition: SceneDefinition, playlist: Playlist, at time: Double,
         width: Int, height: Int
     ) throws -> Bitmap {
-        // The player builds its scenes from the definitions: `check` and `play` build them the same way.
-        _ = try SceneInstance(definition, playlist: playlist)
+        // A scene that cannot be built throws `PlayerError` with the scene's own error.
         var single = playlist
         single.scenes = [definition]
         let player = Player(

@@ -16,9 +16,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let playlist: Playlist
         do {
-            playlist = try PlaylistLoader.load(file: config)
-            // Building every scene once catches what only instantiation could reveal.
-            for scene in playlist.scenes { _ = try SceneInstance(scene, playlist: playlist) }
+            playlist = try PlaylistBuilder.build(config)
         } catch {
             printError(error)
             throw ExitStatus.invalidConfig.exit

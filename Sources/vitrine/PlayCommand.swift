@@ -173,8 +173,7 @@ struct PlayCommand: ParsableCommand {
         waitingUpTo seconds: Double, notifier: SystemdNotifier?, signals: SignalSource,
         logger: Logger
     ) throws -> X11Presenter {
-        let clock = try SystemClock()
-        let deadline = clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))
+        let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))
         var announced = false
         while true {
             do {
@@ -182,7 +181,7 @@ struct PlayCommand: ParsableCommand {
                 if announced { logger.notice("X display \(presenter.displayName) is up") }
                 return presenter
             } catch let error as PresenterError {
-                guard clock.now() < deadline else { throw error }
+                guard MonotonicInstant.now() < deadline else { throw error }
                 if !announced {
                     announced = true
                     logger.notice(

@@ -188,3 +188,23 @@ final class ScreenReader {
 func writeFile(_ path: String, _ text: String) throws {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
 }
+
+/// Runs `tool` with `arguments` to its end: its exit status and everything it printed
+/// (standard output and error together). `environment` replaces the test's when given.
+func runTool(
+    _ tool: String, _ arguments: [String], environment: [String: String]? = nil
+) throws
+    -> (status: Int32, output: String)
+{
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}

@@ -132,10 +132,10 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
         // A full disk: a 64 KiB tmpfs (mounting needs root, as CI has).
         let small = directory + "/small"
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small]) == 0 else {
+        guard (try? runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small]))?.status == 0 else {
             throw XCTSkip("cannot mount a tmpfs here (not root)")
         }
-        defer { _ = run("/bin/umount", [small]) }
+        defer { _ = try? runTool("/bin/umount", [small]) }
         let full = try PlayProcess(
             arguments: [
                 "play", ConfigPaths.defaultConfig, "--backend", "headless", "--output", small,
@@ -177,16 +177,5 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
             unwritable.standardError.contains(
                 "\(directory)/missing/x.png: cannot write the PNG: no such file or directory"),
             unwritable.standardError)
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

@@ -8,6 +8,9 @@ final class SystemdUnitTests: XCTestCase {
             .deletingLastPathComponent()
     }
 
+    /// systemd-analyze with only its warnings, and the PATH its checks look executables up in.
+    private static let quietSystemd = ["SYSTEMD_LOG_LEVEL": "warning", "PATH": "/usr/bin:/bin"]
+
     private func unit(_ name: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
     }
@@ -34,7 +37,8 @@ final class SystemdUnitTests: XCTestCase {
             try text.write(toFile: directory + "/" + target, atomically: true, encoding: .utf8)
         }
         for name in ["vitrine.service", "vitrine@.service", "vitrine@1.service"] {
-            let (status, text) = try run(analyze, ["verify", directory + "/" + name])
+            let (status, text) = try runTool(
+                analyze, ["verify", directory + "/" + name], environment: Self.quietSystemd)
             XCTAssertEqual(status, 0, "\(name):\n\(text)")
             // Warnings about this unit (not about the host's other units) count as failures too.
             let own = text.split(separator: "\n").filter { $0.contains(name) }
@@ -76,24 +80,10 @@ final class SystemdUnitTests: XCTestCase {
         for (source, target) in [("vitrine.service", "vitrine.service"), ("vitrine@.service", "vitrine@1.service")] {
             let path = directory + "/" + target
             try unit(source).write(toFile: path, atomically: true, encoding: .utf8)
-            let (status, text) = try run(analyze, ["security", "--offline=true", "--threshold=7", path])
+            let (status, text) = try runTool(
+                analyze, ["security", "--offline=true", "--threshold=7", path], environment: Self.quietSystemd)
             XCTAssertEqual(status, 0, "\(target):\n\(text.split(separator: "\n").suffix(3).joined(separator: "\n"))")
             XCTAssertTrue(text.contains("Overall exposure level for \(target): 0.5"), target)
         }
-    }
-
-    /// Runs `tool` with `arguments`: its exit status and everything it printed.
-    private func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.environment = ["SYSTEMD_LOG_LEVEL": "warning", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
     }
 }
