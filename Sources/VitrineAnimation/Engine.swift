@@ -22,13 +22,15 @@ public struct FrameUpdate {
 }
 
 /// Runs a layer tree in time: commits transactions, evaluates presentation copies, notifies
-/// animation delegates and tracks damage between frames. Drive it with `tick()` once per
-/// display frame; the clock is injected.
+/// animation delegates and tracks damage between frames. Drive it with `tick(at:)` once per
+/// display frame. It has no clock of its own: its time is the time of the frame it is making,
+/// which the caller takes from the one clock it runs on (a display link's, or virtual time).
 public final class Engine {
     /// The root of the model tree. Its parent time is the scene time.
     public let root: Layer
-    /// The source of the current time.
-    public let clock: MediaClock
+    /// The time of the frame being made (CACurrentMediaTime): use it for
+    /// `beginTime = currentMediaTime + delay`. Set by `beginFrame(at:)` and `tick(at:)`.
+    public private(set) var currentMediaTime: Double
 
     private var observers: [(id: Int, body: (Double) -> Void)] = []
     private var nextObserverID = 0
@@ -44,15 +46,19 @@ public final class Engine {
     /// and frame to frame (no allocation per changed layer).
     private var changedKeys: [String] = []
 
-    /// An engine for the tree under `root`, reading time from `clock`.
-    public init(root: Layer, clock: MediaClock) {
+    /// An engine for the tree under `root`, at time `time` until its first frame.
+    public init(root: Layer, time: Double = 0) {
         self.root = root
-        self.clock = clock
+        currentMediaTime = time
         root.attachedEngine = self
     }
 
-    /// The current time (CACurrentMediaTime): use it for `beginTime = currentMediaTime + delay`.
-    public var currentMediaTime: Double { clock.now }
+    /// Starts the frame at scene time `t`: animations added from now until its `tick(at:)`
+    /// begin at `t` (a `beginTime` of 0 means now), as in Core Animation, where they begin at
+    /// the time of the transaction that adds them.
+    public func beginFrame(at t: Double) {
+        currentMediaTime = t
+    }
 
     /// Calls `body` with the frame's time once per frame, after the tree has been evaluated and
     /// before it is finalised (a display link: read `presentation()` values, change the model
@@ -67,10 +73,6 @@ public final class Engine {
     /// Stops calling the observer registered with `token`.
     public func removeFrameObserver(_ token: Int) { observers.removeAll { $0.id == token } }
 
-    /// Produces the frame at the clock's current time.
-    @discardableResult
-    public func tick() -> FrameUpdate { tick(at: clock.now) }
-
     /// Produces the frame at scene time `t`: commits the implicit transaction (new animations
     /// get their begin time), evaluates the presentation tree, runs frame observers (and
     /// re-evaluates what they changed), sends animationDidStart/animationDidStop, removes
@@ -82,6 +84,7 @@ public final class Engine {
     /// a new copy, so earlier frames' trees are never modified.
     @discardableResult
     public func tick(at t: Double) -> FrameUpdate {
+        beginFrame(at: t)
         commit(at: t)
         var presentation = Engine.evaluate(root, parentTime: t)
         if !observers.isEmpty {
@@ -182,7 +185,7 @@ public final class Engine {
 
     /// Commits the implicit transaction; marks every layer rendered and resolves the begin time
     /// of animations added since the last frame: a begin time of 0 becomes the layer's time at
-    /// the moment the animation was added (read from the engine's clock).
+    /// the moment the animation was added (the engine's time then).
     private func commit(at t: Double) {
         Transaction.flush()
         visit(root, parentTime: t) { layer, local in
@@ -190,7 +193,7 @@ public final class Engine {
             for entry in layer.animationEntries where !entry.animation.runtime.isCommitted {
                 let a = entry.animation
                 if a.beginTime == 0 {
-                    // "Now" is when it was added, if the clock was known then, else this frame.
+                    // "Now" is when it was added, if an engine ran the tree then, else this frame.
                     a.beginTime = a.runtime.addedAt.map { layer.localTime(fromSceneTime: $0) } ?? local
                 }
                 a.runtime.isCommitted = true

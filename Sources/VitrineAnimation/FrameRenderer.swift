@@ -61,10 +61,6 @@ public final class FrameRenderer {
     /// The frame's pixels as a rectangle.
     public var frameRect: IntRect { IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) }
 
-    /// Renders the frame at the engine clock's current time.
-    @discardableResult
-    public func renderFrame() -> FrameResult { renderFrame(at: engine.clock.now) }
-
     /// Renders the frame at scene time `time`: the first frame (and the first after a resize or
     /// a background change) whole, later ones only where they changed.
     @discardableResult

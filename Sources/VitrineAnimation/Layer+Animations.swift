@@ -2,7 +2,7 @@
 extension Layer {
     /// Adds a copy of `animation` under `key` (replacing an animation with the same key) after
     /// the animations already added; the next frame commits it (a `beginTime` of 0 becomes the
-    /// layer's time now, by the engine's clock). A property animation without a key path animates
+    /// layer's time now: the time of the engine's frame). A property animation without a key path animates
     /// `key`. An animation with no duration (or timing function) takes the one an open
     /// transaction sets, as Core Animation does. Presentation copies ignore this.
     public func add(_ animation: Animation, forKey key: String?) {
@@ -16,7 +16,7 @@ extension Layer {
         {
             copy.runtime.capturedValue = presentation()?.value(forKeyPath: keyPath) ?? value(forKeyPath: keyPath)
         }
-        copy.runtime.addedAt = rootLayer.attachedEngine?.clock.now
+        copy.runtime.addedAt = rootLayer.attachedEngine?.currentMediaTime
         if let key { removeAnimation(forKey: key) }
         Transaction.register(copy)
         animationEntries.append((key, copy))

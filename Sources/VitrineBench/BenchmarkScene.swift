@@ -24,7 +24,6 @@ public final class BenchmarkScene {
     /// The engine running the scene's tree.
     public var engine: Engine { frames.engine }
 
-    private let clock = ManualClock()
     private var pie: (layer: PieLayer, observer: Int, cycle: Int)?
 
     /// The scene on a `width × height` canvas over black.
@@ -32,7 +31,7 @@ public final class BenchmarkScene {
         self.kind = kind
         let root = Layer()
         root.frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        frames = FrameRenderer(engine: Engine(root: root, clock: clock), size: (width, height), background: .black)
+        frames = FrameRenderer(engine: Engine(root: root), size: (width, height), background: .black)
         let center = Point(x: Double(width) / 2, y: Double(height) / 2)
         switch kind {
         case .arrowMask, .still:
@@ -60,7 +59,7 @@ public final class BenchmarkScene {
     }
 
     private func prepare(at t: Double) {
-        clock.set(to: t)
+        engine.beginFrame(at: t)
         guard kind == .pie else { return }
         let cycle = Int(t.rounded(.down))
         if let pie, pie.cycle == cycle { return }

@@ -115,11 +115,11 @@ public final class DisplayLink {
         skippedAfterLastFrame = 0
         lastIndex = n
         nextIndex = n + 1
-        timestamp = deadline(n).seconds
-        targetTimestamp = deadline(n + 1).seconds
         let frame = DisplayFrame(
-            timestamp: timestamp, targetTimestamp: targetTimestamp, duration: duration,
-            missedDeadlines: missed, wakeTime: now.seconds, index: frameCount)
+            deadline: deadline(n), targetTime: deadline(n + 1), duration: duration,
+            missedDeadlines: missed, wokeAt: now, index: frameCount)
+        timestamp = frame.timestamp
+        targetTimestamp = frame.targetTimestamp
         frameCount += 1
         rebaseAnchor()
         return frame

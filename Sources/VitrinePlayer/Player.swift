@@ -29,7 +29,7 @@ public enum PlayerEvent: Equatable, Sendable {
 public final class Player {
     /// The root of the layer tree: the whole screen.
     public let stage = Layer()
-    /// Runs the tree; its clock is set to each frame's timestamp.
+    /// Runs the tree; each frame begins at the display link's timestamp for it.
     public let engine: Engine
     /// The playlist playing.
     public private(set) var playlist: Playlist
@@ -46,7 +46,6 @@ public final class Player {
     /// process was stalled) starts it at the frame's time.
     public static let catchUpLimit = 0.25
 
-    private let clock = ManualClock()
     private let viewport = Layer()
     private let onlyScene: String?
     private let holdsScene: Bool
@@ -90,7 +89,7 @@ public final class Player {
         self.screenSize = screenSize
         self.onlyScene = onlyScene
         self.holdsScene = holdsScene
-        engine = Engine(root: stage, clock: clock)
+        engine = Engine(root: stage)
         stage.anchorPoint = .zero
         viewport.anchorPoint = .zero
         viewport.masksToBounds = true
@@ -183,7 +182,7 @@ public final class Player {
     /// `PlayerError.noPlayableScene` when no scene of the playlist can be built.
     @discardableResult
     public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
-        clock.set(to: t)
+        engine.beginFrame(at: t)
         var events: [PlayerEvent] = []
         if current == nil {
             try show(position: 0, at: t, transition: Transition.none, duration: 0, events: &events)
@@ -233,7 +232,7 @@ public final class Player {
             return shown.startTime + seconds
         case .untilProgressComplete:
             guard shown.instance.progressComplete else { return nil }
-            if shown.progressCompletedAt == nil { shown.progressCompletedAt = clock.now }
+            if shown.progressCompletedAt == nil { shown.progressCompletedAt = engine.currentMediaTime }
             return shown.progressCompletedAt! + Player.progressCompleteHold
         }
     }

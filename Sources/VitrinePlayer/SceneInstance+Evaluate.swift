@@ -9,14 +9,12 @@ extension SceneInstance {
         _ definition: SceneDefinition, playlist: Playlist,
         at time: Double
     ) throws -> (scene: SceneInstance, frame: FrameUpdate) {
-        let clock = ManualClock(now: 0)
         let scene = try SceneInstance(definition, playlist: playlist)
-        let engine = Engine(root: scene.root, clock: clock)
+        let engine = Engine(root: scene.root)
         scene.attach(to: engine)
         scene.start(at: 0)
         var frame = engine.tick(at: 0)
         if time > 0 && time.isFinite {
-            clock.set(to: time)
             frame = engine.tick(at: time)
         }
         return (scene, frame)

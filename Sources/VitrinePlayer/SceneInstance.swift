@@ -84,7 +84,7 @@ public final class SceneInstance {
         observers = []
     }
 
-    /// Starts the scene at `startTime`, a time of the root's parent (the engine's clock when
+    /// Starts the scene at `startTime`, a time of the root's parent (the engine's time when
     /// the root is the engine's root): the scene time is 0 then, and the configured animations
     /// are added. Only the first call has an effect.
     public func start(at startTime: Double) {

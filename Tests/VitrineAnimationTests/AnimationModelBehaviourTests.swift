@@ -85,7 +85,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
         ]
         for (mode, delay, active, after) in expectations {
             let scene = Scene()
-            scene.clock.set(to: 10)
+            scene.engine.beginFrame(at: 10)
             let layer = Layer()
             layer.frame = Rect(x: 100, y: 100, width: 200, height: 200)
             layer.opacity = 0.5
@@ -112,7 +112,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
     /// The slider: a colour animation on a layer paused with speed 0, scrubbed by timeOffset.
     func testPausedLayerScrubbedThroughTimeOffset() {
         let scene = Scene()
-        scene.clock.set(to: 5)
+        scene.engine.beginFrame(at: 5)
         let layer = Layer()
         layer.frame = Rect(x: 0, y: 0, width: 50, height: 50)
         scene.root.addSublayer(layer)
@@ -149,7 +149,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
         scene.frame(at: 0)
 
         // Outside any explicit transaction: the default implicit animation, 0.25 s, starting now.
-        scene.clock.set(to: 1)
+        scene.engine.beginFrame(at: 1)
         layer.opacity = 0.2
         let implicit = layer.animation(forKey: "opacity") as? BasicAnimation
         XCTAssertNotNil(implicit)
@@ -175,7 +175,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
         XCTAssertEqual(layer.presentation()!.opacity, 0.9)
 
         // A transaction's duration and timing function shape the implicit animation.
-        scene.clock.set(to: 3)
+        scene.engine.beginFrame(at: 3)
         Transaction.begin()
         Transaction.setAnimationDuration(2)
         Transaction.setAnimationTimingFunction(.linear)
@@ -283,7 +283,7 @@ final class AnimationModelBehaviourTests: XCTestCase {
 
         // An animation removed early ends its transaction at once (and stops unfinished).
         let log = DelegateLog()
-        now = 20; scene.clock.set(to: 20)
+        now = 20; scene.engine.beginFrame(at: 20)
         Transaction.begin()
         Transaction.setCompletionBlock { fired["removed"] = now }
         let r = BasicAnimation(keyPath: "opacity"); r.fromValue = 0.0; r.duration = 5; r.delegate = log

@@ -35,7 +35,6 @@ final class IncrementalEvaluationTests: XCTestCase {
         let scene = makeBusyScene()
         for i in 1...75 {
             let t = Double(i) / 30
-            scene.clock.set(to: t)
             let update = scene.engine.tick(at: t)
             assertSameTree(update.presentation, scene.engine.presentationTree(at: t), "frame \(i)")
         }

@@ -108,7 +108,7 @@ final class InterpolationTests: XCTestCase {
     func testPathAnimationOnAShapeLayer() {
         let shape = ShapeLayer()
         shape.path = circle()
-        let engine = Engine(root: shape, clock: ManualClock())
+        let engine = Engine(root: shape)
         let a = BasicAnimation(keyPath: "path")
         a.duration = 3
         a.fromValue = roundedRect()
@@ -146,7 +146,7 @@ final class InterpolationTests: XCTestCase {
     func testTransformKeyPathsWorkOnTheDecomposedValue() {
         let layer = Layer()
         layer.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
-        let engine = Engine(root: layer, clock: ManualClock())
+        let engine = Engine(root: layer)
         let spin = BasicAnimation(keyPath: "transform.rotation.z")
         spin.fromValue = 0.0
         spin.toValue = 2 * Double.pi

@@ -5,7 +5,7 @@ import VitrineGraphics
 final class KeyframeAndSpringTests: XCTestCase {
     /// The presented value of `keyPath` with `animation` (duration 1) at progress `p`.
     func present(_ animation: PropertyAnimation, on layer: Layer = Layer(), at p: Double) -> Layer {
-        let engine = Engine(root: layer, clock: ManualClock())
+        let engine = Engine(root: layer)
         animation.duration = 1
         animation.isRemovedOnCompletion = false
         animation.fillMode = .forwards  // p = 1 shows the end value
@@ -135,7 +135,7 @@ final class KeyframeAndSpringTests: XCTestCase {
         }
         spring.duration = 1
         let layer = Layer()
-        let engine = Engine(root: layer, clock: ManualClock())
+        let engine = Engine(root: layer)
         layer.add(spring, forKey: "s")
         engine.tick(at: 0)
         for t in [0.1, 0.3, 0.7] {

@@ -142,10 +142,28 @@ final class LayerAndEngineTests: XCTestCase {
         XCTAssertEqual(second.events.suffix(4), ["start", "start", "stop-unfinished", "stop-unfinished"])
     }
 
+    func testAnimationAddedDuringAFrameBeginsAtExactlyThatFramesTime() {
+        // 180 days of uptime: a frame time in seconds then has a resolution of about 2 ns, so
+        // any second reading of the time could differ from the frame's in the last bit, and the
+        // first frame of a fade would show it already under way (or, held back by a nanosecond,
+        // not begun).
+        let t = 15_552_000.123_456_789
+        let layer = Layer()
+        let engine = Engine(root: layer)
+        engine.tick(at: t - 1.0 / 60)
+        engine.beginFrame(at: t)
+        XCTAssertEqual(engine.currentMediaTime, t)
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 0.25; fade.toValue = 1.0; fade.duration = 1
+        layer.add(fade, forKey: "fade")
+        XCTAssertEqual(engine.tick(at: t).presentation.opacity, 0.25)
+        XCTAssertEqual(layer.animation(forKey: "fade")?.beginTime, t)
+    }
+
     func testCumulativeRepeatsAndAdditive() {
         let layer = Layer()
         layer.zPosition = 100
-        let engine = Engine(root: layer, clock: ManualClock())
+        let engine = Engine(root: layer)
         let a = BasicAnimation(keyPath: "zPosition")
         a.fromValue = 0.0; a.toValue = 10.0; a.duration = 1; a.repeatCount = 3
         a.isCumulative = true; a.isAdditive = true
@@ -160,7 +178,7 @@ final class LayerAndEngineTests: XCTestCase {
         let root = Layer(), child = Layer()
         root.addSublayer(child)
         root.speed = 0.5
-        let engine = Engine(root: root, clock: ManualClock())
+        let engine = Engine(root: root)
         let a = BasicAnimation(keyPath: "opacity")
         a.fromValue = 0.0; a.toValue = 1.0; a.duration = 12; a.speed = 1.5
         let g = AnimationGroup()

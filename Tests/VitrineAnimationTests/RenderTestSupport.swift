@@ -3,16 +3,15 @@ import XCTest
 import VitrineGraphics
 @testable import VitrineAnimation
 
-/// A small rendered scene: a 200 × 200 root filling the bitmap, an engine on a manual clock,
+/// A small rendered scene: a 200 × 200 root filling the bitmap, an engine on virtual time,
 /// and a frame renderer over a white background.
 final class RenderScene {
     let root = Layer()
-    let clock = ManualClock()
     let engine: Engine
     let frames: FrameRenderer
 
     init(width: Int = 200, height: Int = 200, background: Color = .white) {
-        engine = Engine(root: root, clock: clock)
+        engine = Engine(root: root)
         root.bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         root.position = Point(x: Double(width) / 2, y: Double(height) / 2)
         frames = FrameRenderer(engine: engine, size: (width, height), background: background)
@@ -23,8 +22,7 @@ final class RenderScene {
     /// Moves the clock to `t` and renders that frame.
     @discardableResult
     func frame(at t: Double) -> FrameResult {
-        clock.set(to: t)
-        return frames.renderFrame()
+        frames.renderFrame(at: t)
     }
 }
 

@@ -2,14 +2,13 @@ import XCTest
 import VitrineGraphics
 @testable import VitrineAnimation
 
-/// A scene: a root layer with an engine on a manual clock (virtual time).
+/// A scene: a root layer with an engine on virtual time.
 final class Scene {
     let root = Layer()
-    let clock = ManualClock()
     let engine: Engine
 
     init() {
-        engine = Engine(root: root, clock: clock)
+        engine = Engine(root: root)
         root.bounds = Rect(x: 0, y: 0, width: 400, height: 400)
         root.position = Point(x: 200, y: 200)
     }
@@ -17,8 +16,7 @@ final class Scene {
     /// Moves the clock to `t` and produces that frame.
     @discardableResult
     func frame(at t: Double) -> FrameUpdate {
-        clock.set(to: t)
-        return engine.tick()
+        engine.tick(at: t)
     }
 
     /// The presentation copy of `layer` at `t` (pure evaluation).

@@ -55,7 +55,7 @@ final class TimingVectorsTests: XCTestCase {
     ) -> Double {
         let layer = Layer()
         layer.zPosition = model
-        let engine = Engine(root: layer, clock: ManualClock())
+        let engine = Engine(root: layer)
         layer.add(animation, forKey: "a")
         engine.tick(at: 0)
         if let v = p["layer.speed"].flatMap(Double.init) { layer.speed = v }

@@ -89,19 +89,18 @@ final class SceneInstanceTests: XCTestCase {
                 duration = 4
                 beginTime = 0.5
                 """))
-        let clock = ManualClock(now: 1000)
         let scene = try SceneInstance(playlist.scenes[0], playlist: playlist)
-        let engine = Engine(root: scene.root, clock: clock)
+        let engine = Engine(root: scene.root, time: 1000)
         scene.attach(to: engine)
         scene.start(at: 1000)
-        func shown(_ id: String) -> Layer { engine.tick().presentation.sublayers.first { $0.name == id }! }
+        func shown(_ id: String) -> Layer { engine.tick(at: engine.currentMediaTime).presentation.sublayers.first { $0.name == id }! }
         XCTAssertEqual(shown("a").opacity, 0, accuracy: 1e-12)
-        clock.set(to: 1000.5)
+        engine.beginFrame(at: 1000.5)
         XCTAssertEqual(shown("a").opacity, 0.25, accuracy: 1e-12)
         // b's time is (scene − 1) × 2; its animation starts at its time 0.5 = scene time 1.25.
-        clock.set(to: 1001.25)
+        engine.beginFrame(at: 1001.25)
         XCTAssertEqual(shown("b").position.x, 0, accuracy: 1e-9)
-        clock.set(to: 1002.25)  // b's time 2.5: 2 s into a 4 s animation
+        engine.beginFrame(at: 1002.25)  // b's time 2.5: 2 s into a 4 s animation
         XCTAssertEqual(shown("b").position.x, 50, accuracy: 1e-9)
     }
 
@@ -109,30 +108,29 @@ final class SceneInstanceTests: XCTestCase {
         let playlist = try PlaylistLoader.load(file: ConfigPaths.repository + "/config/examples/boot.toml")
         XCTAssertEqual(playlist.scenes[0].duration, .untilProgressComplete)
         XCTAssertEqual(playlist.scenes[0].progressSource, .fifo("/run/vitrine/progress"))
-        let clock = ManualClock(now: 0)
         let scene = try SceneInstance(playlist.scenes[0], playlist: playlist)
-        let engine = Engine(root: scene.root, clock: clock)
+        let engine = Engine(root: scene.root)
         scene.attach(to: engine)
         scene.start(at: 0)
         func barShown() -> Double {
-            (engine.tick().presentation.sublayers.first { $0.name == "bar" } as! ProgressLayer).progress
+            (engine.tick(at: engine.currentMediaTime).presentation.sublayers.first { $0.name == "bar" } as! ProgressLayer).progress
         }
         XCTAssertEqual(barShown(), 0)
-        clock.set(to: 1)
+        engine.beginFrame(at: 1)
         scene.setProgress(0.5)
         XCTAssertEqual(barShown(), 0, "the glide starts from what was shown")
         let d = SceneInstance.progressAnimationDuration
-        clock.set(to: 1 + d / 2)
+        engine.beginFrame(at: 1 + d / 2)
         let midway = barShown()
         XCTAssertGreaterThan(midway, 0.25, "easeOut is past half way at half time")
         XCTAssertLessThan(midway, 0.5)
-        clock.set(to: 1 + d)
+        engine.beginFrame(at: 1 + d)
         XCTAssertEqual(barShown(), 0.5, accuracy: 1e-12)
         scene.setProgress(1.7)
         XCTAssertFalse(scene.progressComplete, "the bar is still gliding")
-        clock.set(to: 3)
+        engine.beginFrame(at: 3)
         XCTAssertEqual(barShown(), 1, accuracy: 1e-12)
-        _ = engine.tick()
+        _ = engine.tick(at: engine.currentMediaTime)
         XCTAssertTrue(scene.progressComplete)
 
         scene.setMessage("Mounting filesystems")
