@@ -140,7 +140,7 @@ public final class X11Presenter: Presenter {
         // init is fully done here: if buffers fail, deinit closes everything opened above.
         try makeBuffers(for: screenSize, count: 2)
         logger.info(
-            "presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(shmUsable ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")"
+            "presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(usesSharedMemory ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")"
         )
     }
 

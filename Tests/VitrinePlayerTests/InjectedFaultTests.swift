@@ -62,6 +62,47 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
 
+    /// MIT-SHM refused: by a server without the extension, and by one that has it but cannot
+    /// attach the player's segment (the player in an IPC namespace of its own, as under
+    /// systemd's PrivateIPC=yes: the attach fails with BadAccess). Either way the frames go
+    /// through XPutImage, the screen shows them, and the log says so once.
+    func testRefusedSharedMemoryFallsBackToXPutImageWithOneLogLine() throws {
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist())
+        let withoutExtension = try XvfbServer(width: 64, height: 48, arguments: ["-extension", "MIT-SHM"])
+        try assertPlaysThroughXPutImage(on: withoutExtension, config: config, saying: "MIT-SHM is not available")
+
+        guard try runTool("/usr/bin/unshare", ["--ipc", "/bin/true"]).status == 0 else {
+            throw XCTSkip("unshare --ipc is not permitted here (it needs CAP_SYS_ADMIN)")
+        }
+        let withExtension = try XvfbServer(width: 64, height: 48)
+        try assertPlaysThroughXPutImage(
+            on: withExtension, config: config, saying: "MIT-SHM unusable", launcher: ["/usr/bin/unshare", "--ipc"])
+    }
+
+    private func assertPlaysThroughXPutImage(
+        on server: XvfbServer, config: String, saying notice: String, launcher: [String] = [],
+        line: UInt = #line
+    ) throws {
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", server.name, "--fps", "30"],
+            environment: ["NOTIFY_SOCKET": notify.listener.name], launcher: launcher)
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError, line: line)
+        let screen = try ScreenReader(server.name)
+        XCTAssertEqual(screen.waitForPixel(x: 32, y: 24) { $0 == 0x00FF00 }, 0x00FF00, player.standardError, line: line)
+        // More frames (a restart repaints the whole scene) must not repeat the notice.
+        player.send(SIGUSR2)
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'still' (1/1)", seconds: 3), line: line)
+        usleep(300_000)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError, line: line)
+        let lines = player.standardError.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains(notice) && $0.contains("XPutImage") }.count, 1, line: line)
+        XCTAssertLessThan(lines.count, 10, "a line per frame? \(player.standardError)", line: line)
+        XCTAssertEqual(lines.filter { $0.contains("presenting on") && $0.contains(", XPutImage,") }.count, 1, line: line)
+    }
+
     /// The config deleted before SIGHUP: the reload is refused with the reason in STATUS, the
     /// playlist plays on.
     func testAReloadOfADeletedConfigKeepsPlayingAndSaysWhy() throws {

@@ -29,9 +29,19 @@ final class PlayProcess {
         return found
     }
 
-    init(arguments: [String], environment: [String: String], directory: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: try PlayProcess.executable())
-        process.arguments = arguments
+    /// `vitrine arguments…`, started through `launcher` when one is given (a command and its
+    /// arguments that run the rest of the line, such as `unshare --ipc`).
+    init(arguments: [String], environment: [String: String], directory: String? = nil, launcher: [String] = [])
+        throws
+    {
+        let vitrine = try PlayProcess.executable()
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [vitrine] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: vitrine)
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY", "INVOCATION_ID"] {
