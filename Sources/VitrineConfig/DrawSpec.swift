@@ -52,6 +52,8 @@ public struct DrawSpec {
     static let textKeys: Set = ["string", "font", "fontSize", "position", "color"]
     /// Canvas sides above this are refused (a typo must not allocate gigabytes).
     public static let maximumSide = 16384
+    /// Pictures of more pixels than this (8192 × 8192, 256 MiB) are refused.
+    public static let maximumPixels = 8192 * 8192
 
     /// Reads a spec file; throws `TOMLFieldErrors` listing every problem, each with the file,
     /// line, column and key.
@@ -78,6 +80,12 @@ public struct DrawSpec {
             if let side, !(1...maximumSide).contains(side) {
                 errors.append(top.valueError(key, "must be from 1 to \(maximumSide)"))
             }
+        }
+        if let width, let height, width <= maximumSide, height <= maximumSide, width * height > maximumPixels {
+            errors.append(
+                top.valueError(
+                    "height",
+                    "\(width)x\(height) is more than the \(maximumPixels) pixels (8192x8192) a picture may have"))
         }
         var spec = DrawSpec(width: width ?? 1, height: height ?? 1)
         if let background = try errors.collect({ try top.optionalColor("background") }) { spec.background = background }

@@ -9,6 +9,9 @@ import VitrineTOML
 public enum PlaylistLoader {
     /// Canvas sides above this are refused (a typo must not allocate gigabytes).
     public static let maximumCanvasSide = 16384.0
+    /// The most pixels a canvas may have (8192 × 8192): frames of the canvas's own size
+    /// (`vitrine render` without `--size`, the headless backend) stay within 256 MiB.
+    public static let maximumCanvasPixels = 8192.0 * 8192.0
 
     /// Loads `file`; throws `TOMLFieldErrors` with every error.
     public static func load(file: String) throws -> Playlist {
@@ -72,10 +75,16 @@ public enum PlaylistLoader {
         if let v = try errors.collect({ try r.double("transitionDuration", in: 0...3600) }) { s.transitionDuration = v }
         if let v = try errors.collect({ try r.size("canvas") }) {
             let sides = [v.width, v.height]
-            if sides.allSatisfy({ $0 >= 1 && $0 <= maximumCanvasSide && $0 == $0.rounded() }) {
-                s.canvas = v
-            } else {
+            if !sides.allSatisfy({ $0 >= 1 && $0 <= maximumCanvasSide && $0 == $0.rounded() }) {
                 errors.append(r.valueError("canvas", "sides must be whole numbers from 1 to \(Int(maximumCanvasSide))"))
+            } else if v.width * v.height > maximumCanvasPixels {
+                errors.append(
+                    r.valueError(
+                        "canvas",
+                        "\(Int(v.width))x\(Int(v.height)) is more than the \(Int(maximumCanvasPixels)) pixels (8192x8192) a canvas may have"
+                    ))
+            } else {
+                s.canvas = v
             }
         }
         return s

@@ -18,7 +18,10 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unreadableFile(let path, let reason): return "\(path): \(reason)"
         case .invalidPNG(let source, let message): return "\(source): not a valid PNG: \(message)"
-        case .unsupportedSize(let source, let w, let h): return "\(source): unsupported image size \(w)x\(h)"
+        case .unsupportedSize(let source, let w, let h):
+            guard w > 0, h > 0 else { return "\(source): the image is empty (\(w)x\(h) pixels)" }
+            return
+                "\(source): the image is \(w)x\(h) pixels, more than the \(Image.maximumPNGPixels) (8192x8192) an image may have"
         case .writeFailed(let destination, let message): return "\(destination): cannot write the PNG: \(message)"
         }
     }

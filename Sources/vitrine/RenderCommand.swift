@@ -35,7 +35,8 @@ struct RenderCommand: ParsableCommand {
         guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a number of seconds ≥ 0") }
         if let size, RenderCommand.parseSize(size) == nil {
             throw ValidationError(
-                "--size must be WIDTHxHEIGHT, each from 1 to \(RenderCommand.maximumSide), e.g. 1280x720")
+                "--size must be WIDTHxHEIGHT, each from 1 to \(RenderCommand.maximumSide) and at most 8192x8192 pixels in all, e.g. 1280x720"
+            )
         }
     }
 
@@ -73,7 +74,8 @@ struct RenderCommand: ParsableCommand {
     static func parseSize(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-            (1...maximumSide).contains(w), (1...maximumSide).contains(h)
+            (1...maximumSide).contains(w), (1...maximumSide).contains(h),
+            Double(w * h) <= PlaylistLoader.maximumCanvasPixels
         else { return nil }
         return (w, h)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import VitrineGraphics
+import VitrineSystem
 import XCTest
 @testable import VitrineAnimation
 @testable import VitrineConfig
@@ -172,6 +173,85 @@ final class HostileConfigTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Absurd sizes: a canvas or an image of 20000x20000 is refused by `check`, as is a canvas
+    /// within the side limit whose frames would take gigabytes; a font of 1e6 pixels, a line
+    /// 1e9 wide and dashes of 1e-9 are drawn on a 1080p frame in bounded time and memory, since
+    /// everything is clipped to the frame.
+    func testAbsurdSizesAreRefusedOrDrawnInBoundedTimeAndMemory() throws {
+        for canvas in ["[20000, 20000]", "[16384, 16384]"] {
+            XCTAssertThrowsError(try playlist(layer: "type = \"shape\"", canvas: canvas)) { error in
+                XCTAssertTrue("\(error)".contains("› canvas: "), "\(error)")
+            }
+        }
+        // Only the header of a 20000x20000 PNG: the size is refused before anything is decoded.
+        let png = NSTemporaryDirectory() + "vitrine-huge-\(getpid()).png"
+        try Data(Self.pngHeader(width: 20000, height: 20000)).write(to: URL(fileURLWithPath: png))
+        defer { unlink(png) }
+        XCTAssertThrowsError(try playlist(layer: "type = \"image\"\ncontents = \"\(png)\"")) { error in
+            XCTAssertTrue("\(error)".contains("20000x20000 pixels, more than the 67108864"), "\(error)")
+        }
+
+        let placed = "bounds = [0, 0, 300, 160]\nposition = [160, 90]\n"
+        let layers = [
+            "type = \"text\"\nstring = \"Hello, world\"\nfontSize = 1e6\n" + placed,
+            "type = \"shape\"\npath = \"M 0 0 L 300 160 L 0 160 Z\"\nstrokeColor = \"#ff0000\"\nlineWidth = 1e9\n"
+                + placed,
+            """
+            type = "shape"
+            path = "M 0 0 C 300 0 0 160 300 160 L 0 160 Z"
+            strokeColor = "#ff0000"
+            lineWidth = 3
+            lineDashPattern = [1e-9, 2e-9]
+            \(placed)
+            [[scene.layer.animation]]
+            keyPath = "lineDashPhase"
+            from = 0
+            to = 1e-6
+            duration = 1
+            """
+        ]
+        for layer in layers {
+            let playlist = try playlist(layer: layer)
+            let peakBefore = Self.peakResidentKilobytes()
+            let start = MonotonicInstant.now()
+            for time in [0, 0.5] {
+                _ = try SceneInstance.renderStill(
+                    playlist.scenes[0], playlist: playlist, at: time, width: 1920, height: 1080)
+            }
+            let seconds = Double(MonotonicInstant.now().nanoseconds(since: start)) / 1e9
+            XCTAssertLessThan(seconds, 3, layer)
+            XCTAssertLessThan(Self.peakResidentKilobytes() - peakBefore, 256 << 10, layer)
+        }
+    }
+
+    /// The process's peak resident size so far.
+    private static func peakResidentKilobytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss
+    }
+
+    /// The signature and IHDR chunk of an 8-bit RGB PNG of `width` × `height`, an empty IDAT
+    /// and IEND: a header that declares the size, with no pixels.
+    private static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [])
+            + chunk("IEND", [])
     }
 
     /// An image path that names a directory, a FIFO or a device says so (it said "You don't

@@ -100,7 +100,8 @@ final class InjectedFaultTests: TemporaryDirectoryTestCase {
         let lines = player.standardError.split(separator: "\n")
         XCTAssertEqual(lines.filter { $0.contains(notice) && $0.contains("XPutImage") }.count, 1, line: line)
         XCTAssertLessThan(lines.count, 10, "a line per frame? \(player.standardError)", line: line)
-        XCTAssertEqual(lines.filter { $0.contains("presenting on") && $0.contains(", XPutImage,") }.count, 1, line: line)
+        XCTAssertEqual(
+            lines.filter { $0.contains("presenting on") && $0.contains(", XPutImage,") }.count, 1, line: line)
     }
 
     /// The config deleted before SIGHUP: the reload is refused with the reason in STATUS, the

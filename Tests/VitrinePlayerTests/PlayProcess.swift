@@ -31,7 +31,9 @@ final class PlayProcess {
 
     /// `vitrine arguments…`, started through `launcher` when one is given (a command and its
     /// arguments that run the rest of the line, such as `unshare --ipc`).
-    init(arguments: [String], environment: [String: String], directory: String? = nil, launcher: [String] = [])
+    init(
+        arguments: [String], environment: [String: String], directory: String? = nil, launcher: [String] = []
+    )
         throws
     {
         let vitrine = try PlayProcess.executable()

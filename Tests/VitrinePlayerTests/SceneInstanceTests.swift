@@ -93,7 +93,9 @@ final class SceneInstanceTests: XCTestCase {
         let engine = Engine(root: scene.root, time: 1000)
         scene.attach(to: engine)
         scene.start(at: 1000)
-        func shown(_ id: String) -> Layer { engine.tick(at: engine.currentMediaTime).presentation.sublayers.first { $0.name == id }! }
+        func shown(_ id: String) -> Layer {
+            engine.tick(at: engine.currentMediaTime).presentation.sublayers.first { $0.name == id }!
+        }
         XCTAssertEqual(shown("a").opacity, 0, accuracy: 1e-12)
         engine.beginFrame(at: 1000.5)
         XCTAssertEqual(shown("a").opacity, 0.25, accuracy: 1e-12)
@@ -113,7 +115,8 @@ final class SceneInstanceTests: XCTestCase {
         scene.attach(to: engine)
         scene.start(at: 0)
         func barShown() -> Double {
-            (engine.tick(at: engine.currentMediaTime).presentation.sublayers.first { $0.name == "bar" } as! ProgressLayer).progress
+            let presentation = engine.tick(at: engine.currentMediaTime).presentation
+            return (presentation.sublayers.first { $0.name == "bar" } as! ProgressLayer).progress
         }
         XCTAssertEqual(barShown(), 0)
         engine.beginFrame(at: 1)
