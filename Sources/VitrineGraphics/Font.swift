@@ -38,6 +38,14 @@ public final class Font: Sendable {
         self.init(face: face, family: face.familyName, size: size)
     }
 
+    /// A font from the contents of a font file (`name` stands for it in errors), for fonts that
+    /// arrive as data; its face is not shared. Glyphs it lacks fall back as for a file.
+    public convenience init(data: [UInt8], name: String, faceIndex: Int = 0, size: Double) throws(FontError) {
+        try Font.validate(size)
+        let face = try FontFace.face(data: data, name: name, faceIndex: faceIndex)
+        self.init(face: face, family: face.familyName, size: size)
+    }
+
     private init(face: FontFace, family: String, size: Double) {
         self.face = face
         self.family = family

@@ -24,12 +24,15 @@ final class FontFace: @unchecked Sendable {
     let hasKerning: Bool
 
     private let face: FT_Face
+    /// The font data of a face opened from memory: FreeType reads it for the face's lifetime.
+    private let data: UnsafeMutableRawBufferPointer?
     private let lock = NSLock()
     private var outlines: [UInt32: GlyphOutline] = [:]
 
-    private init(file: FontFile, face: FT_Face) {
+    private init(file: FontFile, face: FT_Face, data: UnsafeMutableRawBufferPointer? = nil) {
         self.file = file
         self.face = face
+        self.data = data
         let rec = face.pointee
         familyName = rec.family_name.map { String(cString: $0) } ?? ""
         // Scalable faces always have a nonzero em; guard anyway so a broken font cannot divide by zero.
@@ -38,6 +41,16 @@ final class FontFace: @unchecked Sendable {
         descender = -Double(rec.descender)
         lineHeight = Double(rec.height)
         hasKerning = vitrine_ft_face_has_kerning(face) != 0
+    }
+
+    /// Cached faces live as long as the process; faces opened from memory end here.
+    deinit {
+        if let library = try? FreeTypeLibrary.shared.get() {
+            library.lock.lock()
+            FT_Done_Face(face)
+            library.lock.unlock()
+        }
+        data?.deallocate()
     }
 
     /// The face's glyph for a code point, 0 (.notdef) when the font lacks it.
@@ -87,6 +100,31 @@ final class FontFace: @unchecked Sendable {
     }
 
     private static func open(_ file: FontFile) throws(FontError) -> FontFace {
+        try open(file) { library, index, face in FT_New_Face(library, file.path, index, &face) }
+    }
+
+    /// A face read from `bytes` (the contents of a font file that `name` stands for in errors),
+    /// owned by the caller and not cached: a font that arrives as data.
+    static func face(data bytes: [UInt8], name: String, faceIndex: Int) throws(FontError) -> FontFace {
+        let data = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        data.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count))
+        do {
+            return try open(FontFile(path: name, faceIndex: faceIndex), data: data) { library, index, face in
+                FT_New_Memory_Face(
+                    library, data.baseAddress!.assumingMemoryBound(to: UInt8.self), FT_Long(bytes.count), index, &face)
+            }
+        } catch {
+            data.deallocate()
+            throw error
+        }
+    }
+
+    /// Opens `file`'s face through `newFace` (FT_New_Face or FT_New_Memory_Face) and checks
+    /// that it has outlines.
+    private static func open(
+        _ file: FontFile, data: UnsafeMutableRawBufferPointer? = nil,
+        _ newFace: (FT_Library, FT_Long, inout FT_Face?) -> FT_Error
+    ) throws(FontError) -> FontFace {
         let library = try FreeTypeLibrary.shared.get()
         // A negative index asks FreeType a question (how many faces?) instead of opening one.
         guard file.faceIndex >= 0, file.faceIndex <= Int(Int32.max) else {
@@ -96,7 +134,7 @@ final class FontFace: @unchecked Sendable {
         }
         var face: FT_Face?
         library.lock.lock()
-        let error = FT_New_Face(library.handle, file.path, FT_Long(file.faceIndex), &face)
+        let error = newFace(library.handle, FT_Long(file.faceIndex), &face)
         library.lock.unlock()
         guard error == 0, let face else {
             throw FontError.cannotLoad(path: file.path, faceIndex: file.faceIndex, code: error)
@@ -107,6 +145,6 @@ final class FontFace: @unchecked Sendable {
             library.lock.unlock()
             throw FontError.notScalable(path: file.path, faceIndex: file.faceIndex)
         }
-        return FontFace(file: file, face: face)
+        return FontFace(file: file, face: face, data: data)
     }
 }

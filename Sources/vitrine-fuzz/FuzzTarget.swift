@@ -21,6 +21,9 @@ enum FuzzTarget: String, CaseIterable {
     case png
     /// The progress-input line parser (psplash's vocabulary).
     case progress
+    /// Font files through FreeType (TrueType, OpenType/CFF, collections …): a text laid out,
+    /// outlined and drawn, as a text layer naming a font file does.
+    case font
 
     /// Runs one input.
     func run(_ bytes: [UInt8]) {
@@ -47,6 +50,13 @@ enum FuzzTarget: String, CaseIterable {
         case .progress:
             var parser = ProgressLineParser()
             _ = parser.feed(bytes)
+        case .font:
+            // Every character's glyph is in the seed fonts: none falls back to an installed font.
+            guard let font = try? Font(data: bytes, name: "fuzz.ttf", size: 24) else { return }
+            let text = "Vitrine AV fi 0123"
+            _ = font.boundingBox(of: text)
+            let ctx = GraphicsContext(bitmap: Bitmap(width: 96, height: 32))
+            ctx.fill(font.path(for: text, at: Point(x: 2, y: 24)), color: .black)
         }
     }
 }

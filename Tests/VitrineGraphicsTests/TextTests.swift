@@ -248,6 +248,52 @@ final class TextTests: XCTestCase {
         XCTAssertThrowsError(try Font(file: FontFile(path: dejaVu.path, faceIndex: -1), size: 12))
     }
 
+    /// A font from data draws what the same file draws; bytes that are not a font, or a font
+    /// cut short anywhere, are refused with the name given or drawn, never a crash (the seed
+    /// fonts of the `font` fuzz target: TrueType, CFF OpenType and a collection).
+    func testFontsFromDataDrawLikeFilesAndSurviveDamage() throws {
+        let installed = try Font(size: 30).file
+        let fromData = try Font(
+            data: Array(try Data(contentsOf: URL(fileURLWithPath: installed.path))), name: "x", size: 30)
+        let fromFile = try Font(file: installed, size: 30)
+        XCTAssertEqual(fromData.familyName, fromFile.familyName)
+        let a = Bitmap(width: 160, height: 40), b = Bitmap(width: 160, height: 40)
+        GraphicsContext(bitmap: a).fill(fromData.path(for: "AVa fi ß", at: Point(x: 2, y: 32)), color: .black)
+        GraphicsContext(bitmap: b).fill(fromFile.path(for: "AVa fi ß", at: Point(x: 2, y: 32)), color: .black)
+        var inked = 0
+        for y in 0..<40 {
+            for x in 0..<160 {
+                if a[x, y] != b[x, y] { return XCTFail("(\(x), \(y)) differs") }
+                if a[x, y] != 0 { inked += 1 }
+            }
+        }
+        XCTAssertGreaterThan(inked, 300)
+
+        XCTAssertThrowsError(try Font(data: Array("not a font".utf8), name: "upload.ttf", size: 12)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("upload.ttf: cannot load face 0"), "\(error)")
+        }
+        XCTAssertThrowsError(try Font(data: [], name: "empty.ttf", size: 12))
+
+        let seeds = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/corpus/font")
+        let files = try FileManager.default.contentsOfDirectory(atPath: seeds.path).filter { !$0.hasSuffix(".md") }
+        XCTAssertGreaterThanOrEqual(files.count, 4)
+        for file in files {
+            let bytes = Array(try Data(contentsOf: seeds.appendingPathComponent(file)))
+            XCTAssertNoThrow(try Font(data: bytes, name: file, size: 24), file)
+            for cut in stride(from: 0, to: bytes.count, by: 61) {
+                var damaged = Array(bytes[..<cut])
+                if cut % 2 == 1, cut + 8 < bytes.count {
+                    damaged = bytes;
+                    damaged.replaceSubrange(cut..<cut + 8, with: [0xFF, 0, 0xFF, 0, 0x7F, 0x80, 0, 0xFF])
+                }
+                guard let font = try? Font(data: damaged, name: file, size: 24) else { continue }
+                let ctx = GraphicsContext(bitmap: Bitmap(width: 96, height: 32))
+                ctx.fill(font.path(for: "Vitrine AV fi 0123", at: Point(x: 2, y: 24)), color: .black)
+            }
+        }
+    }
+
     func testUnknownFamilyGetsFontconfigsBestMatch() throws {
         let font = try Font(family: "No Such Family Vitrine", size: 12)
         XCTAssertFalse(font.familyName.isEmpty)
