@@ -98,3 +98,12 @@ package func clipped(_ rects: [IntRect], to bounds: IntRect) -> [IntRect] {
         return r.isEmpty ? nil : r
     }
 }
+
+extension Presenter {
+    /// The presenter's short name, as `--backend` spells it ("x11", "headless"): its type's
+    /// name without "Presenter", in lower case. For logs and the control socket's status.
+    public var backendName: String {
+        let type = String(describing: Swift.type(of: self))
+        return (type.hasSuffix("Presenter") ? String(type.dropLast("Presenter".count)) : type).lowercased()
+    }
+}

@@ -57,7 +57,8 @@ public final class Player {
     private var progressState: [ProgressSourceSpec: ProgressState] = [:]
 
     private enum Request {
-        case next, restart, replace(Playlist), progress(ProgressCommand, ProgressSourceSpec)
+        case next, previous, scene(named: String), restart, replace(Playlist)
+        case progress(ProgressCommand, ProgressSourceSpec)
     }
 
     /// The last PROGRESS and MSG of a source, given to a scene when it starts.
@@ -134,6 +135,18 @@ public final class Player {
     /// Goes to the next scene with the transition (after the last: the first, even without
     /// `loop`: an operator's skip never ends the player).
     public func requestNextScene() { requests.append(.next) }
+    /// Goes back to the previous scene with the transition (before the first: the last).
+    public func requestPreviousScene() { requests.append(.previous) }
+    /// Goes to the scene named `name` with the transition; false (and nothing happens) when
+    /// the play order has no such scene.
+    @discardableResult
+    public func requestScene(named name: String) -> Bool {
+        guard order.contains(where: { playlist.scenes[$0].name == name }) else { return false }
+        requests.append(.scene(named: name))
+        return true
+    }
+    /// The names of the scenes in play order.
+    public var sceneNames: [String] { order.map { playlist.scenes[$0].name } }
     /// Starts the playlist again from its first scene, with the transition.
     public func requestRestart() { requests.append(.restart) }
     /// Switches to `playlist` (a reload) from its first scene, with its transition; the stage
@@ -194,6 +207,12 @@ public final class Player {
             switch request {
             case .next:
                 try show(position: (current!.position + 1) % order.count, at: t, events: &events)
+            case .previous:
+                try show(position: (current!.position + order.count - 1) % order.count, at: t, events: &events)
+            case .scene(let name):
+                // A reload since the request may have taken the scene away.
+                guard let position = order.firstIndex(where: { playlist.scenes[$0].name == name }) else { continue }
+                try show(position: position, at: t, events: &events)
             case .restart:
                 try show(position: 0, at: t, events: &events)
             case .replace(let newPlaylist):

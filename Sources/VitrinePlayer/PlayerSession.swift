@@ -53,12 +53,16 @@ public final class PlayerSession {
         /// on the frame loop, between two frames, as a run on a virtual clock needs to stay
         /// exactly repeatable).
         public var buildsReloadsInBackground: Bool
+        /// Where the control socket listens (`vitrine ctl`); nil: no control socket.
+        public var controlSocketPath: String?
 
         /// Options for playing `configFile`.
         public init(
             configFile: String, framesPerSecond: Int? = nil, stopAfterFrames: Int? = nil,
-            stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true, buildsReloadsInBackground: Bool = true
+            stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true, buildsReloadsInBackground: Bool = true,
+            controlSocketPath: String? = nil
         ) {
+            self.controlSocketPath = controlSocketPath
             self.configFile = configFile
             self.framesPerSecond = framesPerSecond
             self.stopAfterFrames = stopAfterFrames
@@ -81,12 +85,12 @@ public final class PlayerSession {
     /// Frames presented so far.
     public private(set) var framesPresented = 0
 
-    private let options: Options
-    private let notifier: SystemdNotifier?
+    let options: Options
+    let notifier: SystemdNotifier?
     private let signals: SignalSource?
-    private let logger: Logger
+    let logger: Logger
     private let loadPlaylist: (String) throws -> Playlist
-    private var link: DisplayLink { loop.link }
+    var link: DisplayLink { loop.link }
 
     private var outcome: Outcome?
     private var readyPending = true
@@ -108,6 +112,24 @@ public final class PlayerSession {
     /// Builds reloaded playlists off the frame loop (nil: on it).
     private let builder: PlaylistBuilder?
     private var reloadAgain = false
+
+    /// The control socket, while running (nil: none asked for, or it could not listen).
+    var control: ControlServer?
+    /// Control clients waiting for the reload under way to finish.
+    var reloadReplies: [ControlServer.ClientID] = []
+    /// Playlists played: 1, and one more for each reload that replaced the playlist.
+    var configGeneration = 1
+    /// The link's time when `run()` started.
+    var startedAt = MonotonicInstant(nanoseconds: 0)
+    /// Frames presented in the current whole second of the link's clock, and in the one before.
+    var frameRate = (second: Int64(0), current: 0, previous: 0)
+    /// When the playlist's time stopped (`pause`), as a link instant: the time of the frame
+    /// on screen then. Nil while it runs.
+    var pausedAt: MonotonicInstant?
+    /// Link time spent paused before: the playlist's time is the link's less this.
+    var pausedNanoseconds: Int64 = 0
+    /// The target time of the frame on screen.
+    var shownTime: MonotonicInstant?
 
     /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
     /// systemd) hears the service state; `signals` (nil: signals keep their default actions)
@@ -153,6 +175,8 @@ public final class PlayerSession {
         if let builder { loop.watch(builder.fileDescriptor) { [unowned self] in self.takeBuiltPlaylist() } }
         openInputs(for: player.playlist)
         if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
+        startedAt = link.clock.now()
+        openControlSocket()
         if let seconds = options.stopAfterSeconds {
             loop.schedule(at: link.clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))) { [unowned self] in
                 self.stop(.durationElapsed)
@@ -163,6 +187,7 @@ public final class PlayerSession {
         )
 
         defer {
+            control = nil
             notifier?.stopping()
             for (_, input) in inputs { input.watches.forEach(loop.unwatch) }
             inputs = [:]
@@ -172,7 +197,7 @@ public final class PlayerSession {
         return outcome ?? .terminated
     }
 
-    private func stop(_ reason: Outcome) {
+    func stop(_ reason: Outcome) {
         if outcome == nil { outcome = reason }
         loop.stop()
     }
@@ -181,10 +206,12 @@ public final class PlayerSession {
     /// what systemd should hear, and whether the link may sleep.
     private func render(_ frame: DisplayFrame) throws {
         presenter.prepareFrameBitmap()
-        let (events, result) = try frames.makeFrame(at: frame.targetTimestamp)
+        let (events, result) = try frames.makeFrame(at: playlistTime(at: frame.targetTime))
         for event in events { note(event) }
         try presenter.present(frames.bitmap, dirty: result.dirty)
         framesPresented += 1
+        countFrame(at: frame.targetTime)
+        shownTime = frame.targetTime
 
         if readyPending {
             try presenter.finishPresenting()
@@ -201,7 +228,10 @@ public final class PlayerSession {
         }
         if let limit = options.stopAfterFrames, framesPresented >= limit { stop(.frameLimitReached) }
 
-        if options.pausesWhenIdle, !result.isAnimating, !player.isTransitioning, !player.hasPendingRequests {
+        if pausedAt != nil, !player.hasPendingRequests {
+            // The playlist's time stands still: no frame until a request or `resume`.
+            link.isPaused = true
+        } else if options.pausesWhenIdle, !result.isAnimating, !player.isTransitioning, !player.hasPendingRequests {
             sleepUntilNeeded(frameDuration: frame.duration)
         }
     }
@@ -227,14 +257,15 @@ public final class PlayerSession {
         if let id = wakeTimer { loop.cancel(id) }
         wakeTimer = nil
         guard let deadline = player.nextDeadline else { return }
-        wakeTimer = loop.schedule(at: MonotonicInstant(seconds: deadline - frameDuration)) { [unowned self] in
+        let due = MonotonicInstant(seconds: deadline - frameDuration).advanced(byNanoseconds: pausedNanoseconds)
+        wakeTimer = loop.schedule(at: due) { [unowned self] in
             self.wakeTimer = nil
             self.link.isPaused = false
         }
     }
 
     /// Something changed outside the frame: the next deadline gets a frame.
-    private func wake() {
+    func wake() {
         link.isPaused = false
     }
 
@@ -268,7 +299,7 @@ public final class PlayerSession {
         for signal in received {
             switch signal {
             case .reload:
-                reload()
+                reload(asked: "SIGHUP")
             case .nextScene:
                 logger.info("SIGUSR1: next scene")
                 player.requestNextScene()
@@ -284,11 +315,12 @@ public final class PlayerSession {
         wake()
     }
 
-    /// SIGHUP: validates the config again; a valid one replaces the playlist (READY=1 follows
-    /// its first frame), an invalid one is reported line by line and the old one plays on.
-    private func reload() {
+    /// SIGHUP or `vitrine ctl reload`: validates the config again; a valid one replaces the
+    /// playlist (READY=1 follows its first frame), an invalid one is reported line by line and
+    /// the old one plays on.
+    func reload(asked by: String) {
         notifier?.reloading()
-        logger.info("SIGHUP: reloading \(options.configFile)")
+        logger.info("\(by): reloading \(options.configFile)")
         guard let builder else {
             finishReload(Result { try PlaylistBuilder.build(options.configFile, with: loadPlaylist) })
             return
@@ -329,9 +361,12 @@ public final class PlayerSession {
             let first = lines.first.map { String($0.prefix(200)) } ?? ""
             notifier?.status("reload of \(options.configFile) failed: \(first)\(more); playing the previous playlist")
             notifier?.ready()
+            answerReloadRequests(errors: lines.map(String.init))
             return
         }
         player.requestReplace(with: playlist)
+        configGeneration += 1
+        answerReloadRequests(errors: [])
         if options.framesPerSecond == nil { link.preferredFramesPerSecond = framesPerSecond(for: playlist) }
         openInputs(for: playlist)
         readyPending = true

@@ -52,6 +52,12 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Directory for the headless backend's numbered PNG frames.")
     var output = "out/frames"
 
+    @Option(
+        help:
+            "Listen for `vitrine ctl` on this Unix socket, mode 0660 (default under systemd: $RUNTIME_DIRECTORY/control)."
+    )
+    var control: String?
+
     @Option(help: "Play only the scene with this name, over and over.")
     var scene: String?
 
@@ -110,7 +116,8 @@ struct PlayCommand: ParsableCommand {
             player: player, presenter: presenter, loop: FrameLoop(link: link),
             options: .init(
                 configFile: config, framesPerSecond: fps, stopAfterFrames: frames,
-                stopAfterSeconds: duration, pausesWhenIdle: presenter is X11Presenter),
+                stopAfterSeconds: duration, pausesWhenIdle: presenter is X11Presenter,
+                controlSocketPath: control ?? ControlSocketPath.serviceDefault(environment)),
             notifier: notifier, signals: signals, logger: logger)
         do {
             let outcome = try session.run()

@@ -7,6 +7,6 @@ struct Vitrine: ParsableCommand {
         abstract: "A kiosk animation player: Core Animation for Linux displays.",
         subcommands: [
             PlayCommand.self, RenderCommand.self, CheckCommand.self, ScenesCommand.self,
-            DrawCommand.self, BenchCommand.self
+            DrawCommand.self, BenchCommand.self, ControlCommand.self
         ])
 }

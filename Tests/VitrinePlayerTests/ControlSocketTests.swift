@@ -1,0 +1,247 @@
+import Foundation
+import VitrineGraphics
+import VitrineSystem
+import VitrineTestSupport
+import XCTest
+import Logging
+import VitrineDisplay
+@testable import VitrinePlayer
+
+/// `vitrine ctl` talking to a real `vitrine play` over its control socket.
+final class ControlSocketTests: TemporaryDirectoryTestCase {
+    private var socketPath: String { directory + "/control" }
+
+    private func playlist(background: String = "#00ff00") -> String {
+        """
+        [player]
+        canvas = [64, 36]
+        transition = "none"
+
+        [[scene]]
+        name = "a"
+        duration = 600
+        background = "\(background)"
+        progressSource = "file:\(directory)/progress"
+
+        [[scene.layer]]
+        type = "progress"
+        id = "bar"
+        bounds = [0, 0, 60, 8]
+        position = [32, 18]
+
+        [[scene]]
+        name = "b"
+        duration = 600
+
+        [[scene]]
+        name = "c"
+        duration = 600
+        """
+    }
+
+    /// A headless player at 10 fps with a control socket, once it said READY=1.
+    private func startPlayer(environment: [String: String] = [:]) throws -> (PlayProcess, NotifyLog) {
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist())
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: [
+                "play", config, "--backend", "headless", "--output", directory + "/frames", "--fps", "10",
+                "--control", socketPath
+            ],
+            environment: environment.merging(["NOTIFY_SOCKET": notify.listener.name]) { $1 })
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        return (player, notify)
+    }
+
+    private func ctl(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try runTool(PlayProcess.executable(), ["ctl", "--socket", socketPath] + arguments)
+    }
+
+    private func status() throws -> [String: Any] {
+        let (code, output) = try ctl("status", "--json")
+        XCTAssertEqual(code, 0, output)
+        return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] ?? [:]
+    }
+
+    func testStatusScenesPauseAndScreenshot() throws {
+        let (player, notify) = try startPlayer()
+        var info = try status()
+        XCTAssertEqual(info["scene"] as? String, "a")
+        XCTAssertEqual(info["generation"] as? Int, 1)
+        XCTAssertEqual(info["presenter"] as? String, "headless")
+        XCTAssertEqual(info["state"] as? String, "playing")
+        XCTAssertGreaterThan(info["residentBytes"] as? Int ?? 0, 1_000_000)
+        let text = try ctl("status").output
+        XCTAssertTrue(text.contains("scene      'a' (1/3)"), text)
+
+        let mode = try FileManager.default.attributesOfItem(atPath: socketPath)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o660)
+
+        XCTAssertEqual(try ctl("next").status, 0)
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'b' (2/3)"))
+        XCTAssertEqual(try ctl("previous").status, 0)
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'a' (1/3)"))
+        XCTAssertEqual(try ctl("goto", "c").status, 0)
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'c' (3/3)"))
+        let unknown = try ctl("goto", "nope")
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.output.contains("no scene named 'nope' (scenes: a, b, c)"), unknown.output)
+        XCTAssertEqual(try ctl("restart").status, 0)
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'a' (1/3)"))
+
+        // Paused, the scene's time stands still; resumed, it goes on from there.
+        XCTAssertEqual(try ctl("pause").status, 0)
+        let pausedAt = try status()["sceneTime"] as? Double ?? -1
+        usleep(600_000)
+        info = try status()
+        XCTAssertEqual(info["state"] as? String, "paused")
+        XCTAssertEqual(info["sceneTime"] as? Double ?? -2, pausedAt, accuracy: 0.11)
+        XCTAssertEqual(try ctl("resume").status, 0)
+        usleep(600_000)
+        let resumed = try status()["sceneTime"] as? Double ?? -1
+        XCTAssertGreaterThan(resumed, pausedAt + 0.4)
+        XCTAssertLessThan(resumed, pausedAt + 1.2)
+
+        // Progress and messages reach the scenes that read progress.
+        XCTAssertEqual(try ctl("progress", "40").status, 0)
+        XCTAssertEqual(try ctl("message", "Installing", "updates").status, 0)
+        XCTAssertEqual(try ctl("progress", "140").status, 64)
+
+        // A relative path is the caller's; the picture is the output's size.
+        let shot = try runTool(
+            "/bin/sh",
+            [
+                "-c",
+                "cd '\(directory)' && '\(try PlayProcess.executable())' ctl --socket '\(socketPath)' screenshot shot.png"
+            ])
+        XCTAssertEqual(shot.status, 0, shot.output)
+        let image = try Image(contentsOfFile: directory + "/shot.png")
+        XCTAssertEqual([image.width, image.height], [64, 36])
+        XCTAssertEqual(try ctl("screenshot", "/nonexistent/shot.png").status, 73)
+
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socketPath), "the socket stays after the player")
+        XCTAssertEqual(try ctl("status").status, 69)
+    }
+
+    func testAReloadAnswersWithTheConfigsErrors() throws {
+        let (player, notify) = try startPlayer()
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist().replacingOccurrences(of: "duration = 600\n", with: "duration = \"long\"\n"))
+        let refused = try ctl("reload")
+        XCTAssertEqual(refused.status, 78, refused.output)
+        XCTAssertTrue(refused.output.contains("playlist.toml:"), refused.output)
+        XCTAssertTrue(refused.output.contains("› duration"), refused.output)
+        XCTAssertEqual(try status()["generation"] as? Int, 1)
+
+        try writeFile(config, playlist(background: "#0000ff"))
+        let taken = try ctl("reload")
+        XCTAssertEqual(taken.status, 0, taken.output)
+        XCTAssertTrue(taken.output.contains("reloaded (generation 2)"), taken.output)
+        XCTAssertTrue(notify.wait(for: "READY=1"))
+        XCTAssertEqual(try status()["generation"] as? Int, 2)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
+    /// Clients that hold connections, never finish a line or send too much are bounded; the
+    /// watchdog pings (each after a frame loop pass) keep their pace meanwhile.
+    func testMisbehavingClientsAreBoundedAndTheLoopGoesOn() throws {
+        let (player, notify) = try startPlayer(environment: ["WATCHDOG_USEC": "300000"])
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<8 { idle.append(try connect()) }
+        usleep(100_000)
+        let busy = try ctl("status")
+        XCTAssertEqual(busy.status, 69, busy.output)
+        XCTAssertTrue(busy.output.contains("busy"), busy.output)
+
+        // A line longer than the limit is answered with an error and the connection closed.
+        let flooder = idle.removeLast()
+        let flood = [UInt8](repeating: UInt8(ascii: "x"), count: 8192)
+        _ = flood.withUnsafeBytes { send(flooder, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let reply = readAll(flooder)
+        XCTAssertTrue(reply.contains("request longer than 4095 bytes"), reply)
+        close(flooder)
+
+        // Garbage, invalid UTF-8 and unknown words get one error reply each.
+        let garbage = try connect()
+        idle.append(garbage)
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x0A] + Array("launch missiles\n".utf8)
+        _ = bytes.withUnsafeBytes { send(garbage, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var replies = ""
+        for _ in 0..<20 where replies.split(separator: "\n").count < 2 {
+            replies += readAvailable(garbage)
+            usleep(50_000)
+        }
+        XCTAssertTrue(replies.contains("not valid UTF-8"), replies)
+        XCTAssertTrue(replies.contains("unknown request 'launch'"), replies)
+
+        var last = Date()
+        var longest = 0.0
+        for _ in 0..<8 {
+            XCTAssertNotNil(notify.wait(seconds: 2) { $0 == "WATCHDOG=1" }, player.standardError)
+            longest = max(longest, Date().timeIntervalSince(last))
+            last = Date()
+        }
+        XCTAssertLessThan(longest, 0.6, "a watchdog gap of \(longest) s")
+        idle.forEach { close($0) }
+        idle = []
+        usleep(100_000)
+        XCTAssertEqual(try ctl("status").status, 0)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
+    /// A client that connects and says nothing, or stops half-way through a line, is closed
+    /// when its time is up; one that sends its line in pieces within it is answered.
+    func testSilentClientsAreClosedAfterTheRequestTimeout() throws {
+        let loop = FrameLoop(link: try DisplayLink(clock: SystemClock(), preferredFramesPerSecond: 10))
+        let server = try ControlServer(
+            path: socketPath, loop: loop, logger: Logger(label: "test"), requestTimeout: 0.3
+        ) { client, request in
+            XCTAssertEqual(try? request.get(), .status)
+            self.serverReply = (client, ["ok": true])
+        }
+        let silent = try connect(), halfway = try connect(), slow = try connect()
+        defer { [silent, halfway, slow].forEach { close($0) } }
+        _ = "sta".withCString { send(halfway, $0, 3, Int32(MSG_NOSIGNAL)) }
+        _ = "sta".withCString { send(slow, $0, 3, Int32(MSG_NOSIGNAL)) }
+        loop.schedule(at: loop.link.clock.now().advanced(byNanoseconds: 150_000_000)) {
+            _ = "tus\n".withCString { send(slow, $0, 4, Int32(MSG_NOSIGNAL)) }
+        }
+        loop.schedule(at: loop.link.clock.now().advanced(byNanoseconds: 250_000_000)) {
+            if let (client, reply) = self.serverReply { server.reply(client, reply) }
+        }
+        loop.schedule(at: loop.link.clock.now().advanced(byNanoseconds: 800_000_000)) { loop.stop() }
+        try loop.run { _ in }
+        XCTAssertEqual(readAll(silent), "", "closed without a word")
+        XCTAssertEqual(readAll(halfway), "")
+        XCTAssertEqual(readAvailable(slow), "{\"ok\":true}\n")
+    }
+    private var serverReply: (ControlServer.ClientID, [String: Any])?
+
+    private func connect() throws -> Int32 { try UnixSocket.connect(to: socketPath) }
+
+    /// Everything the peer sends until it closes (at most 2 s).
+    private func readAll(_ fd: Int32) -> String {
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func readAvailable(_ fd: Int32) -> String {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+        return n > 0 ? String(decoding: chunk[..<n], as: UTF8.self) : ""
+    }
+}
