@@ -25,7 +25,19 @@ public enum ConfigKeys {
         ConfigKey("transition", "none | fade | push", "none", "How one scene gives way to the next."),
         ConfigKey("transitionDuration", "number", "0.5", "Seconds a transition takes."),
         ConfigKey(
-            "canvas", "[width, height]", "[1920, 1080]", "The design size, scaled to the screen keeping its aspect.")
+            "canvas", "[width, height]", "[1920, 1080]", "The design size, scaled to the screen keeping its aspect."),
+        ConfigKey(
+            "rotation", "0 | 90 | 180 | 270", "0",
+            "Degrees the picture turns clockwise on the screen (90: the canvas's top edge on the screen's right, as `xrandr --rotate right`)."
+        ),
+        ConfigKey(
+            "fit", "contain | cover | stretch", "contain",
+            "How the canvas meets a screen of another shape: all of it with bars, the whole screen cropped, or stretched."
+        ),
+        ConfigKey(
+            "pixelShift", "{ every = SECONDS, by = PIXELS }", "off",
+            "Burn-in care: every `every` seconds (at least 1) the picture moves a pixel, within `by` pixels (1 to 16) of its place."
+        )
     ]
 
     /// `[[scene]]`.

@@ -29,9 +29,40 @@ public struct PlayerSettings {
     public var transitionDuration: Double = 0.5
     /// The design size of every scene, scaled to the screen keeping its aspect. Default 1920 × 1080.
     public var canvas: Size = Size(width: 1920, height: 1080)
+    /// Degrees the picture turns clockwise on the screen (0, 90, 180 or 270), for screens
+    /// mounted portrait or upside down. Default 0.
+    public var rotation: Int = 0
+    /// How the canvas meets the screen. Default contain.
+    public var fit: CanvasFit = .contain
+    /// Moves the whole picture a little on a slow schedule (burn-in care). Default off.
+    public var pixelShift: PixelShift?
 
     /// The defaults.
     public init() {}
+}
+
+/// How the canvas meets a screen of another shape.
+public enum CanvasFit: String, CaseIterable, Sendable {
+    /// All of it, as large as fits, keeping its aspect: bars of background on two sides.
+    case contain
+    /// The whole screen, keeping its aspect: the canvas's overflow is cut off on two sides.
+    case cover
+    /// The whole screen, scaled on each axis on its own (the aspect changes).
+    case stretch
+}
+
+/// Burn-in care for always-on OLED and plasma screens: every `every` seconds the picture moves
+/// one pixel along a path that covers the square of `by` pixels around its place and back.
+public struct PixelShift: Equatable, Sendable {
+    /// Seconds between moves.
+    public var every: Double
+    /// How far from its place the picture goes, in pixels, along each axis.
+    public var by: Int
+
+    public init(every: Double, by: Int) {
+        self.every = every
+        self.by = by
+    }
 }
 
 /// How the player changes scenes.

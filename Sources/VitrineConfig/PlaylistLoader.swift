@@ -73,6 +73,21 @@ public enum PlaylistLoader {
         if let v = try errors.collect({ try r.bool("loop") }) { s.loop = v }
         if let v = try errors.collect({ try r.oneOf("transition", as: Transition.self) }) { s.transition = v }
         if let v = try errors.collect({ try r.double("transitionDuration", in: 0...3600) }) { s.transitionDuration = v }
+        if let v = try errors.collect({ try r.int("rotation") }) {
+            if [0, 90, 180, 270].contains(v) {
+                s.rotation = v
+            } else {
+                errors.append(r.valueError("rotation", "must be 0, 90, 180 or 270 (degrees clockwise)"))
+            }
+        }
+        if let v = try errors.collect({ try r.oneOf("fit", as: CanvasFit.self) }) { s.fit = v }
+        if let shift = try errors.collect({ try r.table("pixelShift")?.within("pixelShift") }) {
+            try errors.collect { try shift.rejectUnknownKeys(allowed: ["every", "by"]) }
+            let every = try errors.collect { try shift.required("every", shift.double("every", in: 1...86_400)) }
+            let by = try errors.collect { try shift.required("by", shift.int("by")) }
+            if let by, !(1...16).contains(by) { errors.append(shift.valueError("by", "must be from 1 to 16 pixels")) }
+            if let every, let by, (1...16).contains(by) { s.pixelShift = PixelShift(every: every, by: by) }
+        }
         if let v = try errors.collect({ try r.size("canvas") }) {
             let sides = [v.width, v.height]
             if !sides.allSatisfy({ $0 >= 1 && $0 <= maximumCanvasSide && $0 == $0.rounded() }) {

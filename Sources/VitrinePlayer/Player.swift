@@ -55,6 +55,10 @@ public final class Player {
     private var transitionEnd: Double?
     private var requests: [Request] = []
     private var progressState: [ProgressSourceSpec: ProgressState] = [:]
+    /// Where the canvas sits on the upright picture before any pixel shift.
+    private var canvasOrigin = Point.zero
+    /// The pixel shift's step shown (nil: none yet, or none).
+    private var shiftStep: Int?
 
     private enum Request {
         case next, previous, scene(named: String), restart, replace(Playlist)
@@ -126,8 +130,10 @@ public final class Player {
     /// When a frame must run even if nothing animates: the end of the scene playing (or of its
     /// hold after progress completed), or of the transition. Nil when only input can end it.
     public var nextDeadline: Double? {
-        guard !isFinished, !holdsScene else { return nil }
-        return [transitionEnd, current.flatMap(endTime)].compactMap { $0 }.min()
+        guard !holdsScene else { return nil }
+        let nextShift = shiftStep.flatMap { step in playlist.settings.pixelShift.map { Double(step + 1) * $0.every } }
+        guard !isFinished else { return nextShift }
+        return [transitionEnd, current.flatMap(endTime), nextShift].compactMap { $0 }.min()
     }
 
     // MARK: - Requests (carried out by the next frame)
@@ -161,30 +167,90 @@ public final class Player {
 
     // MARK: - Layout
 
-    /// Lays the stage out for a screen of `size` pixels: the canvas letterboxed in it. A
-    /// transition under way ends at once (its motion was laid out for the old size).
+    /// Lays the stage out for a screen of `size` pixels: turned by the playlist's `rotation`
+    /// (the stage is the upright picture, its transform turns it onto the screen, so frames and
+    /// their damage come out turned), with the canvas placed in it by `fit`. A transition under
+    /// way ends at once (its motion was laid out for the old size).
     public func layout(for size: Size) {
         screenSize = size
+        let settings = playlist.settings
+        let upright = settings.rotation % 180 == 0 ? size : Size(width: size.height, height: size.width)
         withoutActions {
             finishTransition()
-            stage.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
-            stage.position = .zero
-            let box = Letterbox(canvas: playlist.settings.canvas, screen: size)
+            stage.bounds = Rect(x: 0, y: 0, width: upright.width, height: upright.height)
+            stage.transform = Player.turn(settings.rotation)
+            stage.position = Player.turnedOrigin(settings.rotation, screen: size)
+            let box = Letterbox(canvas: settings.canvas, screen: upright, fit: settings.fit)
             viewport.bounds = Rect(x: 0, y: 0, width: box.frame.width, height: box.frame.height)
-            viewport.position = box.frame.origin
+            canvasOrigin = box.frame.origin
+            viewport.position = canvasOrigin
+            shiftStep = nil
+            applyPixelShift(at: engine.currentMediaTime)
             if let current { place(current) }
+        }
+    }
+
+    /// Turns clockwise by `degrees` (a multiple of 90) on the screen, whose y axis points down.
+    static func turn(_ degrees: Int) -> Transform2D {
+        switch degrees {
+        case 90: return Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
+        case 180: return Transform2D(a: -1, b: 0, c: 0, d: -1, tx: 0, ty: 0)
+        case 270: return Transform2D(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: 0)
+        default: return .identity
+        }
+    }
+
+    /// Where the upright picture's top-left corner lands on a screen of `screen` when turned.
+    static func turnedOrigin(_ degrees: Int, screen: Size) -> Point {
+        switch degrees {
+        case 90: return Point(x: screen.width, y: 0)
+        case 180: return Point(x: screen.width, y: screen.height)
+        case 270: return Point(x: 0, y: screen.height)
+        default: return .zero
         }
     }
 
     /// Puts a scene's holder at rest in the viewport: its canvas fitted and centred.
     private func place(_ shown: ShownScene) {
-        let fit = Letterbox(canvas: shown.canvas, screen: viewport.bounds.size)
+        let fit = Letterbox(canvas: shown.canvas, screen: viewport.bounds.size, fit: .stretch)
         let holder = shown.holder
         holder.anchorPoint = .zero
         holder.bounds = Rect(x: 0, y: 0, width: shown.canvas.width, height: shown.canvas.height)
-        holder.transform = Transform2D(scaleX: fit.scale, y: fit.scale)
+        holder.transform = Transform2D(scaleX: fit.scaleX, y: fit.scaleY)
         holder.position = fit.frame.origin
         holder.opacity = 1
+    }
+
+    // MARK: - Pixel shift
+
+    /// The pixel shift's position at playlist time `t`: the step it has reached (nil when the
+    /// playlist has none, or a still is being made).
+    private func shiftStep(at t: Double) -> Int? {
+        guard let shift = playlist.settings.pixelShift, !holdsScene, t.isFinite else { return nil }
+        return Int(max(0, min(t / shift.every, 1e15)).rounded(.down))
+    }
+
+    /// The offset of step `step`: from the picture's place, a walk one pixel at a time along
+    /// the rows of the square of `by` pixels around it (alternately left and right) to one
+    /// corner, the whole square back to the other, and on, so every pixel near an edge of the
+    /// picture spends as long on each side of it.
+    static func shiftOffset(step: Int, by: Int) -> Point {
+        let side = 2 * by + 1, cells = side * side
+        let period = 2 * (cells - 1)
+        let position = (step % period + cells / 2) % period
+        let cell = position < cells ? position : period - position
+        let row = cell / side, column = cell % side
+        let x = row % 2 == 0 ? column : side - 1 - column
+        return Point(x: Double(x - by), y: Double(row - by))
+    }
+
+    /// Moves the picture to the pixel shift's place for time `t`.
+    private func applyPixelShift(at t: Double) {
+        guard let step = shiftStep(at: t), let shift = playlist.settings.pixelShift else { return }
+        guard step != shiftStep else { return }
+        shiftStep = step
+        let offset = Player.shiftOffset(step: step, by: shift.by)
+        withoutActions { viewport.position = Point(x: canvasOrigin.x + offset.x, y: canvasOrigin.y + offset.y) }
     }
 
     // MARK: - Frames
@@ -196,6 +262,7 @@ public final class Player {
     @discardableResult
     public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
         engine.beginFrame(at: t)
+        applyPixelShift(at: t)
         var events: [PlayerEvent] = []
         if current == nil {
             try show(position: 0, at: t, transition: Transition.none, duration: 0, events: &events)
