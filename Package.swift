@@ -35,6 +35,9 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
             name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(
@@ -57,7 +60,7 @@ let package = Package(
 
         .target(
             name: "VitrineGraphics",
-            dependencies: ["VitrineSystem", "CPNG", "CFreeType", "CFontconfig", "CMemory"],
+            dependencies: ["VitrineSystem", "CPNG", "CTurboJPEG", "CFreeType", "CFontconfig", "CMemory"],
             swiftSettings: fastInDebug),
         .target(
             name: "VitrineAnimation",
@@ -131,7 +134,7 @@ let package = Package(
         // Test helpers shared by test targets: a private Xvfb per test (the benchmarks' launcher).
         .target(name: "VitrineTestSupport", dependencies: ["CX11", "VitrineBench"], path: "Tests/VitrineTestSupport"),
         .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
-        .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrineConfig"]),
+        .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrineConfig", "CTurboJPEG"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
         .testTarget(name: "VitrineBenchTests", dependencies: ["VitrineBench"]),
         .testTarget(

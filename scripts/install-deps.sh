@@ -5,7 +5,7 @@
 #                                    python3 for the storm soak)
 set -euo pipefail
 
-packages=(libx11-dev libxext-dev libxrandr-dev libpng-dev libfreetype-dev libfontconfig-dev
+packages=(libx11-dev libxext-dev libxrandr-dev libpng-dev libturbojpeg0-dev libfreetype-dev libfontconfig-dev
           pkg-config fonts-dejavu-core)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback libxfixes3 python3)

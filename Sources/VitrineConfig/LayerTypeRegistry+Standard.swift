@@ -2,15 +2,20 @@ import VitrineAnimation
 
 extension LayerTypeRegistry {
     /// The layer types of the config: layer, image, shape, text, arrow, sector, progress, pie.
+    /// An image file key's words: PNG or JPEG, where it is looked for.
+    private static let imageFile =
+        "The image file (PNG, or JPEG turned upright by its EXIF orientation), relative to the config file"
+    private static let imageContents = imageFile + ", drawn in the bounds."
+
     public static let standard: LayerTypeRegistry = {
         var r = LayerTypeRegistry()
         r.register(
             "layer", Layer.self, summary: "A plain layer (CALayer): background, border, sublayers, an optional image.",
-            docs: ["contents": "An image file (PNG) drawn in the bounds, relative to the config file."])
+            docs: ["contents": imageContents])
         r.register(
             "image", Layer.self,
             summary: "A layer showing an image file; without bounds or frame it takes the image's size.",
-            docs: ["contents": "The image file (PNG), relative to the config file."], required: ["contents"])
+            docs: ["contents": imageFile + "."], required: ["contents"])
         r.register(
             "shape", ShapeLayer.self,
             summary:
@@ -90,7 +95,7 @@ extension LayerTypeRegistry {
         "borderWidth": "Width of the border drawn inside the bounds.",
         "borderColor": "Colour of the border.",
         "masksToBounds": "Clip sublayers and contents to the bounds and corner radius.",
-        "contents": "An image file (PNG) drawn in the bounds, relative to the config file.",
+        "contents": imageContents,
         "contentsGravity": "How contents is placed in the bounds.",
         "beginTime": "When the layer's time starts, in its parent's time (seconds).",
         "speed": "Rate of the layer's time relative to its parent's; 0 pauses.",

@@ -11,6 +11,8 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
     case invalidPNG(source: String, message: String)
     /// The declared size exceeds `Image.maximumPNGPixels` (or is empty).
     case unsupportedSize(source: String, width: Int, height: Int)
+    /// The file is neither a PNG nor a JPEG (by its first bytes).
+    case notAnImage(source: String)
     /// Encoding or writing failed.
     case writeFailed(destination: String, message: String)
 
@@ -18,6 +20,7 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unreadableFile(let path, let reason): return "\(path): \(reason)"
         case .invalidPNG(let source, let message): return "\(source): not a valid PNG: \(message)"
+        case .notAnImage(let source): return "\(source): neither a PNG nor a JPEG file"
         case .unsupportedSize(let source, let w, let h):
             guard w > 0, h > 0 else { return "\(source): the image is empty (\(w)x\(h) pixels)" }
             return
@@ -43,7 +46,8 @@ extension Image {
         try self.init(pngData: data, source: "PNG data")
     }
 
-    /// Reads and decodes a PNG file (see `init(pngData:)`).
+    /// Reads and decodes a PNG or JPEG file, told apart by their first bytes (see
+    /// `init(pngData:)` and `init(jpegData:)`).
     public convenience init(contentsOfFile path: String) throws {
         let bytes: [UInt8]
         do {
@@ -51,7 +55,13 @@ extension Image {
         } catch let error as FileError {
             throw PNGError.unreadableFile(path: path, reason: error.reason)
         }
-        try self.init(pngData: Data(bytes), source: path)
+        if Image.isJPEG(bytes) {
+            try self.init(jpegData: Data(bytes), source: path)
+        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            try self.init(pngData: Data(bytes), source: path)
+        } else {
+            throw PNGError.notAnImage(source: path)
+        }
     }
 
     /// The largest PNG file read: more than any image of `maximumPNGPixels` compresses to.

@@ -19,6 +19,8 @@ enum FuzzTarget: String, CaseIterable {
     case drawspec
     /// PNG images through libpng.
     case png
+    /// JPEG images through libjpeg-turbo, with their EXIF orientation.
+    case jpeg
     /// The progress-input line parser (psplash's vocabulary).
     case progress
     /// Font files through FreeType (TrueType, OpenType/CFF, collections …): a text laid out,
@@ -47,6 +49,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = spec.render()
         case .png:
             _ = try? Image(pngData: Data(bytes))
+        case .jpeg:
+            _ = try? Image(jpegData: Data(bytes))
         case .progress:
             var parser = ProgressLineParser()
             _ = parser.feed(bytes)

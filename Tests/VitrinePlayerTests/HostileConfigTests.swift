@@ -254,6 +254,36 @@ final class HostileConfigTests: XCTestCase {
             + chunk("IEND", [])
     }
 
+    /// A JPEG photo plays as a PNG does, turned upright by its EXIF orientation (the fixture is
+    /// the lake stored sideways with orientation 6); a truncated copy is refused by `check`.
+    func testAJPEGPhotoIsShownUprightAndATruncatedOneRefused() throws {
+        let fixture = ConfigPaths.repository + "/Tests/VitrinePlayerTests/Fixtures/lake-sideways-exif6.jpg"
+        func picture(_ contents: String) throws -> Bitmap {
+            let playlist = try playlist(
+                layer: "type = \"image\"\ncontents = \"\(contents)\"\nbounds = [0, 0, 160, 160]\nposition = [160, 90]")
+            return try SceneInstance.renderStill(playlist.scenes[0], playlist: playlist, at: 0, width: 320, height: 180)
+        }
+        let jpeg = try picture(fixture)
+        let png = try picture(ConfigPaths.repository + "/config/images/lake.png")
+        var total = 0
+        for y in 10..<170 {
+            for x in 80..<240 {
+                for shift: UInt32 in [0, 8, 16] {
+                    total += abs(Int((jpeg[x, y] >> shift) & 0xFF) - Int((png[x, y] >> shift) & 0xFF))
+                }
+            }
+        }
+        XCTAssertLessThan(Double(total) / Double(160 * 160 * 3), 4, "the photo is not the lake, upright")
+
+        let truncated = NSTemporaryDirectory() + "vitrine-truncated-\(getpid()).jpg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        defer { unlink(truncated) }
+        XCTAssertThrowsError(try playlist(layer: "type = \"image\"\ncontents = \"\(truncated)\"")) { error in
+            XCTAssertTrue("\(error)".contains("\(truncated): not a valid JPEG: "), "\(error)")
+        }
+    }
+
     /// An image path that names a directory, a FIFO or a device says so (it said "You don't
     /// have permission" or "NSCocoaErrorDomain error 256"), and a FIFO is not waited on.
     func testAnImageThatIsNotAFileIsNamedForWhatItIs() throws {
