@@ -37,6 +37,10 @@ public enum ConfigKeys {
         ConfigKey(
             "pixelShift", "{ every = SECONDS, by = PIXELS }", "off",
             "Burn-in care: every `every` seconds (at least 1) the picture moves a pixel, within `by` pixels (1 to 16) of its place."
+        ),
+        ConfigKey(
+            "screenOn", "[[DAYS, \"HH:MM\", \"HH:MM\"], …]", "always",
+            "Local hours the screen is on (DAYS: Mon-Fri, Sat, Mon,Wed,Fri, daily; an end before the start runs past midnight); outside them it is blanked (DPMS on X11) and no frame is drawn."
         )
     ]
 

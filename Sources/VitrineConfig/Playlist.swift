@@ -36,6 +36,9 @@ public struct PlayerSettings {
     public var fit: CanvasFit = .contain
     /// Moves the whole picture a little on a slow schedule (burn-in care). Default off.
     public var pixelShift: PixelShift?
+    /// When the screen is on; outside these hours it is blanked and nothing is drawn. Default
+    /// nil: always on.
+    public var screenOn: ScreenSchedule?
 
     /// The defaults.
     public init() {}

@@ -88,6 +88,7 @@ public enum PlaylistLoader {
             if let by, !(1...16).contains(by) { errors.append(shift.valueError("by", "must be from 1 to 16 pixels")) }
             if let every, let by, (1...16).contains(by) { s.pixelShift = PixelShift(every: every, by: by) }
         }
+        if r.contains("screenOn") { s.screenOn = readScreenSchedule(r, errors: &errors) }
         if let v = try errors.collect({ try r.size("canvas") }) {
             let sides = [v.width, v.height]
             if !sides.allSatisfy({ $0 >= 1 && $0 <= maximumCanvasSide && $0 == $0.rounded() }) {
@@ -104,6 +105,46 @@ public enum PlaylistLoader {
         }
         return s
     }
+}
+
+/// `[player] screenOn = [[DAYS, "HH:MM", "HH:MM"], …]`, every entry checked.
+private func readScreenSchedule(_ r: TOMLReader, errors: inout TOMLFieldErrors) -> ScreenSchedule? {
+    let key = "screenOn"
+    let shape = "[DAYS, \"HH:MM\", \"HH:MM\"] (e.g. [\"Mon-Fri\", \"07:00\", \"19:00\"])"
+    guard let node = r.node(key), let entries = node.value.arrayValue, !entries.isEmpty else {
+        errors.append(r.valueError(key, "expected a list of periods \(shape)"))
+        return nil
+    }
+    var periods: [ScreenSchedule.Period] = []
+    let before = errors.errors.count
+    for (index, entry) in entries.enumerated() {
+        func fail(_ message: String) {
+            errors.append(r.error(key, "period \(index + 1): \(message)", at: entry.position))
+        }
+        let parts = entry.value.arrayValue?.compactMap(\.value.stringValue) ?? []
+        guard parts.count == 3, entry.value.arrayValue?.count == 3 else {
+            fail("expected \(shape)")
+            continue
+        }
+        guard let days = ScreenSchedule.days(parts[0]) else {
+            fail("'\(parts[0].prefix(40))' is not days of the week (Mon-Fri, Sat, Mon,Wed,Fri, Fri-Mon or daily)")
+            continue
+        }
+        guard let start = ScreenSchedule.minutes(parts[1], allowsEndOfDay: false) else {
+            fail("start '\(parts[1].prefix(20))' is not a time from 00:00 to 23:59")
+            continue
+        }
+        guard let end = ScreenSchedule.minutes(parts[2], allowsEndOfDay: true) else {
+            fail("end '\(parts[2].prefix(20))' is not a time from 00:01 to 24:00")
+            continue
+        }
+        guard start != end else {
+            fail("start and end are the same time (a whole day is 00:00 to 24:00)")
+            continue
+        }
+        periods.append(ScreenSchedule.Period(days: days, start: start, end: end))
+    }
+    return errors.errors.count == before ? ScreenSchedule(periods: periods) : nil
 }
 
 /// Reads one `[[scene]]` table.

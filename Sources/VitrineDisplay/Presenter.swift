@@ -39,6 +39,9 @@ public protocol Presenter: AnyObject {
     /// Blocks until the output shows everything presented so far (a screenshot taken after it
     /// sees the last frame).
     func finishPresenting() throws
+    /// Powers the screen down (`false`: DPMS off on X11) or up again; returns false when this
+    /// output cannot, and the caller blanks it by presenting black instead.
+    func setScreenPowered(_ on: Bool) -> Bool
 }
 
 extension Presenter {
@@ -46,6 +49,8 @@ extension Presenter {
     public func makeFrameBitmap(size: PixelSize) throws -> Bitmap? { nil }
     /// Nothing to wait for without a frame buffer of its own.
     public func prepareFrameBitmap() {}
+    /// No power control: the caller presents black.
+    public func setScreenPowered(_ on: Bool) -> Bool { false }
 
     /// The bitmap to draw frames of `size` in: the presenter's own frame buffer when it has one
     /// (no copy per frame), else a new bitmap. A presenter that cannot make its buffer fails

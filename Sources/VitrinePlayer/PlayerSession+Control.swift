@@ -140,12 +140,13 @@ extension PlayerSession {
             "playlist": options.configFile,
             "generation": configGeneration,
             "state": pausedAt != nil ? "paused" : "playing",
+            "screen": screenIsOff ? "off" : "on",
             "framesPerSecond": achieved,
             "preferredFramesPerSecond": link.preferredFramesPerSecond,
             "framesPresented": framesPresented,
             "framesSkipped": link.missedFrameCount,
             "presenter": presenter.backendName,
-            "screen": "\(presenter.size.width)x\(presenter.size.height)",
+            "screenSize": "\(presenter.size.width)x\(presenter.size.height)",
             "uptime": Double(now.nanoseconds(since: startedAt) / 1_000_000) / 1000
         ]
         if let name = player.currentSceneName, let index = player.currentSceneIndex {

@@ -55,14 +55,17 @@ public final class PlayerSession {
         public var buildsReloadsInBackground: Bool
         /// Where the control socket listens (`vitrine ctl`); nil: no control socket.
         public var controlSocketPath: String?
+        /// The local calendar time, read once a minute for the playlist's `screenOn` hours.
+        public var localTime: () -> LocalTime
 
         /// Options for playing `configFile`.
         public init(
             configFile: String, framesPerSecond: Int? = nil, stopAfterFrames: Int? = nil,
             stopAfterSeconds: Double? = nil, pausesWhenIdle: Bool = true, buildsReloadsInBackground: Bool = true,
-            controlSocketPath: String? = nil
+            controlSocketPath: String? = nil, localTime: @escaping () -> LocalTime = LocalTime.now
         ) {
             self.controlSocketPath = controlSocketPath
+            self.localTime = localTime
             self.configFile = configFile
             self.framesPerSecond = framesPerSecond
             self.stopAfterFrames = stopAfterFrames
@@ -130,6 +133,12 @@ public final class PlayerSession {
     var pausedNanoseconds: Int64 = 0
     /// The target time of the frame on screen.
     var shownTime: MonotonicInstant?
+    /// The hours the screen is on (the latest playlist's), nil: always.
+    private var screenSchedule: ScreenSchedule?
+    /// Whether a minute timer checks `screenSchedule`.
+    private var checksScreenSchedule = false
+    /// Outside the `screenOn` hours: the screen is blanked and no frame is drawn.
+    private(set) var screenIsOff = false
 
     /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
     /// systemd) hears the service state; `signals` (nil: signals keep their default actions)
@@ -177,6 +186,7 @@ public final class PlayerSession {
         if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
         startedAt = link.clock.now()
         openControlSocket()
+        follow(player.playlist.settings.screenOn)
         if let seconds = options.stopAfterSeconds {
             loop.schedule(at: link.clock.now().advanced(byNanoseconds: Int64(seconds * 1e9))) { [unowned self] in
                 self.stop(.durationElapsed)
@@ -205,6 +215,11 @@ public final class PlayerSession {
     /// One frame: the player's state at the frame's target time, rendered and presented; then
     /// what systemd should hear, and whether the link may sleep.
     private func render(_ frame: DisplayFrame) throws {
+        if screenIsOff {
+            // Requests wait for the screen to come on; nothing is drawn meanwhile.
+            link.isPaused = true
+            return
+        }
         presenter.prepareFrameBitmap()
         let (events, result) = try frames.makeFrame(at: playlistTime(at: frame.targetTime))
         for event in events { note(event) }
@@ -277,6 +292,60 @@ public final class PlayerSession {
             try self.presenter.finishPresenting()
             self.notifier?.watchdog()
             self.scheduleWatchdog(every: interval)
+        }
+    }
+
+    // MARK: - Screen hours
+
+    /// Follows `schedule` from now on: the screen goes off or on as it says at once, then at
+    /// each minute of the local clock (so a changed time zone or clock is followed too).
+    private func follow(_ schedule: ScreenSchedule?) {
+        screenSchedule = schedule
+        applyScreenSchedule()
+        if schedule != nil && !checksScreenSchedule {
+            checksScreenSchedule = true
+            scheduleScreenCheck()
+        }
+    }
+
+    private func scheduleScreenCheck() {
+        let second = min(options.localTime().second, 59)
+        let nextMinute = link.clock.now().advanced(byNanoseconds: Int64(60 - second) * 1_000_000_000 + 50_000_000)
+        loop.schedule(at: nextMinute) { [unowned self] in
+            self.applyScreenSchedule()
+            if self.screenSchedule == nil {
+                self.checksScreenSchedule = false
+            } else {
+                self.scheduleScreenCheck()
+            }
+        }
+    }
+
+    private func applyScreenSchedule() {
+        let on = screenSchedule.map { $0.isOn(at: options.localTime()) } ?? true
+        guard on == screenIsOff else { return }
+        if on {
+            screenIsOff = false
+            _ = presenter.setScreenPowered(true)
+            frames.renderer.setNeedsFullFrame()
+            logger.info("screen on: inside the screenOn hours")
+            if let name = player.currentSceneName, let index = player.currentSceneIndex {
+                statusPending = "playing '\(name)' (\(index + 1)/\(player.playlist.scenes.count))"
+            }
+            wake()
+        } else {
+            screenIsOff = true
+            logger.info("screen off: outside the screenOn hours")
+            notifier?.status("screen off (outside the screenOn hours)")
+            if let id = wakeTimer { loop.cancel(id) }
+            wakeTimer = nil
+            link.isPaused = true
+            if !presenter.setScreenPowered(false) {
+                // No power control: black, presented once.
+                presenter.prepareFrameBitmap()
+                frames.bitmap.fill(0xFF00_0000)
+                try? presenter.present(frames.bitmap)
+            }
         }
     }
 
@@ -365,6 +434,7 @@ public final class PlayerSession {
             return
         }
         player.requestReplace(with: playlist)
+        follow(playlist.settings.screenOn)
         configGeneration += 1
         answerReloadRequests(errors: [])
         if options.framesPerSecond == nil { link.preferredFramesPerSecond = framesPerSecond(for: playlist) }

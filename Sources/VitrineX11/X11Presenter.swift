@@ -48,6 +48,8 @@ public final class X11Presenter: Presenter {
     private let completionEventType: Int32
     private let randrEventBase: Int32?
     private let blanking: X11Screen.BlankingSettings
+    /// Whether the server can power the monitor down (DPMS), for `setScreenPowered`.
+    private let canPowerDown: Bool
     private let logger: Logger
 
     private var screenSize: PixelSize
@@ -136,6 +138,7 @@ public final class X11Presenter: Presenter {
 
         XMapRaised(display, window)
         blanking = X11Screen.suspendBlanking(display: display)
+        canPowerDown = X11Screen.canPowerDown(display: display)
         XSync(display, 0)
         // init is fully done here: if buffers fail, deinit closes everything opened above.
         try makeBuffers(for: screenSize, count: 2)
@@ -207,6 +210,13 @@ public final class X11Presenter: Presenter {
         XSync(display, 0)
         for buffer in buffers { waitUntilServerIsDone(with: buffer) }
         logProtocolErrors()
+    }
+
+    /// DPMS off or on, where the server drives a monitor that has it.
+    public func setScreenPowered(_ on: Bool) -> Bool {
+        guard let display, canPowerDown else { return false }
+        X11Screen.setPowered(display: display, on)
+        return true
     }
 
     /// Puts `rects` (frame coordinates) of `buffer` at the frame's place in the window; with

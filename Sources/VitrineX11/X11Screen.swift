@@ -148,6 +148,25 @@ enum X11Screen {
         return saved
     }
 
+    /// Whether the server drives a monitor DPMS can power down (Xvfb, for one, cannot).
+    static func canPowerDown(display: OpaquePointer) -> Bool {
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        return DPMSQueryExtension(display, &eventBase, &errorBase) != 0 && DPMSCapable(display) != 0
+    }
+
+    /// Powers the monitor down or up through DPMS. Forcing a level needs DPMS enabled; while
+    /// playing it stays disabled, so the server never blanks the screen on its own.
+    static func setPowered(display: OpaquePointer, _ on: Bool) {
+        if on {
+            DPMSForceLevel(display, CARD16(DPMSModeOn))
+            DPMSDisable(display)
+        } else {
+            DPMSEnable(display)
+            DPMSForceLevel(display, CARD16(DPMSModeOff))
+        }
+        XFlush(display)
+    }
+
     /// Puts back what `suspendBlanking` changed.
     static func restoreBlanking(display: OpaquePointer, _ saved: BlankingSettings) {
         XSetScreenSaver(display, saved.timeout, saved.interval, saved.preferBlanking, saved.allowExposures)

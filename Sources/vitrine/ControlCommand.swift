@@ -128,7 +128,7 @@ struct ControlCommand: ParsableCommand {
                 return "\(value)"
             }
             var lines = ["playlist   \(number("playlist")) (generation \(number("generation")))"]
-            lines.append("state      \(number("state"))")
+            lines.append("state      \(number("state")), screen \(number("screen"))")
             if let scene = reply["scene"] {
                 lines.append(
                     "scene      '\(scene)' (\(number("sceneIndex"))/\(number("sceneCount"))), \(number("sceneTime")) s in"
@@ -137,7 +137,7 @@ struct ControlCommand: ParsableCommand {
             lines.append(
                 "frames     \(number("framesPerSecond")) in the last second (preferred \(number("preferredFramesPerSecond"))); "
                     + "\(number("framesPresented")) presented, \(number("framesSkipped")) deadlines missed")
-            lines.append("presenter  \(number("presenter")), \(number("screen"))")
+            lines.append("presenter  \(number("presenter")), \(number("screenSize"))")
             lines.append("uptime     \(number("uptime")) s")
             if let bytes = reply["residentBytes"] as? Int {
                 lines.append("memory     \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB resident")

@@ -195,6 +195,34 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
 
+    /// Outside its `screenOn` hours (the machine's zone set to UTC, the hours two hours from
+    /// now) the X screen is black, nothing is drawn, and `status` says the screen is off.
+    func testOutsideItsHoursTheScreenIsBlackAndStatusSaysSo() throws {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        let minute = Int(parts.tm_hour) * 60 + Int(parts.tm_min)
+        func clock(_ m: Int) -> String { String(format: "%02d:%02d", m % 1440 / 60, m % 60) }
+        let hours = "screenOn = [[\"daily\", \"\(clock(minute + 120))\", \"\(clock(minute + 180))\"]]"
+        let config = directory + "/playlist.toml"
+        try writeFile(config, playlist().replacingOccurrences(of: "[player]\n", with: "[player]\n\(hours)\n"))
+        let xvfb = try XvfbServer(width: 64, height: 36)
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name, "--control", socketPath],
+            environment: ["NOTIFY_SOCKET": notify.listener.name, "TZ": "UTC"])
+        XCTAssertTrue(notify.wait(for: "STATUS=screen off (outside the screenOn hours)"), player.standardError)
+        let screen = try ScreenReader(xvfb.name)
+        usleep(300_000)
+        XCTAssertEqual(screen.pixel(x: 32, y: 18), 0x000000)
+        XCTAssertEqual(try status()["screen"] as? String, "off")
+        let presented = try status()["framesPresented"] as? Int
+        usleep(500_000)
+        XCTAssertEqual(try status()["framesPresented"] as? Int, presented, "frames drawn with the screen off")
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
     /// A client that connects and says nothing, or stops half-way through a line, is closed
     /// when its time is up; one that sends its line in pieces within it is answered.
     func testSilentClientsAreClosedAfterTheRequestTimeout() throws {

@@ -2,6 +2,7 @@ import Logging
 import VitrineAnimation
 import VitrineDisplay
 import VitrineGraphics
+import VitrineSystem
 import XCTest
 @testable import VitrineConfig
 @testable import VitrinePlayer
@@ -143,5 +144,41 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertEqual(presenter.screen[21, 59] & 0xFFFFFF, 0xFF0000)
         XCTAssertEqual(presenter.screen[18, 30] & 0xFFFFFF, 0x000000)
         XCTAssertEqual(presenter.screen[101, 30] & 0xFFFFFF, 0x000000)
+    }
+    /// Outside the `screenOn` hours the screen is black (this output cannot power down) and
+    /// nothing is drawn; at the hour the playlist comes back. The local clock here starts on a
+    /// Monday at 06:58:30 and runs with the virtual one; the screen is on from 07:00 to 07:02.
+    func testTheScreenIsBlankOutsideItsHours() throws {
+        let text = PlayerTests.playlistText(scenes: [("red", "600", "#ff0000")])
+            .replacingOccurrences(of: "[player]\n", with: "[player]\nscreenOn = [[\"Mon\", \"07:00\", \"07:02\"]]\n")
+        let clock = VirtualClock()
+        let start = clock.now()
+        let (session, presenter) = try session(text, screen: PixelSize(width: 40, height: 30), clock: clock) {
+            $0.stopAfterSeconds = 300
+            $0.pausesWhenIdle = false  // a frame at every deadline while the screen is on
+            $0.localTime = {
+                let seconds = 6 * 3600 + 58 * 60 + 30 + Int(clock.now().nanoseconds(since: start) / 1_000_000_000)
+                return LocalTime(weekday: 1, minuteOfDay: seconds / 60 % 1440, second: seconds % 60)
+            }
+        }
+        var colourAt: [(seconds: Double, colour: UInt32)] = []
+        var offAt: [Double] = []
+        clock.schedule(at: start.advanced(byNanoseconds: 60_000_000_000)) {
+            offAt.append(1)
+            XCTAssertTrue(session.screenIsOff)
+        }
+        clock.schedule(at: start.advanced(byNanoseconds: 150_000_000_000)) {
+            XCTAssertFalse(session.screenIsOff, "on at 07:01")
+            colourAt.append((150, presenter.screen[20, 15] & 0xFF_FFFF))
+        }
+        XCTAssertEqual(try session.run(), .durationElapsed)
+        XCTAssertTrue(session.screenIsOff, "off again after 07:02")
+        XCTAssertEqual(presenter.frames.first.map { $0[20, 15] & 0xFF_FFFF }, 0x000000)
+        XCTAssertEqual(presenter.screen[20, 15] & 0xFF_FFFF, 0x000000)
+        XCTAssertEqual(colourAt.first?.colour, 0xFF0000)
+        XCTAssertEqual(offAt.count, 1)
+        // Two minutes on at 10 fps, a black frame at each end, nothing while off.
+        XCTAssertGreaterThan(presenter.presentCount, 1100)
+        XCTAssertLessThan(presenter.presentCount, 1250)
     }
 }

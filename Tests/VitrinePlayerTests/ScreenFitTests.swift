@@ -1,11 +1,12 @@
 import Foundation
 import VitrineAnimation
 import VitrineGraphics
+import VitrineSystem
 import XCTest
 @testable import VitrineConfig
 @testable import VitrinePlayer
 
-/// How the picture meets the screen: `rotation`, `fit` and `pixelShift` of `[player]`.
+/// How the picture meets the screen: `rotation`, `fit`, `pixelShift` and `screenOn` of `[player]`.
 final class ScreenFitTests: XCTestCase {
     private func defaultPlaylist(_ settings: String = "") throws -> Playlist {
         let path = ConfigPaths.repository + "/config/default.toml"
@@ -173,5 +174,54 @@ final class ScreenFitTests: XCTestCase {
         XCTAssertTrue(text.contains("pixelShift › speed"), text)
         XCTAssertTrue(text.contains("pixelShift › every"), text)
         XCTAssertTrue(text.contains("pixelShift › by: must be from 1 to 16 pixels"), text)
+    }
+    /// Days, times and periods past midnight, read from the config.
+    func testScreenHours() throws {
+        let playlist = try loadPlaylist(
+            """
+            [player]
+            screenOn = [["Mon-Fri", "07:00", "19:00"], ["Sat,Sun", "22:00", "02:30"], ["Fri-Mon", "12:00", "12:30"]]
+
+            [[scene]]
+            name = "s"
+            duration = 1
+            """)
+        let schedule = try XCTUnwrap(playlist.settings.screenOn)
+        func on(_ day: Int, _ time: String) -> Bool {
+            schedule.isOn(
+                at: LocalTime(weekday: day, minuteOfDay: ScreenSchedule.minutes(time, allowsEndOfDay: false)!))
+        }
+        XCTAssertFalse(on(1, "06:59"))
+        XCTAssertTrue(on(1, "07:00"))
+        XCTAssertTrue(on(5, "18:59"))
+        XCTAssertFalse(on(5, "19:00"))
+        XCTAssertFalse(on(6, "07:00"), "not on Saturday mornings")
+        XCTAssertTrue(on(6, "23:00"))
+        XCTAssertTrue(on(0, "02:29"), "Saturday's evening runs into Sunday")
+        XCTAssertTrue(on(1, "02:00"), "Sunday's evening runs into Monday")
+        XCTAssertFalse(on(1, "02:30"))
+        XCTAssertFalse(on(6, "02:00"), "Friday's evening is not listed")
+        XCTAssertTrue(on(0, "12:15"), "Fri-Mon goes round the weekend")
+        XCTAssertFalse(on(6, "12:45"))
+        XCTAssertEqual(ScreenSchedule.days("daily"), Set(0..<7))
+        XCTAssertNil(ScreenSchedule.days("Mon-"))
+        XCTAssertNil(ScreenSchedule.minutes("7:00", allowsEndOfDay: false))
+        XCTAssertEqual(ScreenSchedule.minutes("24:00", allowsEndOfDay: true), 1440)
+        XCTAssertNil(ScreenSchedule.minutes("24:00", allowsEndOfDay: false))
+
+        let errors = configErrors(
+            """
+            [player]
+            screenOn = [["Mon-Fri", "07:00"], ["Monday", "07:00", "19:00"], ["Sat", "25:00", "19:00"], ["Sun", "09:00", "09:00"]]
+
+            [[scene]]
+            name = "s"
+            duration = 1
+            """
+        ).joined(separator: "\n")
+        XCTAssertTrue(errors.contains("player › screenOn: period 1: expected [DAYS, \"HH:MM\", \"HH:MM\"]"), errors)
+        XCTAssertTrue(errors.contains("period 2: 'Monday' is not days of the week"), errors)
+        XCTAssertTrue(errors.contains("period 3: start '25:00' is not a time from 00:00 to 23:59"), errors)
+        XCTAssertTrue(errors.contains("period 4: start and end are the same time"), errors)
     }
 }
