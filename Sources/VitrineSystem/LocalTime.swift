@@ -18,11 +18,15 @@ public struct LocalTime: Equatable, Sendable {
     }
 
     /// Now.
-    public static func now() -> LocalTime {
-        var seconds = time(nil)
+    public static func now() -> LocalTime { LocalTime(secondsSinceEpoch: time(nil)) }
+
+    /// The local time `secondsSinceEpoch` seconds after 1970-01-01 00:00 UTC (daylight saving
+    /// time included, as the zone's rules say).
+    public init(secondsSinceEpoch: Int) {
+        var seconds = time_t(secondsSinceEpoch)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        return LocalTime(
+        self.init(
             weekday: Int(parts.tm_wday), minuteOfDay: Int(parts.tm_hour) * 60 + Int(parts.tm_min),
             second: Int(parts.tm_sec))
     }

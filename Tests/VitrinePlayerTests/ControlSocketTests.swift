@@ -10,6 +10,7 @@ import VitrineDisplay
 /// `vitrine ctl` talking to a real `vitrine play` over its control socket.
 final class ControlSocketTests: TemporaryDirectoryTestCase {
     private var socketPath: String { directory + "/control" }
+    private var xvfb: XvfbServer?
 
     private func playlist(background: String = "#00ff00") -> String {
         """
@@ -32,23 +33,37 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         [[scene]]
         name = "b"
         duration = 600
+        background = "#0000ff"
 
         [[scene]]
         name = "c"
         duration = 600
+        background = "#ff0000"
+
+        [[scene.layer]]
+        type = "layer"
+        bounds = [0, 0, 8, 8]
+        position = [4, 4]
+        backgroundColor = "#ffffff"
+
+        [[scene.layer.animation]]
+        keyPath = "position.x"
+        from = 4
+        to = 60
+        duration = 2
+        autoreverses = true
+        repeatCount = "infinity"
         """
     }
 
-    /// A headless player at 10 fps with a control socket, once it said READY=1.
+    /// A player with a control socket on a 64x36 Xvfb screen, once it said READY=1.
     private func startPlayer(environment: [String: String] = [:]) throws -> (PlayProcess, NotifyLog) {
         let config = directory + "/playlist.toml"
         try writeFile(config, playlist())
         let notify = try NotifyLog()
+        xvfb = try XvfbServer(width: 64, height: 36)
         let player = try PlayProcess(
-            arguments: [
-                "play", config, "--backend", "headless", "--output", directory + "/frames", "--fps", "10",
-                "--control", socketPath
-            ],
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb!.name, "--control", socketPath],
             environment: environment.merging(["NOTIFY_SOCKET": notify.listener.name]) { $1 })
         XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
         return (player, notify)
@@ -64,14 +79,27 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] ?? [:]
     }
 
-    func testStatusScenesPauseAndScreenshot() throws {
+    func testEveryRequestAgainstAPlayerUnderXvfb() throws {
         let (player, notify) = try startPlayer()
+        let screen = try ScreenReader(try XCTUnwrap(xvfb).name)
+        func shows(_ colour: UInt32) -> Bool { screen.waitForPixel(x: 60, y: 30) { $0 == colour } == colour }
+        XCTAssertTrue(shows(0x00FF00))
         var info = try status()
         XCTAssertEqual(info["scene"] as? String, "a")
+        XCTAssertEqual(info["sceneIndex"] as? Int, 1)
+        XCTAssertEqual(info["sceneCount"] as? Int, 3)
         XCTAssertEqual(info["generation"] as? Int, 1)
-        XCTAssertEqual(info["presenter"] as? String, "headless")
+        XCTAssertEqual(info["presenter"] as? String, "x11")
+        XCTAssertEqual(info["screenSize"] as? String, "64x36")
         XCTAssertEqual(info["state"] as? String, "playing")
+        XCTAssertEqual(info["screen"] as? String, "on")
+        XCTAssertEqual(info["playlist"] as? String, directory + "/playlist.toml")
         XCTAssertGreaterThan(info["residentBytes"] as? Int ?? 0, 1_000_000)
+        for key in ["framesPerSecond", "preferredFramesPerSecond", "framesPresented", "framesSkipped"] {
+            XCTAssertNotNil(info[key] as? Int, key)
+        }
+        XCTAssertNotNil(info["uptime"] as? Double)
+        XCTAssertNotNil(info["sceneTime"] as? Double)
         let text = try ctl("status").output
         XCTAssertTrue(text.contains("scene      'a' (1/3)"), text)
 
@@ -79,36 +107,29 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(mode, 0o660)
 
         XCTAssertEqual(try ctl("next").status, 0)
+        XCTAssertTrue(shows(0x0000FF))
         XCTAssertTrue(notify.wait(for: "STATUS=playing 'b' (2/3)"))
         XCTAssertEqual(try ctl("previous").status, 0)
-        XCTAssertTrue(notify.wait(for: "STATUS=playing 'a' (1/3)"))
+        XCTAssertTrue(shows(0x00FF00))
         XCTAssertEqual(try ctl("goto", "c").status, 0)
-        XCTAssertTrue(notify.wait(for: "STATUS=playing 'c' (3/3)"))
+        XCTAssertTrue(shows(0xFF0000))
         let unknown = try ctl("goto", "nope")
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.output.contains("no scene named 'nope' (scenes: a, b, c)"), unknown.output)
-        XCTAssertEqual(try ctl("restart").status, 0)
-        XCTAssertTrue(notify.wait(for: "STATUS=playing 'a' (1/3)"))
 
-        // Paused, the scene's time stands still; resumed, it goes on from there.
+        // Paused, the picture and the scene's time stand still; resumed, they go on from there.
+        usleep(300_000)
         XCTAssertEqual(try ctl("pause").status, 0)
+        usleep(100_000)
+        let frozen = try XCTUnwrap(screen.capture(width: 64, height: 36))
         let pausedAt = try status()["sceneTime"] as? Double ?? -1
         usleep(600_000)
+        XCTAssertEqual(screen.capture(width: 64, height: 36), frozen, "the picture moved while paused")
         info = try status()
         XCTAssertEqual(info["state"] as? String, "paused")
-        XCTAssertEqual(info["sceneTime"] as? Double ?? -2, pausedAt, accuracy: 0.11)
-        XCTAssertEqual(try ctl("resume").status, 0)
-        usleep(600_000)
-        let resumed = try status()["sceneTime"] as? Double ?? -1
-        XCTAssertGreaterThan(resumed, pausedAt + 0.4)
-        XCTAssertLessThan(resumed, pausedAt + 1.2)
+        XCTAssertEqual(info["sceneTime"] as? Double ?? -2, pausedAt, accuracy: 0.02)
 
-        // Progress and messages reach the scenes that read progress.
-        XCTAssertEqual(try ctl("progress", "40").status, 0)
-        XCTAssertEqual(try ctl("message", "Installing", "updates").status, 0)
-        XCTAssertEqual(try ctl("progress", "140").status, 64)
-
-        // A relative path is the caller's; the picture is the output's size.
+        // The screenshot is the frame on screen (a relative path is the caller's).
         let shot = try runTool(
             "/bin/sh",
             [
@@ -118,7 +139,30 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(shot.status, 0, shot.output)
         let image = try Image(contentsOfFile: directory + "/shot.png")
         XCTAssertEqual([image.width, image.height], [64, 36])
+        var worst = 0
+        for (i, pixel) in frozen.enumerated() {
+            for shift: UInt32 in [0, 8, 16] {
+                worst = max(worst, abs(Int((pixel >> shift) & 0xFF) - Int((image.pixels[i] >> shift) & 0xFF)))
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 2)
         XCTAssertEqual(try ctl("screenshot", "/nonexistent/shot.png").status, 73)
+
+        XCTAssertEqual(try ctl("resume").status, 0)
+        usleep(500_000)
+        XCTAssertNotEqual(screen.capture(width: 64, height: 36), frozen, "the picture did not go on")
+        let resumed = try status()["sceneTime"] as? Double ?? -1
+        XCTAssertGreaterThan(resumed, pausedAt + 0.3)
+        XCTAssertLessThan(resumed, pausedAt + 1.2)
+
+        XCTAssertEqual(try ctl("restart").status, 0)
+        XCTAssertTrue(shows(0x00FF00))
+        XCTAssertTrue(notify.wait(for: "STATUS=playing 'a' (1/3)"))
+
+        // Progress and messages reach the scenes that read progress.
+        XCTAssertEqual(try ctl("progress", "40").status, 0)
+        XCTAssertEqual(try ctl("message", "Installing", "updates").status, 0)
+        XCTAssertEqual(try ctl("progress", "140").status, 64)
 
         player.send(SIGTERM)
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
@@ -160,7 +204,7 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
 
         // A line longer than the limit is answered with an error and the connection closed.
         let flooder = idle.removeLast()
-        let flood = [UInt8](repeating: UInt8(ascii: "x"), count: 8192)
+        let flood = [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
         _ = flood.withUnsafeBytes { send(flooder, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         let reply = readAll(flooder)
         XCTAssertTrue(reply.contains("request longer than 4095 bytes"), reply)

@@ -280,7 +280,12 @@ final class HostileConfigTests: XCTestCase {
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
         defer { unlink(truncated) }
         XCTAssertThrowsError(try playlist(layer: "type = \"image\"\ncontents = \"\(truncated)\"")) { error in
-            XCTAssertTrue("\(error)".contains("\(truncated): not a valid JPEG: "), "\(error)")
+            // FILE:LINE:COLUMN: scene › layer › KEY: what is wrong, naming the image file.
+            let text = "\(error)"
+            XCTAssertTrue(
+                text.hasPrefix(ConfigPaths.repository + "/config/test.toml:10:12: scene 's' › layer 1 › contents: "),
+                text)
+            XCTAssertTrue(text.contains("\(truncated): not a valid JPEG: "), text)
         }
     }
 

@@ -161,6 +161,25 @@ final class ScreenReader {
         return UnsafeRawPointer(data).load(as: UInt32.self) & 0xFFFFFF
     }
 
+    /// The RGB of every pixel of the `width` × `height` screen, row by row.
+    func capture(width: Int, height: Int) -> [UInt32]? {
+        XSync(display, 0)
+        guard let image = XGetImage(display, root, 0, 0, UInt32(width), UInt32(height), XAllPlanes(), ZPixmap)
+        else { return nil }
+        defer { vitrine_XDestroyImage(image) }
+        guard image.pointee.bits_per_pixel == 32, let data = image.pointee.data else { return nil }
+        let stride = Int(image.pointee.bytes_per_line)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                pixels.append(
+                    UnsafeRawPointer(data).load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0xFF_FFFF)
+            }
+        }
+        return pixels
+    }
+
     /// Waits until the pixel at (x, y) satisfies `predicate`; returns the last value seen.
     func waitForPixel(x: Int, y: Int, seconds: Double = 3, _ predicate: (UInt32) -> Bool) -> UInt32? {
         let deadline = Date().addingTimeInterval(seconds)

@@ -181,4 +181,40 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertGreaterThan(presenter.presentCount, 1100)
         XCTAssertLessThan(presenter.presentCount, 1250)
     }
+    /// The screen hours follow the local clock, not a count of minutes: across a daylight
+    /// saving change (Berlin, 29 March 2026: 01:59:59 CET is followed by 03:00:00 CEST) and
+    /// across midnight.
+    func testScreenHoursFollowTheLocalClockAcrossDSTAndMidnight() throws {
+        let previousZone = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", "Europe/Berlin", 1)
+        tzset()
+        defer {
+            if let previousZone { setenv("TZ", previousZone, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        // (start in seconds since 1970 UTC, hours, when it must be on and off in seconds).
+        let cases: [(start: Int, hours: String, on: [Int], off: [Int])] = [
+            (1_774_745_910, #"[["Sun", "03:00", "03:02"]]"#, [95, 200], [5, 80, 215]),  // 01:58:30 CET
+            (1_774_738_710, #"[["Sat", "23:59", "00:01"]]"#, [35, 140], [5, 155])  // Saturday 23:58:30
+        ]
+        for test in cases {
+            let text = PlayerTests.playlistText(scenes: [("red", "600", "#ff0000")])
+                .replacingOccurrences(of: "[player]\n", with: "[player]\nscreenOn = \(test.hours)\n")
+            let clock = VirtualClock()
+            let origin = clock.now()
+            let (session, _) = try session(text, screen: PixelSize(width: 40, height: 30), clock: clock) {
+                $0.stopAfterSeconds = 240
+                $0.localTime = {
+                    LocalTime(
+                        secondsSinceEpoch: test.start + Int(clock.now().nanoseconds(since: origin) / 1_000_000_000))
+                }
+            }
+            for (seconds, isOn) in test.on.map({ ($0, true) }) + test.off.map({ ($0, false) }) {
+                clock.schedule(at: origin.advanced(byNanoseconds: Int64(seconds) * 1_000_000_000)) {
+                    XCTAssertEqual(!session.screenIsOff, isOn, "\(test.hours) at \(seconds) s")
+                }
+            }
+            XCTAssertEqual(try session.run(), .durationElapsed)
+        }
+    }
 }

@@ -101,6 +101,55 @@ final class SameFrameTests: TemporaryDirectoryTestCase {
         }
     }
 
+    /// A portrait canvas (1080x1920) turned a quarter clockwise onto a 1920x1080 X screen fills
+    /// it: no bars, the canvas's top-left corner at the screen's top-right, and the screen is
+    /// what `render --size 1920x1080` draws.
+    func testAPortraitCanvasTurnedOntoALandscapeScreenFillsIt() throws {
+        let config = directory + "/portrait.toml"
+        try writeFile(
+            config,
+            """
+            [player]
+            background = "#000000"
+            canvas = [1080, 1920]
+            rotation = 90
+
+            [[scene]]
+            name = "still"
+            duration = 600
+            background = "#3060a0"
+
+            [[scene.layer]]
+            type = "layer"
+            frame = [0, 0, 200, 100]
+            backgroundColor = "#ff0000"
+
+            [[scene.layer]]
+            type = "text"
+            string = "Portrait"
+            frame = [0, 800, 1080, 200]
+            fontSize = 150
+            alignmentMode = "center"
+            foregroundColor = "#ffffff"
+            """)
+        let xvfb = try XvfbServer(width: 1920, height: 1080)
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1", seconds: 10), player.standardError)
+        let screen = try XCTUnwrap(try ScreenReader(xvfb.name).capture(width: 1920, height: 1080))
+        // The red 200x100 corner: 100 wide and 200 tall at the top right once turned.
+        XCTAssertEqual(screen[10 * 1920 + 1915], 0xFF0000)
+        XCTAssertEqual(screen[190 * 1920 + 1825], 0xFF0000)
+        XCTAssertEqual(screen[10 * 1920 + 1815], 0x3060A0)
+        XCTAssertEqual(screen[1075 * 1920 + 5], 0x3060A0, "bars where the canvas should be")
+        let expected = try render(config, size: "1920x1080")
+        XCTAssertLessThanOrEqual(maximumDifference(screen: { x, y in screen[y * 1920 + x] }, expected), 2)
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0)
+    }
+
     func testTheHeadlessFramesAreWhatRenderDraws() throws {
         let config = try stillConfig()
         let output = directory + "/frames"

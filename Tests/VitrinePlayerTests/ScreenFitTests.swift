@@ -58,29 +58,33 @@ final class ScreenFitTests: XCTestCase {
         }
     }
 
-    /// A turned picture's damage is turned too: frames repainted only where they changed equal
-    /// frames repainted whole.
+    /// A turned picture's damage is turned too: under every rotation, frames repainted only
+    /// where they changed equal frames repainted whole.
     func testTheDamageOfATurnedPictureIsTurnedToo() throws {
-        let playlist = try defaultPlaylist("rotation = 90")
-        func frames() -> PlayerFrames {
-            let player = Player(playlist: playlist, screenSize: Size(width: 90, height: 160), onlyScene: "wave")
-            return PlayerFrames(player: player, bitmap: Bitmap(width: 90, height: 160))
-        }
-        let damaged = frames(), whole = frames()
-        var partial = 0
-        for frame in 0..<45 {
-            let t = Double(frame) / 15
-            let result = try damaged.makeFrame(at: t).result
-            whole.renderer.setNeedsFullFrame()
-            _ = try whole.makeFrame(at: t)
-            if result.pixelsRedrawn < 90 * 160 { partial += 1 }
-            for y in 0..<160 {
-                for x in 0..<90 where damaged.bitmap[x, y] != whole.bitmap[x, y] {
-                    return XCTFail("frame \(frame): (\(x), \(y)) differs")
+        for degrees in [0, 90, 180, 270] {
+            let playlist = try defaultPlaylist("rotation = \(degrees)")
+            let (width, height) = degrees % 180 == 0 ? (160, 90) : (90, 160)
+            func frames() -> PlayerFrames {
+                let screen = Size(width: Double(width), height: Double(height))
+                let player = Player(playlist: playlist, screenSize: screen, onlyScene: "wave")
+                return PlayerFrames(player: player, bitmap: Bitmap(width: width, height: height))
+            }
+            let damaged = frames(), whole = frames()
+            var partial = 0
+            for frame in 0..<45 {
+                let t = Double(frame) / 15
+                let result = try damaged.makeFrame(at: t).result
+                whole.renderer.setNeedsFullFrame()
+                _ = try whole.makeFrame(at: t)
+                if result.pixelsRedrawn < width * height { partial += 1 }
+                for y in 0..<height {
+                    for x in 0..<width where damaged.bitmap[x, y] != whole.bitmap[x, y] {
+                        return XCTFail("rotation \(degrees), frame \(frame): (\(x), \(y)) differs")
+                    }
                 }
             }
+            XCTAssertGreaterThan(partial, 10, "rotation \(degrees): the frames were not repainted in part")
         }
-        XCTAssertGreaterThan(partial, 10, "the frames were not repainted in part")
     }
 
     /// contain keeps all of the canvas with bars; cover fills the screen and cuts the overflow;
