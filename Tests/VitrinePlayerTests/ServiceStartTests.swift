@@ -47,7 +47,7 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
             arguments: arguments,
             environment: [
                 "DISPLAY": ":\(number)", "NOTIFY_SOCKET": notify.listener.name,
-                "INVOCATION_ID": "0123456789abcdef"
+                "INVOCATION_ID": "0123456789abcdef", "RUNTIME_DIRECTORY": directory
             ],
             directory: directory)
         let waiting = notify.wait(seconds: 5) { $0.hasPrefix("STATUS=waiting for the X display") }
@@ -61,6 +61,11 @@ final class ServiceStartTests: TemporaryDirectoryTestCase {
             notify.wait(for: "READY=1", seconds: 10), "no READY=1 once the server was up: \(player.standardError)")
         let screen = try ScreenReader(xvfb.name)
         XCTAssertEqual(screen.waitForPixel(x: 32, y: 24) { $0 == 0x00FF00 }, 0x00FF00)
+        // Under systemd the control socket is in the unit's runtime directory, unasked.
+        let ctl = try runTool(
+            try PlayProcess.executable(), ["ctl", "status"], environment: ["RUNTIME_DIRECTORY": directory])
+        XCTAssertEqual(ctl.status, 0, ctl.output)
+        XCTAssertTrue(ctl.output.contains("presenter  x11, 64x48"), ctl.output)
         player.send(SIGTERM)
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
