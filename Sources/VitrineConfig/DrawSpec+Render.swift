@@ -25,8 +25,16 @@ extension DrawSpec {
         context.concatenate(shape.transform)
         let grouped = shape.opacity < 1
         if grouped { context.beginTransparencyLayer(alpha: shape.opacity) }
-        if let fill = shape.fillColor { context.fill(shape.path, color: fill, rule: shape.fillRule) }
-        if let stroke = shape.strokeColor {
+        if let gradient = shape.fillGradient {
+            context.fill(shape.path, gradient: gradient, rule: shape.fillRule)
+        } else if let fill = shape.fillColor {
+            context.fill(shape.path, color: fill, rule: shape.fillRule)
+        }
+        if let gradient = shape.strokeGradient {
+            context.stroke(
+                shape.path, gradient: gradient, style: shape.strokeStyle,
+                strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)
+        } else if let stroke = shape.strokeColor {
             context.stroke(
                 shape.path, color: stroke, style: shape.strokeStyle,
                 strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)

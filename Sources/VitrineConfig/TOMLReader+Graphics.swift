@@ -22,6 +22,40 @@ extension TOMLReader {
         return color
     }
 
+    /// `{ type = axial | radial | conic, colors = [...], locations = [...], start = [x, y],
+    /// end = [x, y] }`: a gradient paint (`locations` optional, one per colour, 0…1 and not
+    /// decreasing).
+    public func gradient(_ key: String) throws -> Gradient? {
+        guard let table = try table(key)?.within(key) else { return nil }
+        try table.rejectUnknownKeys(allowed: ["type", "colors", "locations", "start", "end"])
+        let kind = try table.required("type", table.oneOf("type", as: Gradient.Kind.self))
+        let texts = try table.required("colors", table.stringArray("colors"))
+        guard !texts.isEmpty else { throw table.valueError("colors", "at least one colour is needed") }
+        let colors = try texts.enumerated().map { index, text in
+            do { return try Color(hex: text) } catch {
+                throw table.valueError(
+                    "colors",
+                    "item \(index + 1): '\(text)' is not a colour: expected \"#rgb\", \"#rrggbb\" or \"#rrggbbaa\"")
+            }
+        }
+        let locations = try table.doubleArray("locations")
+        if let locations {
+            guard locations.count == colors.count else {
+                throw table.valueError(
+                    "locations", "one per colour is needed: \(colors.count) colours, \(locations.count) locations")
+            }
+            guard locations.allSatisfy({ $0.isFinite && (0...1).contains($0) }), locations == locations.sorted() else {
+                throw table.valueError("locations", "must run from 0 to 1 without going back")
+            }
+        }
+        let start = try table.required("start", table.point("start"))
+        let end = try table.required("end", table.point("end"))
+        guard [start.x, start.y, end.x, end.y].allSatisfy({ $0.isFinite && abs($0) <= 1e9 }) else {
+            throw table.valueError("start", "points must be finite and within ±1e9")
+        }
+        return Gradient(kind: kind, colors: colors, locations: locations, start: start, end: end)
+    }
+
     /// SVG path data, with the byte offset of the first error in the message.
     public func svgPath(_ key: String) throws -> Path? {
         guard let data = try string(key) else { return nil }

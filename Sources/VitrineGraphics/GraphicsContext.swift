@@ -155,6 +155,14 @@ public final class GraphicsContext {
         blendSolid(pixel, rule: .nonZero)
     }
 
+    /// Fills the interior of `path` with `gradient` (its points in the current user space).
+    public func fill(_ path: Path, gradient: Gradient, rule: FillRule = .nonZero) {
+        guard let sampler = GradientSampler(gradient, transform: state.transform, alpha: state.alpha),
+            rasterize(path)
+        else { return }
+        blendShaded(rule: rule) { x, y, count, out in sampler.sample(x: x, y: y, count: count, into: out) }
+    }
+
     /// Strokes `path` with `color` as CAShapeLayer does: the part between `strokeStart` and
     /// `strokeEnd` (fractions of the whole length), dashed by the style's pattern, outlined
     /// (flattened to 0.1 device pixel) and filled by the nonzero rule, so overlapping parts of
@@ -163,10 +171,30 @@ public final class GraphicsContext {
         _ path: Path, color: Color, style: StrokeStyle,
         strokeStart: Double = 0, strokeEnd: Double = 1
     ) {
-        guard style.lineWidth > 0, strokeEnd > strokeStart else { return }
-        let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
-        guard pixel >> 24 != 0, style.lineWidth.isFinite, visible.isFinite else { return }
+        guard pixel >> 24 != 0,
+            rasterizeStroke(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        else { return }
+        blendSolid(pixel, rule: .nonZero)
+    }
+
+    /// Strokes `path` as `stroke(_:color:…)` does, painted with `gradient` (its points in the
+    /// current user space).
+    public func stroke(
+        _ path: Path, gradient: Gradient, style: StrokeStyle,
+        strokeStart: Double = 0, strokeEnd: Double = 1
+    ) {
+        guard let sampler = GradientSampler(gradient, transform: state.transform, alpha: state.alpha),
+            rasterizeStroke(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        else { return }
+        blendShaded(rule: .nonZero) { x, y, count, out in sampler.sample(x: x, y: y, count: count, into: out) }
+    }
+
+    /// Puts the outline of the stroke of `path` into the rasterizer; false when it draws nothing.
+    private func rasterizeStroke(of path: Path, style: StrokeStyle, strokeStart: Double, strokeEnd: Double) -> Bool {
+        guard style.lineWidth > 0, strokeEnd > strokeStart else { return false }
+        let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
+        guard style.lineWidth.isFinite, visible.isFinite else { return false }
         // The outline goes from the context's own stroker straight into the rasterizer: no
         // outline path, and no allocation once the stroker's buffers have grown.
         stroker.reset(
@@ -174,10 +202,7 @@ public final class GraphicsContext {
             tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
         stroker.stroke(visible.elements)
         rasterizer.reset(clip: state.clipBox)
-        guard rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform) else {
-            return
-        }
-        blendSolid(pixel, rule: .nonZero)
+        return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
     }
 
     /// The part of `path` a stroke draws: trimmed to `strokeStart`…`strokeEnd`, then dashed.
@@ -316,6 +341,28 @@ public final class GraphicsContext {
             SpanBlitter.fillSolid(
                 row: target.row(y), spans: spans, count: count, color: pixel,
                 mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+        }
+        dirty = dirty.union(region)
+    }
+
+    /// Sweeps the accumulated shape and blends the premultiplied pixels `shade` gives for each
+    /// run (device x, y, count, destination) through its coverage.
+    func blendShaded(
+        rule: FillRule, _ shade: (Int, Int, Int, UnsafeMutablePointer<UInt32>) -> Void
+    ) {
+        let region = rasterizer.bounds
+        guard !region.isEmpty else { return }
+        let mask = state.clipMask
+        for y in region.y..<region.maxY {
+            let count = rasterizer.sweep(row: y, rule: rule, into: spans)
+            let row = target.row(y)
+            let maskRow = mask.map { UnsafePointer($0.deviceRow(y)) }
+            for s in 0..<count {
+                let span = spans[s]
+                let x = Int(span.x), length = Int(span.length)
+                shade(x, y, length, samples)
+                SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: UInt32(span.coverage), mask: maskRow)
+            }
         }
         dirty = dirty.union(region)
     }
