@@ -38,6 +38,18 @@ extension LayerTypeRegistry {
                 "lineJoin": "Corners of the outline."
             ])
         r.register(
+            "gradient", GradientLayer.self,
+            summary:
+                "A gradient filling the bounds (CAGradientLayer): axial, radial or conic; points in unit coordinates of the bounds.",
+            docs: [
+                "colors": "The colours of the stops; animated colour by colour.",
+                "locations": "Where each colour sits, 0…1 (empty: evenly spaced).",
+                "startPoint": "Unit coordinates: where the gradient starts (radial and conic: the centre).",
+                "endPoint":
+                    "Unit coordinates: where it ends (radial: the ellipse's reach on each axis; conic: the first colour's direction).",
+                "gradientType": "Core Animation's `type` (renamed: `type` names the layer type)."
+            ])
+        r.register(
             "sector", SectorLayer.self,
             summary: "Seed 004's growing pie sector: progress 0 → 1 sweeps a filled disc clockwise.",
             docs: [

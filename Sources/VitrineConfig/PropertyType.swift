@@ -95,6 +95,12 @@ extension PropertyType {
         decode: { node, site in
             try site.elements(node).map { try site.color($0, allowsNone: false)! }
         }, format: { "[" + ($0 as! [Color]).map { quoted($0.hexString) }.joined(separator: ", ") + "]" })
+    /// A gradient's colours, e.g. `["#ff0000", "#00ff00"]` (animated stop by stop).
+    public static let colorList = PropertyType(
+        name: "[colour, …]", valueType: ColorList.self,
+        decode: { node, site in
+            ColorList(try site.elements(node).map { try site.color($0, allowsNone: false)! })
+        }, format: { "[" + ($0 as! ColorList).colors.map { quoted($0.hexString) }.joined(separator: ", ") + "]" })
     /// `[a, b, c, d, tx, ty]` or `{ rotation = r, scale = s | [sx, sy], translation = [x, y], shear = k }`.
     public static let transform = PropertyType(
         name: "transform", valueType: Transform2D.self,
@@ -122,7 +128,7 @@ extension PropertyType {
         var table: [ObjectIdentifier: PropertyType] = [:]
         for type in [
             number, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
-            transform, path, image
+            colorList, transform, path, image
         ] {
             table[ObjectIdentifier(type.valueType)] = type
         }

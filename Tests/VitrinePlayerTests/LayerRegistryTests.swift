@@ -60,6 +60,7 @@ final class LayerRegistryTests: XCTestCase {
             let differences: [Double] = [t.a - e.a, t.b - e.b, t.c - e.c, t.d - e.d, t.tx - e.tx, t.ty - e.ty]
             return differences.allSatisfy { abs($0) < 1e-12 }
         case let p as Path: return p == expected as? Path
+        case let list as ColorList: return list.colors == expected as? [Color]
         case let h as AnyHashable:
             if type.cases != nil { return type.formatted(v) == expected as? String }
             return h == expected as? AnyHashable
@@ -140,7 +141,8 @@ final class LayerRegistryTests: XCTestCase {
 
     func testStandardTypesAreFullyConfigurableAndDocumented() {
         let registry = LayerTypeRegistry.standard
-        XCTAssertEqual(registry.names, ["layer", "image", "shape", "text", "arrow", "sector", "progress", "pie"])
+        XCTAssertEqual(
+            registry.names, ["layer", "image", "shape", "text", "arrow", "gradient", "sector", "progress", "pie"])
         for type in registry.types {
             XCTAssertEqual(type.unconfigurableKeys, [], type.name)
             // Every declared property but `name` (the id) is a key.

@@ -41,6 +41,6 @@ final class ReadmeTests: XCTestCase {
         }
         // A key whose meaning differs by type stays with each type.
         XCTAssertFalse(common.contains("contents"))
-        XCTAssertEqual(markdown.components(separatedBy: "\n| contents |").count - 1, 8)
+        XCTAssertEqual(markdown.components(separatedBy: "\n| contents |").count - 1, 9)
     }
 }
