@@ -28,6 +28,8 @@ public final class FrameLoop {
         var id: SourceID
         var descriptor: Int32
         var hasBufferedInput: (() -> Bool)?
+        /// Frames wait while this says no (a presenter not ready for one).
+        var holdsFrames: (() -> Bool)?
         var handler: () throws -> Void
     }
 
@@ -61,14 +63,23 @@ public final class FrameLoop {
         return id
     }
 
-    /// Watches a presenter's events: `handler` gets them whenever there are any.
+    /// Watches a presenter's events: `handler` gets them whenever there are any. A due frame
+    /// waits until the presenter is ready for it (`Presenter.isReadyForFrame`): meanwhile the
+    /// loop sleeps on its descriptors, and the presenter's own descriptor wakes it.
     @discardableResult
     public func watch(_ presenter: Presenter, _ handler: @escaping ([PresenterEvent]) throws -> Void) -> SourceID {
-        watch(presenter.eventDescriptor ?? -1, hasBufferedInput: { presenter.hasPendingEvents }) {
+        let id = watch(presenter.eventDescriptor ?? -1, hasBufferedInput: { presenter.hasPendingEvents }) {
             let events = try presenter.handleEvents()
             if !events.isEmpty { try handler(events) }
         }
+        if let index = sources.firstIndex(where: { $0.id == id }) {
+            sources[index].holdsFrames = { !presenter.isReadyForFrame }
+        }
+        return id
     }
+
+    /// Whether a watched presenter holds frames back now.
+    private var framesAreHeld: Bool { sources.contains { $0.holdsFrames?() == true } }
 
     /// Stops watching a source.
     public func unwatch(_ id: SourceID) { sources.removeAll { $0.id == id } }
@@ -124,7 +135,8 @@ public final class FrameLoop {
             var now = link.clock.now()
             try runDueTimers(at: now)
             if stopRequested { return }
-            let frameDeadline = link.nextDeadline
+            // A held frame keeps its deadline; the loop waits for the presenter (or a timer).
+            let frameDeadline = framesAreHeld ? nil : link.nextDeadline
             if frameDeadline.map({ now < $0 }) ?? true {
                 let deadline = [frameDeadline, nextTimerDeadline].compactMap { $0 }.min()
                 try waitForInput(until: deadline)
@@ -134,7 +146,7 @@ public final class FrameLoop {
                 if stopRequested { return }
             }
 
-            if let frame = link.frame(at: now) {
+            if !framesAreHeld, let frame = link.frame(at: now) {
                 try onFrame(frame)
                 link.frameDidEnd(at: link.clock.now())
             }
