@@ -1,0 +1,136 @@
+import CWayland
+import CWaylandProtocols
+import Glibc
+import VitrineDisplay
+import VitrineGraphics
+import VitrineSystem
+
+/// One wl_shm buffer: an XRGB8888 picture in a sealed memfd of its own, mapped here for copies
+/// and shared with the compositor through a `wl_buffer`.
+///
+/// The pixel layout is the Bitmap's (0xXXRRGGBB words, little-endian), so frames drawn into it
+/// reach the screen as they are.
+final class WaylandFrameBuffer {
+    let size: PixelSize
+    let proxy: OpaquePointer
+    /// The memfd, kept open so a drawing window can map it (`DrawingWindow.show`).
+    let descriptor: Int32
+    let byteCount: Int
+    /// Whether the compositor holds it (attached and committed, no `wl_buffer.release` yet):
+    /// nothing may write into it or commit it then.
+    var isHeld = false
+    /// Rectangles presented from other buffers since this one was last shown: out of date here
+    /// until copied over from the buffer on screen.
+    var stale: [IntRect] = []
+
+    private let pixels: UnsafeMutablePointer<UInt32>
+
+    /// A black buffer of `size` from `shm`, its release reported to `listener` with `data`.
+    init(
+        shm: OpaquePointer, size: PixelSize, listener: UnsafePointer<wl_buffer_listener>,
+        data: UnsafeMutableRawPointer
+    ) throws {
+        let stride = size.width * 4
+        let bytes = max(4, stride * size.height)
+        let fd = vitrine_memfd_create("vitrine-frame", vitrine_memfd_cloexec_sealing())
+        guard fd >= 0 else { throw SystemError("create a frame buffer (memfd_create)") }
+        guard ftruncate(fd, off_t(bytes)) == 0 else {
+            let error = SystemError("size a \(bytes)-byte frame buffer (ftruncate)")
+            close(fd)
+            throw error
+        }
+        // The compositor maps the same file: sealed, it can never shrink under that mapping.
+        _ = vitrine_seal_against_shrinking(fd)
+        guard let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), address != MAP_FAILED
+        else {
+            let error = SystemError("map a \(bytes)-byte frame buffer (mmap)")
+            close(fd)
+            throw error
+        }
+        guard let pool = wl_shm_create_pool(shm, fd, Int32(bytes)),
+            let buffer = wl_shm_pool_create_buffer(
+                pool, 0, Int32(size.width), Int32(size.height), Int32(stride), WL_SHM_FORMAT_XRGB8888.rawValue)
+        else {
+            munmap(address, bytes)
+            close(fd)
+            throw PresenterError.wayland(call: "wl_shm_pool_create_buffer", detail: "no buffer for a \(size) frame")
+        }
+        // The buffer keeps the pool's memory: the pool itself is no longer needed.
+        wl_shm_pool_destroy(pool)
+        wl_buffer_add_listener(buffer, listener, data)
+        self.size = size
+        self.proxy = buffer
+        self.descriptor = fd
+        self.byteCount = bytes
+        self.pixels = address.bindMemory(to: UInt32.self, capacity: bytes / 4)
+        pixels.update(repeating: 0xFF00_0000, count: size.width * size.height)
+    }
+
+    /// Destroys the wl_buffer and unmaps and closes the memory (a drawing window still showing
+    /// it keeps its pages until it moves on).
+    func destroy() {
+        wl_buffer_destroy(proxy)
+        munmap(pixels, byteCount)
+        close(descriptor)
+    }
+
+    /// Copies `rect` (inside both) from `other`, a buffer of the same size.
+    func copy(_ rect: IntRect, from other: WaylandFrameBuffer) {
+        for y in rect.y..<rect.maxY {
+            (pixels + y * size.width + rect.x).update(from: other.pixels + y * size.width + rect.x, count: rect.width)
+        }
+    }
+
+    /// Copies `rect` (inside both) from `frame`, a bitmap of the same size.
+    func copy(_ rect: IntRect, from frame: Bitmap) {
+        for y in rect.y..<rect.maxY {
+            (pixels + y * size.width + rect.x).update(from: frame.row(y) + rect.x, count: rect.width)
+        }
+    }
+
+    /// Records `rects` as out of date here; many small ones merge into their bounding box.
+    func markStale(_ rects: [IntRect]) {
+        stale.append(contentsOf: rects)
+        if stale.count > 32 { stale = [stale.reduce(IntRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }] }
+    }
+}
+
+/// A fixed range of addresses that shows one frame buffer at a time: the frame bitmap wraps
+/// it, and before each frame it is mapped onto the buffer the frame goes to. So frames are
+/// drawn in place into whichever buffer the compositor has released, while the bitmap, and
+/// everything the renderer keeps about it, stays the same.
+final class DrawingWindow {
+    let size: PixelSize
+    private let address: UnsafeMutableRawPointer
+    private let byteCount: Int
+    /// The buffer mapped there now.
+    private(set) weak var buffer: WaylandFrameBuffer?
+
+    /// Reserves addresses for frames of `size`, mapped to nothing yet.
+    init(size: PixelSize) throws {
+        byteCount = max(4, size.width * size.height * 4)
+        guard let address = mmap(nil, byteCount, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            address != MAP_FAILED
+        else { throw SystemError("reserve \(byteCount) bytes for a frame (mmap)") }
+        self.size = size
+        self.address = address
+    }
+
+    deinit { munmap(address, byteCount) }
+
+    /// Maps `buffer` (of this window's size) here, in place of the buffer shown before.
+    func show(_ buffer: WaylandFrameBuffer) throws {
+        guard buffer !== self.buffer else { return }
+        let mapped = mmap(address, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, buffer.descriptor, 0)
+        guard mapped == address else { throw SystemError("map a frame buffer for drawing (mmap MAP_FIXED)") }
+        self.buffer = buffer
+    }
+
+    /// A bitmap over the window, keeping it alive while the bitmap lives.
+    func makeBitmap() -> Bitmap {
+        Bitmap(
+            wrapping: address.bindMemory(to: UInt32.self, capacity: byteCount / 4), width: size.width,
+            height: size.height, stride: size.width
+        ) { [self] in withExtendedLifetime(self) {} }
+    }
+}
