@@ -153,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "VitrineDisplayTests",
             dependencies: [
-                "VitrineDisplay", "VitrineX11", "VitrineGraphics", "VitrineSystem", "CX11", "VitrineTestSupport",
+                "VitrineDisplay", "VitrineX11", "VitrineWayland", "VitrineGraphics", "VitrineSystem", "CX11",
+                "VitrineTestSupport",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

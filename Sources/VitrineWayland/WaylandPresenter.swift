@@ -217,6 +217,7 @@ public final class WaylandPresenter: Presenter {
         guard let window, frameBitmap != nil else { return }
         do {
             let buffer = try releasedBuffer(preferring: window.buffer)
+            if buffer !== window.buffer { drawingBufferChanges += 1 }
             bringUpToDate(buffer)
             try window.show(buffer)
         } catch {
@@ -309,6 +310,8 @@ public final class WaylandPresenter: Presenter {
         try flush()
     }
 
+    /// Frames drawn into another buffer than the frame before (the previous one was held).
+    public private(set) var drawingBufferChanges = 0
     /// Commits refused because their buffer was still held (stays 0).
     public private(set) var heldBufferCommitsRefused = 0
 
@@ -601,8 +604,11 @@ public final class WaylandPresenter: Presenter {
     public func close() {
         guard let display else { return }
         if framesCommitted > 0 {
+            func median(_ samples: [Double]) -> String {
+                samples.isEmpty ? "none" : String(format: "%.2f ms", samples.sorted()[samples.count / 2] * 1000)
+            }
             logger.debug(
-                "committed \(framesCommitted) frames; \(frameCallbacksDone) frame callbacks, \(framesPresented) presented and \(framesDiscarded) discarded by feedback"
+                "committed \(framesCommitted) frames; \(frameCallbacksDone) frame callbacks (median interval \(median(frameCallbackIntervals))), \(framesPresented) presented (median interval \(median(presentationIntervals))) and \(framesDiscarded) discarded by feedback; \(drawingBufferChanges) changes of drawing buffer, \(buffers.count) buffers"
             )
         }
         // On a dead connection the requests go nowhere; the proxies and memory are freed all the same.

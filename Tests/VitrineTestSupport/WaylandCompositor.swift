@@ -1,0 +1,185 @@
+import Foundation
+import Glibc
+import VitrineBench
+import XCTest
+
+/// A private headless Wayland compositor for one test: sway or cage (wlroots, pixman, run as
+/// `nobody` since they refuse root) or weston (headless backend, pixman, desktop-shell, as
+/// root), each with a runtime directory of its own. Skips the test when the compositor is not
+/// installed; killed and its directory removed on `kill()` or when it goes.
+public final class WaylandCompositor {
+    public enum Kind: String { case sway, cage, weston }
+
+    public let kind: Kind
+    /// The compositor's `XDG_RUNTIME_DIR` (0700, owned by the user it runs as).
+    public let runtimeDirectory: String
+    /// The socket's name in `runtimeDirectory`, e.g. "wayland-1" (sway picks its own).
+    public let socketName: String
+    public var pid: pid_t { process.pid }
+    /// What a client needs to connect: `XDG_RUNTIME_DIR` and `WAYLAND_DISPLAY`.
+    public var environment: [String: String] {
+        ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
+    }
+
+    private let process: ChildProcess
+
+    /// Headless sway with one output of `width`x`height` at `refresh` Hz.
+    public static func sway(width: Int = 1920, height: Int = 1080, refresh: Int = 60) throws -> WaylandCompositor {
+        try WaylandCompositor(
+            kind: .sway, binary: "/usr/bin/sway", config: "output HEADLESS-1 mode \(width)x\(height)@\(refresh)Hz\n")
+    }
+
+    /// Headless cage (1280x720) running `command` as its child with `environment` added, as a
+    /// kiosk does. The child runs as `nobody` too.
+    public static func cage(
+        running command: [String], environment: [String: String] = [:]
+    ) throws
+        -> WaylandCompositor
+    {
+        try WaylandCompositor(kind: .cage, binary: "/usr/bin/cage", arguments: ["--"] + command, extra: environment)
+    }
+
+    /// Headless weston (pixman, desktop-shell) of `width`x`height`, with the screenshooter.
+    public static func weston(width: Int = 1920, height: Int = 1080) throws -> WaylandCompositor {
+        try WaylandCompositor(
+            kind: .weston, binary: "/usr/bin/weston",
+            arguments: [
+                "--backend=headless-backend.so", "--use-pixman", "--shell=desktop-shell.so", "--idle-time=0",
+                "--debug", "--width=\(width)", "--height=\(height)", "--socket=wayland-vitrine"
+            ])
+    }
+
+    private init(
+        kind: Kind, binary: String, config: String? = nil, arguments: [String] = [], extra: [String: String] = [:]
+    )
+        throws
+    {
+        guard access(binary, X_OK) == 0 else {
+            throw XCTSkip("\(kind.rawValue) is not installed (apt-get install \(kind.rawValue))")
+        }
+        if kind == .cage, access("/usr/bin/Xwayland", X_OK) != 0 {
+            throw XCTSkip("cage needs Xwayland (apt-get install xwayland)")
+        }
+        self.kind = kind
+        let directory =
+            FileManager.default.temporaryDirectory.path + "/vitrine-wl-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        chmod(directory, 0o700)
+        let asNobody = kind != .weston
+        if asNobody { chown(directory, 65534, 65534) }
+        runtimeDirectory = directory
+
+        var command = [binary]
+        if let config {
+            let path = directory + "/config"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            if asNobody { chown(path, 65534, 65534) }
+            command += ["-c", path]
+        }
+        command += arguments
+        if asNobody { command = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command }
+        var environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_RUNTIME_DIR": directory, "HOME": directory,
+            "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"
+        ]
+        environment.merge(extra) { _, new in new }
+        process = try ChildProcess(
+            "/usr/bin/env", ["-i"] + environment.sorted { $0.key < $1.key }.map { "\($0)=\($1)" } + command,
+            quiet: true)
+
+        // The socket appears when the compositor is ready; sway names its own (wayland-1 …).
+        let deadline = Date().addingTimeInterval(10)
+        var found: String?
+        while found == nil, process.isRunning, Date() < deadline {
+            found =
+                (try? FileManager.default.contentsOfDirectory(atPath: directory))?
+                .filter { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }.sorted().first
+            if found == nil { usleep(10_000) }
+        }
+        guard let found, process.isRunning else {
+            process.kill()
+            try? FileManager.default.removeItem(atPath: directory)
+            throw WaylandCompositorError(description: "\(kind.rawValue) did not start (no socket within 10 s)")
+        }
+        socketName = found
+        if kind == .sway {
+            // The IPC socket comes a moment after the Wayland one.
+            while swaySocket == nil, Date() < deadline { usleep(10_000) }
+        }
+    }
+
+    deinit { kill() }
+
+    /// Kills the compositor (SIGKILL: cage aborts on SIGTERM), reaps it, removes its directory.
+    public func kill() {
+        guard process.isRunning || FileManager.default.fileExists(atPath: runtimeDirectory) else { return }
+        process.kill()
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    private var swaySocket: String? {
+        (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?
+            .first { $0.hasPrefix("sway-ipc.") }.map { runtimeDirectory + "/" + $0 }
+    }
+
+    /// Runs `swaymsg ARGUMENTS` against this sway; throws when it fails.
+    public func swaymsg(_ arguments: String...) throws {
+        guard kind == .sway, let socket = swaySocket else {
+            throw WaylandCompositorError(description: "swaymsg needs a running sway")
+        }
+        try run("/usr/bin/swaymsg", ["-s", socket] + arguments)
+    }
+
+    /// The output as it is on screen now, as a PNG at `path`: `grim` (wlroots' screencopy) for
+    /// sway and cage, `weston-screenshooter` for weston. `cursor` asks grim to draw the cursor.
+    public func screenshot(to path: String, cursor: Bool = false) throws {
+        switch kind {
+        case .sway, .cage:
+            guard access("/usr/bin/grim", X_OK) == 0 else {
+                throw XCTSkip("grim is not installed (apt-get install grim)")
+            }
+            try run("/usr/bin/grim", (cursor ? ["-c"] : []) + [path], environment: environment)
+        case .weston:
+            let directory = runtimeDirectory + "/shots-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try run("/usr/bin/weston-screenshooter", [], environment: environment, directory: directory)
+            guard
+                let shot = try FileManager.default.contentsOfDirectory(atPath: directory).first(where: {
+                    $0.hasSuffix(".png")
+                })
+            else { throw WaylandCompositorError(description: "weston-screenshooter wrote no picture") }
+            try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.moveItem(atPath: directory + "/" + shot, toPath: path)
+        }
+    }
+
+    private func run(
+        _ executable: String, _ arguments: [String], environment extra: [String: String] = [:], directory: String? = nil
+    ) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw WaylandCompositorError(
+                description:
+                    "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))"
+            )
+        }
+    }
+}
+
+public struct WaylandCompositorError: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
+}
