@@ -100,7 +100,7 @@ let package = Package(
             name: "VitrineBench",
             dependencies: [
                 "VitrineSystem", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
-                "CX11", "CLinux", .product(name: "Logging", package: "swift-log")
+                "VitrineWayland", "CX11", "CLinux", .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: fastInDebug),
         // The input surfaces under libFuzzer (scripts/fuzz.sh builds it with -sanitize=fuzzer);
