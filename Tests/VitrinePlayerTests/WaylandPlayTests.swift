@@ -345,4 +345,39 @@ final class WaylandPlayTests: TemporaryDirectoryTestCase {
         let expected = 2 / interval
         XCTAssertEqual(committed, expected, accuracy: expected * 0.2, "one commit per presentation: \(line)")
     }
+
+    /// `--backend wayland` without a compositor: 69, saying where it looked.
+    func testNoCompositorExits69() throws {
+        let player = try PlayProcess(
+            arguments: ["play", try movingConfig(), "--backend", "wayland", "--display", "wayland-none"],
+            environment: ["XDG_RUNTIME_DIR": directory])
+        XCTAssertEqual(player.waitForExit(seconds: 5), 69, player.standardError)
+        XCTAssertTrue(
+            player.standardError.contains(
+                "cannot present on Wayland: cannot connect to the Wayland compositor at \"wayland-none\""),
+            player.standardError)
+    }
+
+    /// Under systemd with `$WAYLAND_DISPLAY` set and no --backend, a compositor that comes up
+    /// after the player is waited for (never headless), then played on.
+    func testUnderSystemdALateCompositorIsWaitedFor() throws {
+        let runtime = directory + "/run"
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", try movingConfig(), "--output", directory + "/frames"],
+            environment: [
+                "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": "wayland-vitrine", "INVOCATION_ID": "0123456789abcdef",
+                "NOTIFY_SOCKET": notify.listener.name
+            ])
+        XCTAssertNotNil(
+            notify.wait(seconds: 5) { $0.hasPrefix("STATUS=waiting for the Wayland compositor or X display") },
+            player.standardError)
+        let weston = try WaylandCompositor.weston(width: 320, height: 240, runtimeDirectory: runtime)
+        XCTAssertTrue(notify.wait(for: "READY=1", seconds: 10), player.standardError)
+        XCTAssertTrue(player.standardError.contains("presenting on Wayland wayland-vitrine"), player.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/frames"))
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+        weston.kill()
+    }
 }

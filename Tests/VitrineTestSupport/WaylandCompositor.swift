@@ -39,10 +39,15 @@ public final class WaylandCompositor {
         try WaylandCompositor(kind: .cage, binary: "/usr/bin/cage", arguments: ["--"] + command, extra: environment)
     }
 
-    /// Headless weston (pixman, desktop-shell) of `width`x`height`, with the screenshooter.
-    public static func weston(width: Int = 1920, height: Int = 1080) throws -> WaylandCompositor {
+    /// Headless weston (pixman, desktop-shell) of `width`x`height`, with the screenshooter, its
+    /// socket `wayland-vitrine` in `runtimeDirectory` (made now; default: a new temporary one).
+    public static func weston(
+        width: Int = 1920, height: Int = 1080, runtimeDirectory: String? = nil
+    ) throws
+        -> WaylandCompositor
+    {
         try WaylandCompositor(
-            kind: .weston, binary: "/usr/bin/weston",
+            kind: .weston, binary: "/usr/bin/weston", directory: runtimeDirectory,
             arguments: [
                 "--backend=headless-backend.so", "--use-pixman", "--shell=desktop-shell.so", "--idle-time=0",
                 "--debug", "--width=\(width)", "--height=\(height)", "--socket=wayland-vitrine"
@@ -50,10 +55,9 @@ public final class WaylandCompositor {
     }
 
     private init(
-        kind: Kind, binary: String, config: String? = nil, arguments: [String] = [], extra: [String: String] = [:]
-    )
-        throws
-    {
+        kind: Kind, binary: String, directory: String? = nil, config: String? = nil, arguments: [String] = [],
+        extra: [String: String] = [:]
+    ) throws {
         guard access(binary, X_OK) == 0 else {
             throw XCTSkip("\(kind.rawValue) is not installed (apt-get install \(kind.rawValue))")
         }
@@ -62,7 +66,8 @@ public final class WaylandCompositor {
         }
         self.kind = kind
         let directory =
-            FileManager.default.temporaryDirectory.path + "/vitrine-wl-\(getpid())-\(UUID().uuidString.prefix(8))"
+            directory
+            ?? FileManager.default.temporaryDirectory.path + "/vitrine-wl-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         chmod(directory, 0o700)
         let asNobody = kind != .weston
