@@ -23,7 +23,11 @@ final class WaylandFrameBuffer {
     /// until copied over from the buffer on screen.
     var stale: [IntRect] = []
 
-    private let pixels: UnsafeMutablePointer<UInt32>
+    /// Where its pages are mapped here: a range of its own, or a drawing window's while it
+    /// shows this buffer.
+    fileprivate(set) var pixels: UnsafeMutablePointer<UInt32>
+    /// The window whose range holds its pages now, if any.
+    fileprivate(set) weak var window: DrawingWindow?
 
     /// A black buffer of `size` from `shm`, its release reported to `listener` with `data`.
     init(
@@ -70,8 +74,21 @@ final class WaylandFrameBuffer {
     /// it keeps its pages until it moves on).
     func destroy() {
         wl_buffer_destroy(proxy)
-        munmap(pixels, byteCount)
+        if let window {
+            window.forget(self)
+        } else {
+            munmap(pixels, byteCount)
+        }
         close(descriptor)
+    }
+
+    /// Maps the memory at a new range of its own (after a window it was in went away).
+    fileprivate func mapAgain() {
+        guard let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+            address != MAP_FAILED
+        else { fatalError("cannot map a frame buffer again: \(SystemError("mmap"))") }
+        pixels = address.bindMemory(to: UInt32.self, capacity: byteCount / 4)
+        window = nil
     }
 
     /// Copies `rect` (inside both) from `other`, a buffer of the same size.
@@ -96,18 +113,27 @@ final class WaylandFrameBuffer {
 }
 
 /// A fixed range of addresses that shows one frame buffer at a time: the frame bitmap wraps
-/// it, and before each frame it is mapped onto the buffer the frame goes to. So frames are
-/// drawn in place into whichever buffer the compositor has released, while the bitmap, and
-/// everything the renderer keeps about it, stays the same.
+/// it, and before each frame the pages of the buffer the frame goes to are moved there. So
+/// frames are drawn in place into whichever buffer the compositor has released, while the
+/// bitmap, and everything the renderer keeps about it, stays the same.
+///
+/// The pages move with their page-table entries (`mremap`), so a frame faults nothing in; the
+/// buffer leaving the window takes a range of its own. Where the kernel cannot move shared
+/// pages that way (before Linux 5.13), the window maps the new buffer afresh instead and the
+/// pages the renderer touches fault in again.
 final class DrawingWindow {
     let size: PixelSize
     private let address: UnsafeMutableRawPointer
     private let byteCount: Int
-    /// The buffer mapped there now.
+    /// The buffer whose pages are here now.
     private(set) weak var buffer: WaylandFrameBuffer?
+    /// Whether pages are moved (false once the kernel refused: mapped afresh from then on).
+    private var movesPages: Bool
 
-    /// Reserves addresses for frames of `size`, mapped to nothing yet.
-    init(size: PixelSize) throws {
+    /// Reserves addresses for frames of `size`, mapped to nothing yet. `movesPages: false`
+    /// maps each buffer afresh, as on kernels that cannot move shared pages.
+    init(size: PixelSize, movesPages: Bool = true) throws {
+        self.movesPages = movesPages
         byteCount = max(4, size.width * size.height * 4)
         guard let address = mmap(nil, byteCount, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             address != MAP_FAILED
@@ -116,13 +142,49 @@ final class DrawingWindow {
         self.address = address
     }
 
-    deinit { munmap(address, byteCount) }
+    deinit {
+        // The buffer shown keeps its memory: it goes back to a mapping of its own.
+        if let buffer, movesPages, buffer.window === self {
+            buffer.mapAgain()
+        }
+        munmap(address, byteCount)
+    }
 
-    /// Maps `buffer` (of this window's size) here, in place of the buffer shown before.
+    /// A destroyed buffer's pages stay here (the file with them) until the window moves on.
+    fileprivate func forget(_ buffer: WaylandFrameBuffer) {
+        if self.buffer === buffer { self.buffer = nil }
+    }
+
+    /// Shows `buffer` (of this window's size) here, in place of the buffer shown before.
     func show(_ buffer: WaylandFrameBuffer) throws {
         guard buffer !== self.buffer else { return }
+        if movesPages, (try? move(buffer)) != nil { return }
+        if movesPages, let shown = self.buffer, shown.window === self { shown.mapAgain() }
+        movesPages = false
         let mapped = mmap(address, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, buffer.descriptor, 0)
         guard mapped == address else { throw SystemError("map a frame buffer for drawing (mmap MAP_FIXED)") }
+        self.buffer = buffer
+    }
+
+    /// Moves the shown buffer's pages out to a range of their own (the window stays mapped, so
+    /// no other mapping can take its place), then `buffer`'s pages in.
+    private func move(_ buffer: WaylandFrameBuffer) throws {
+        if let shown = self.buffer, shown.window === self {
+            guard let spare = mmap(nil, byteCount, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), spare != MAP_FAILED
+            else { throw SystemError("reserve \(byteCount) bytes for a frame buffer (mmap)") }
+            guard vitrine_move_mapping(address, byteCount, spare, 1) == 0 else {
+                let error = SystemError("move a frame buffer's pages (mremap MREMAP_DONTUNMAP)")
+                munmap(spare, byteCount)
+                throw error
+            }
+            shown.pixels = spare.bindMemory(to: UInt32.self, capacity: byteCount / 4)
+            shown.window = nil
+        }
+        guard vitrine_move_mapping(buffer.pixels, byteCount, address, 0) == 0 else {
+            throw SystemError("move a frame buffer's pages (mremap)")
+        }
+        buffer.pixels = address.bindMemory(to: UInt32.self, capacity: byteCount / 4)
+        buffer.window = self
         self.buffer = buffer
     }
 

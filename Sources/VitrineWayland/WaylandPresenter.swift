@@ -205,7 +205,7 @@ public final class WaylandPresenter: Presenter {
     public func makeFrameBitmap(size: PixelSize) throws -> Bitmap? {
         try throwIfFailed()
         try makeBuffers(for: size)
-        let window = try DrawingWindow(size: size)
+        let window = try DrawingWindow(size: size, movesPages: movesPagesBetweenBuffers)
         try window.show(buffers[0])
         self.window = window
         let bitmap = window.makeBitmap()
@@ -310,6 +310,9 @@ public final class WaylandPresenter: Presenter {
         try flush()
     }
 
+    /// Whether frame bitmaps move buffers' pages in (true) or map each buffer afresh, as where
+    /// the kernel cannot move shared pages (for tests of that path).
+    package var movesPagesBetweenBuffers = true
     /// Frames drawn into another buffer than the frame before (the previous one was held).
     public private(set) var drawingBufferChanges = 0
     /// Commits refused because their buffer was still held (stays 0).

@@ -4,6 +4,7 @@
 // The client side of the protocols Vitrine speaks beyond the core one, as wayland-scanner made
 // it (scripts/generate-wayland-protocols.sh), and what Swift cannot reach of libwayland itself.
 
+#include <stddef.h>
 #include <stdint.h>
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
@@ -26,5 +27,11 @@ int vitrine_memfd_create(const char *name, unsigned int flags);
 unsigned int vitrine_memfd_cloexec_sealing(void);
 /// fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK): the compositor's mapping can never lose its pages.
 int vitrine_seal_against_shrinking(int fd);
+
+/// Moves the pages mapped at `from` (`size` bytes) to `to`, replacing whatever is mapped there,
+/// page-table entries included (mremap MREMAP_FIXED). With `keep_source` the range at `from`
+/// stays mapped to the same file (MREMAP_DONTUNMAP: Linux 5.13 for shared mappings). Returns 0,
+/// or -1 with errno set.
+int vitrine_move_mapping(void *from, size_t size, void *to, int keep_source);
 
 #endif
