@@ -129,6 +129,9 @@ final class DrawingWindow {
     private(set) weak var buffer: WaylandFrameBuffer?
     /// Whether pages are moved (false once the kernel refused: mapped afresh from then on).
     private var movesPages: Bool
+    /// Whether `buffer`'s pages live here (moved in), so they must move out before the window
+    /// shows another buffer or goes.
+    private var holdsBufferPages = false
 
     /// Reserves addresses for frames of `size`, mapped to nothing yet. `movesPages: false`
     /// maps each buffer afresh, as on kernels that cannot move shared pages.
@@ -143,23 +146,25 @@ final class DrawingWindow {
     }
 
     deinit {
-        // The buffer shown keeps its memory: it goes back to a mapping of its own.
-        if let buffer, movesPages, buffer.window === self {
-            buffer.mapAgain()
-        }
+        // The buffer shown keeps its memory: it goes back to a mapping of its own. (Its weak
+        // reference to this window already reads nil here, hence the window's own flag.)
+        if let buffer, holdsBufferPages { buffer.mapAgain() }
         munmap(address, byteCount)
     }
 
     /// A destroyed buffer's pages stay here (the file with them) until the window moves on.
     fileprivate func forget(_ buffer: WaylandFrameBuffer) {
-        if self.buffer === buffer { self.buffer = nil }
+        guard self.buffer === buffer else { return }
+        self.buffer = nil
+        holdsBufferPages = false
     }
 
     /// Shows `buffer` (of this window's size) here, in place of the buffer shown before.
     func show(_ buffer: WaylandFrameBuffer) throws {
         guard buffer !== self.buffer else { return }
         if movesPages, (try? move(buffer)) != nil { return }
-        if movesPages, let shown = self.buffer, shown.window === self { shown.mapAgain() }
+        if let shown = self.buffer, holdsBufferPages { shown.mapAgain() }
+        holdsBufferPages = false
         movesPages = false
         let mapped = mmap(address, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, buffer.descriptor, 0)
         guard mapped == address else { throw SystemError("map a frame buffer for drawing (mmap MAP_FIXED)") }
@@ -169,7 +174,7 @@ final class DrawingWindow {
     /// Moves the shown buffer's pages out to a range of their own (the window stays mapped, so
     /// no other mapping can take its place), then `buffer`'s pages in.
     private func move(_ buffer: WaylandFrameBuffer) throws {
-        if let shown = self.buffer, shown.window === self {
+        if let shown = self.buffer, holdsBufferPages {
             guard let spare = mmap(nil, byteCount, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), spare != MAP_FAILED
             else { throw SystemError("reserve \(byteCount) bytes for a frame buffer (mmap)") }
             guard vitrine_move_mapping(address, byteCount, spare, 1) == 0 else {
@@ -179,6 +184,7 @@ final class DrawingWindow {
             }
             shown.pixels = spare.bindMemory(to: UInt32.self, capacity: byteCount / 4)
             shown.window = nil
+            holdsBufferPages = false
         }
         guard vitrine_move_mapping(buffer.pixels, byteCount, address, 0) == 0 else {
             throw SystemError("move a frame buffer's pages (mremap)")
@@ -186,6 +192,7 @@ final class DrawingWindow {
         buffer.pixels = address.bindMemory(to: UInt32.self, capacity: byteCount / 4)
         buffer.window = self
         self.buffer = buffer
+        holdsBufferPages = true
     }
 
     /// A bitmap over the window, keeping it alive while the bitmap lives.

@@ -143,6 +143,12 @@ final class WaylandPlayTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(player.waitForError(containing: "output resized to 600x800"), player.standardError)
         XCTAssertLessThanOrEqual(try waitForScreen(of: sway, toShow: try render(config, size: "600x800")), 2)
 
+        // Scale 2: the surface is 300x400 units, the buffer still 600x800 native pixels (drawn
+        // at 300x400 and scaled up, the picture would not match).
+        try sway.swaymsg("output", "HEADLESS-1", "scale", "2")
+        XCTAssertTrue(player.waitForError(containing: "at scale 2"), player.standardError)
+        XCTAssertLessThanOrEqual(try waitForScreen(of: sway, toShow: try render(config, size: "600x800")), 2)
+
         player.send(SIGTERM)
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
@@ -274,6 +280,28 @@ final class WaylandPlayTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(player.waitForExit(seconds: 3), 69, player.standardError)
         XCTAssertLessThan(Date().timeIntervalSince(killed), 1.0)
         XCTAssertTrue(player.standardError.contains("compositor went away"), player.standardError)
+    }
+
+    /// A compositor that stops answering (SIGSTOP) while the player animates: frames wait for
+    /// the frame callback and the watchdog's round trip blocks, so WATCHDOG=1 stops (systemd
+    /// restarts the player); when it answers again the pings resume.
+    func testAStalledCompositorStopsTheWatchdog() throws {
+        let sway = try WaylandCompositor.sway(width: 320, height: 240)
+        let notify = try NotifyLog()
+        var environment = sway.environment
+        environment["NOTIFY_SOCKET"] = notify.listener.name
+        environment["WATCHDOG_USEC"] = "200000"
+        let player = try PlayProcess(arguments: ["play", try movingConfig()], environment: environment)
+        XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
+        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2))
+        kill(sway.pid, SIGSTOP)
+        usleep(150_000)  // a ping already on its way may still arrive
+        _ = notify.wait(seconds: 0.05) { _ in false }
+        XCTAssertNil(notify.wait(seconds: 0.6) { $0 == "WATCHDOG=1" }, "no ping while the compositor is stopped")
+        kill(sway.pid, SIGCONT)
+        XCTAssertTrue(notify.wait(for: "WATCHDOG=1", seconds: 2), "pings again once the compositor answers")
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
 
     /// Resizing over and over while animating: the buffers of old sizes all go (memfds counted

@@ -107,6 +107,8 @@ public final class WaylandCompositor {
             throw WaylandCompositorError(description: "\(kind.rawValue) did not start (no socket within 10 s)")
         }
         socketName = found
+        // The socket file appears at bind(); wait until the compositor accepts connections.
+        while !Self.accepts(directory + "/" + found), Date() < deadline { usleep(10_000) }
         if kind == .sway {
             // The IPC socket comes a moment after the Wayland one.
             while swaySocket == nil, Date() < deadline { usleep(10_000) }
@@ -114,6 +116,25 @@ public final class WaylandCompositor {
     }
 
     deinit { kill() }
+
+    /// Whether a Unix stream socket at `path` accepts a connection now.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
 
     /// Kills the compositor (SIGKILL: cage aborts on SIGTERM), reaps it, removes its directory.
     public func kill() {
