@@ -11,7 +11,9 @@ import VitrineSystem
 /// Each pass: sources with input already buffered in user space run first (Xlib reads events
 /// ahead of the socket); then, unless a frame is due, the loop waits for the next deadline (the
 /// link's or a timer's) or a descriptor; ready sources run, then due timers; then the due frame,
-/// if any, is delivered.
+/// if any, is delivered. A due frame that a watched presenter is not ready for
+/// (`Presenter.isReadyForFrame`) waits: the loop sleeps on descriptors and timers only until the
+/// presenter's descriptor wakes it.
 public final class FrameLoop {
     /// Identifies a watched source, for `unwatch`.
     public struct SourceID: Hashable { fileprivate let value: Int }
