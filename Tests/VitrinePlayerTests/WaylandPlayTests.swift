@@ -408,4 +408,38 @@ final class WaylandPlayTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
         weston.kill()
     }
+
+    /// The pointer over the player shows no cursor: with a pointer moved across the output
+    /// (a virtual pointer through wayvnc), a screenshot with the cursor (`grim -c`) is still
+    /// exactly `render` of the scene. (sway draws its own cursor where no client hides it.)
+    func testTheCursorIsHiddenOverThePlayer() throws {
+        let sway = try WaylandCompositor.sway(width: 640, height: 360)
+        let pointer = try VirtualPointer(on: sway)
+        try pointer.move(x: 100, y: 100)
+        let config = try stillConfig()
+        let notify = try NotifyLog()
+        let player = try play([config], on: sway, notify: notify)
+        XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
+        for x in stride(from: 120, through: 320, by: 20) {
+            try pointer.move(x: x, y: 180)
+            usleep(20_000)
+        }
+        let expected = try render(config, size: "640x360")
+        let shot = directory + "/cursor.png"
+        usleep(200_000)
+        try sway.screenshot(to: shot, cursor: true)
+        XCTAssertLessThanOrEqual(maximumDifference(try Image(contentsOfFile: shot), expected), 2, "a cursor is drawn")
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+        // Without the player the compositor's own cursor is there: the test can see one.
+        usleep(200_000)
+        try pointer.move(x: 330, y: 180)
+        usleep(200_000)
+        try sway.screenshot(to: shot, cursor: true)
+        let desktop = try Image(contentsOfFile: shot)
+        let corner = desktop[2, 2]
+        var differing = 0
+        for y in 170..<200 { for x in 320..<350 where desktop[x, y] != corner { differing += 1 } }
+        XCTAssertGreaterThan(differing, 20, "sway's cursor shows over its empty desktop")
+    }
 }

@@ -209,3 +209,107 @@ public struct WaylandCompositorError: Error, CustomStringConvertible {
     public var description: String
     public init(description: String) { self.description = description }
 }
+
+/// A pointer a test moves over a wlroots compositor: `wayvnc` (a VNC server that injects input
+/// through the wlr virtual-pointer protocol) driven by a minimal RFB client. Skips the test
+/// when wayvnc is not installed.
+public final class VirtualPointer {
+    private let server: ChildProcess
+    private let connection: Int32
+
+    public init(on compositor: WaylandCompositor) throws {
+        guard access("/usr/bin/wayvnc", X_OK) == 0 else {
+            throw XCTSkip("wayvnc is not installed (apt-get install wayvnc)")
+        }
+        let port = 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<5_000)
+        // HOME: wayvnc looks for a config there (none: no authentication, all it needs).
+        let environment = compositor.environment.merging(["PATH": "/usr/bin:/bin", "HOME": compositor.runtimeDirectory])
+        {
+            $1
+        }
+        server = try ChildProcess(
+            "/usr/bin/env",
+            ["-i"] + environment.sorted { $0.key < $1.key }.map { "\($0)=\($1)" } + [
+                "/usr/bin/wayvnc", "127.0.0.1", String(port)
+            ], quiet: true)
+        let deadline = Date().addingTimeInterval(5)
+        var fd: Int32 = -1
+        while fd < 0, server.isRunning, Date() < deadline {
+            fd = Self.connect(port: port)
+            if fd < 0 { usleep(20_000) }
+        }
+        guard fd >= 0 else {
+            server.kill()
+            throw WaylandCompositorError(description: "wayvnc did not listen on port \(port)")
+        }
+        connection = fd
+        do { try handshake() } catch {
+            close(fd)
+            server.kill()
+            throw error
+        }
+    }
+
+    deinit {
+        close(connection)
+        server.kill()
+    }
+
+    /// Moves the pointer to (`x`, `y`) on the output, no button pressed (an RFB PointerEvent).
+    public func move(x: Int, y: Int) throws {
+        let message: [UInt8] = [5, 0, UInt8(x >> 8), UInt8(x & 0xFF), UInt8(y >> 8), UInt8(y & 0xFF)]
+        try send(message)
+    }
+
+    /// RFB 3.8 without authentication, up to the server's init message.
+    private func handshake() throws {
+        _ = try receive(12)  // "RFB 003.008\n"
+        try send(Array("RFB 003.008\n".utf8))
+        let count = Int(try receive(1)[0])
+        let types = try receive(count)
+        guard types.contains(1) else { throw WaylandCompositorError(description: "wayvnc asks for authentication") }
+        try send([1])  // security type None
+        guard try receive(4) == [0, 0, 0, 0] else { throw WaylandCompositorError(description: "RFB security failed") }
+        try send([1])  // ClientInit: shared
+        let header = try receive(24)
+        let nameLength = Int(header[20]) << 24 | Int(header[21]) << 16 | Int(header[22]) << 8 | Int(header[23])
+        _ = try receive(nameLength)
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        guard Glibc.send(connection, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            throw WaylandCompositorError(description: "cannot write to wayvnc")
+        }
+    }
+
+    private func receive(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 5_000) == 1 else {
+                throw WaylandCompositorError(description: "wayvnc is silent")
+            }
+            let n = bytes.withUnsafeMutableBytes { recv(connection, $0.baseAddress! + got, count - got, 0) }
+            guard n > 0 else { throw WaylandCompositorError(description: "wayvnc closed the connection") }
+            got += n
+        }
+        return bytes
+    }
+
+    private static func connect(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        if !connected { close(fd) }
+        return connected ? fd : -1
+    }
+}
