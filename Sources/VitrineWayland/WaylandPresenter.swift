@@ -527,6 +527,16 @@ public final class WaylandPresenter: Presenter {
         samples.append(sample)
     }
 
+    /// Makes a request every compositor refuses (a wl_shm pool of size 0): the connection ends
+    /// with a protocol error, as a compositor's refusal would end it (for fault tests).
+    package func makeInvalidRequest() {
+        guard let shm else { return }
+        let fd = vitrine_memfd_create("vitrine-invalid", vitrine_memfd_cloexec_sealing())
+        if let pool = wl_shm_create_pool(shm, fd, 0) { wl_shm_pool_destroy(pool) }
+        Glibc.close(fd)
+        _ = display.map { wl_display_flush($0) }
+    }
+
     // MARK: - The connection
 
     /// Reads what the socket has (waiting up to `timeout` seconds for something, 0: not at all)

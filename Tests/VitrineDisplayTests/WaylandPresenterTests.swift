@@ -133,4 +133,19 @@ final class WaylandPresenterTests: XCTestCase {
             XCTAssertEqual(error as? PresenterError, .cannotConnectToCompositor("/nonexistent/wayland-vitrine"))
         }
     }
+
+    /// A protocol error ends the connection: every later call throws, naming the interface.
+    func testAProtocolErrorIsReportedWithItsCause() throws {
+        let sway = try WaylandCompositor.sway(width: 320, height: 240)
+        let presenter = try connect(to: sway)
+        defer { presenter.close() }
+        presenter.makeInvalidRequest()
+        var thrown: PresenterError?
+        do { try presenter.finishPresenting() } catch let error as PresenterError { thrown = error }
+        guard case .wayland(_, let detail) = try XCTUnwrap(thrown) else {
+            return XCTFail("\(String(describing: thrown))")
+        }
+        XCTAssertTrue(detail.contains("protocol error") && detail.contains("wl_shm"), detail)
+        XCTAssertThrowsError(try presenter.handleEvents()) { XCTAssertEqual($0 as? PresenterError, thrown) }
+    }
 }
