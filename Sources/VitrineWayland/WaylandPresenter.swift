@@ -416,8 +416,12 @@ public final class WaylandPresenter: Presenter {
     }
 
     func registryRemoved(name: UInt32) {
-        guard name == outputGlobal else { return }
+        guard name == outputGlobal, let output else { return }
+        // The next output announced is bound in its place (its mode and scale then count).
         logger.notice("the output went away; the compositor will configure the surface again")
+        wl_output_destroy(output)
+        self.output = nil
+        outputGlobal = nil
     }
 
     func toplevelConfigured(width: Int, height: Int) {
