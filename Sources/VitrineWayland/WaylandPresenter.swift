@@ -141,13 +141,12 @@ public final class WaylandPresenter: Presenter {
         // The globals, then what binding them sent (output mode and scale, seat capabilities).
         try roundtrip("wl_display_roundtrip")
         try roundtrip("wl_display_roundtrip")
-        guard let compositor, let shm, let wmBase else {
+        guard let compositor, shm != nil, let wmBase else {
             let missing = [("wl_compositor", compositor), ("wl_shm", shm), ("xdg_wm_base", wmBase)]
                 .filter { $0.1 == nil }.map(\.0)
             throw PresenterError.wayland(
                 call: "wl_registry", detail: "the compositor offers no \(missing.joined(separator: ", "))")
         }
-        _ = shm
         xdg_wm_base_add_listener(wmBase, WaylandListeners.wmBase, selfPointer)
         surface = wl_compositor_create_surface(compositor)
         xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface)
