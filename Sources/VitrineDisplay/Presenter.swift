@@ -6,7 +6,8 @@ public enum PresenterEvent: Equatable, Sendable {
     case resized(PixelSize)
 }
 
-/// Where finished frames go: a screen (`X11Presenter`) or memory and files (`HeadlessPresenter`).
+/// Where finished frames go: a screen (`X11Presenter`, `WaylandPresenter`) or memory and files
+/// (`HeadlessPresenter`).
 ///
 /// The presenter owns what the output shows: a present changes only the pixels in its dirty
 /// rectangles, whatever the rest of the bitmap holds. A frame smaller than the output is shown
