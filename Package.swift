@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "VitrineAnimation", targets: ["VitrineAnimation"]),
         .library(name: "VitrineDisplay", targets: ["VitrineDisplay"]),
         .library(name: "VitrineX11", targets: ["VitrineX11"]),
+        .library(name: "VitrineWayland", targets: ["VitrineWayland"]),
         .library(name: "VitrineConfig", targets: ["VitrineConfig"]),
         .library(name: "VitrinePlayer", targets: ["VitrinePlayer"])
     ],
@@ -48,6 +49,12 @@ let package = Package(
         .systemLibrary(
             name: "CX11", path: "Sources/CX11",
             providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]),
+        .systemLibrary(
+            name: "CWayland", path: "Sources/CWayland", pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev"])]),
+        // wayland-scanner's code for xdg-shell, presentation-time and idle-inhibit, kept in the
+        // repository (scripts/generate-wayland-protocols.sh), and the few helpers Swift needs.
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"], path: "Sources/CWaylandProtocols"),
         // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -81,13 +88,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: fastInDebug),
+        // The Wayland display stack: an xdg-shell toplevel fed wl_shm buffers, paced by the
+        // compositor's frame callbacks and presentation feedback.
+        .target(
+            name: "VitrineWayland",
+            dependencies: [
+                "VitrineSystem", "VitrineGraphics", "VitrineDisplay", "CWayland", "CWaylandProtocols",
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: fastInDebug),
         // Benchmark scenes, workloads and statistics: `vitrine bench` and the display probe use
         // them; no library does.
         .target(
             name: "VitrineBench",
             dependencies: [
                 "VitrineSystem", "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
-                "CX11", "CLinux", .product(name: "Logging", package: "swift-log")
+                "VitrineWayland", "CX11", "CLinux", .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: fastInDebug),
         // The input surfaces under libFuzzer (scripts/fuzz.sh builds it with -sanitize=fuzzer);
@@ -124,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11",
+                "VitrineGraphics", "VitrineAnimation", "VitrineDisplay", "VitrineX11", "VitrineWayland",
                 "VitrinePlayer", "VitrineConfig", "VitrineTOML", "VitrineSystem", "VitrineBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -140,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "VitrineDisplayTests",
             dependencies: [
-                "VitrineDisplay", "VitrineX11", "VitrineGraphics", "VitrineSystem", "CX11", "VitrineTestSupport",
+                "VitrineDisplay", "VitrineX11", "VitrineWayland", "VitrineGraphics", "VitrineSystem", "CX11",
+                "VitrineTestSupport",
                 .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(

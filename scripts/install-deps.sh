@@ -2,13 +2,19 @@
 # Installs the Debian packages Vitrine needs that are not installed yet.
 #   scripts/install-deps.sh          what building and playing need
 #   scripts/install-deps.sh --test   also what the test suite needs (Xvfb, xwd, ImageMagick, systemd-analyze,
-#                                    python3 for the storm soak)
+#                                    python3 for the storm soak, the Wayland compositors sway, cage
+#                                    (with Xwayland) and weston, grim for screenshots, wayvnc for a
+#                                    virtual pointer)
+# Regenerating the Wayland protocol code (scripts/generate-wayland-protocols.sh) also needs
+# wayland-protocols and libwayland-bin; building does not.
 set -euo pipefail
 
-packages=(libx11-dev libxext-dev libxrandr-dev libpng-dev libturbojpeg0-dev libfreetype-dev libfontconfig-dev
+packages=(libx11-dev libxext-dev libxrandr-dev libwayland-dev libpng-dev libturbojpeg0-dev libfreetype-dev
+          libfontconfig-dev
           pkg-config fonts-dejavu-core)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback libxfixes3 python3)
+    packages+=(xvfb x11-apps x11-xserver-utils imagemagick systemd fonts-droid-fallback libxfixes3 python3
+               sway cage xwayland weston grim wayvnc)
 fi
 
 missing=()

@@ -11,7 +11,9 @@ import VitrineSystem
 /// Each pass: sources with input already buffered in user space run first (Xlib reads events
 /// ahead of the socket); then, unless a frame is due, the loop waits for the next deadline (the
 /// link's or a timer's) or a descriptor; ready sources run, then due timers; then the due frame,
-/// if any, is delivered.
+/// if any, is delivered. A due frame that a watched presenter is not ready for
+/// (`Presenter.isReadyForFrame`) waits: the loop sleeps on descriptors and timers only until the
+/// presenter's descriptor wakes it.
 public final class FrameLoop {
     /// Identifies a watched source, for `unwatch`.
     public struct SourceID: Hashable { fileprivate let value: Int }
@@ -28,6 +30,8 @@ public final class FrameLoop {
         var id: SourceID
         var descriptor: Int32
         var hasBufferedInput: (() -> Bool)?
+        /// Frames wait while this says no (a presenter not ready for one).
+        var holdsFrames: (() -> Bool)?
         var handler: () throws -> Void
     }
 
@@ -61,14 +65,23 @@ public final class FrameLoop {
         return id
     }
 
-    /// Watches a presenter's events: `handler` gets them whenever there are any.
+    /// Watches a presenter's events: `handler` gets them whenever there are any. A due frame
+    /// waits until the presenter is ready for it (`Presenter.isReadyForFrame`): meanwhile the
+    /// loop sleeps on its descriptors, and the presenter's own descriptor wakes it.
     @discardableResult
     public func watch(_ presenter: Presenter, _ handler: @escaping ([PresenterEvent]) throws -> Void) -> SourceID {
-        watch(presenter.eventDescriptor ?? -1, hasBufferedInput: { presenter.hasPendingEvents }) {
+        let id = watch(presenter.eventDescriptor ?? -1, hasBufferedInput: { presenter.hasPendingEvents }) {
             let events = try presenter.handleEvents()
             if !events.isEmpty { try handler(events) }
         }
+        if let index = sources.firstIndex(where: { $0.id == id }) {
+            sources[index].holdsFrames = { !presenter.isReadyForFrame }
+        }
+        return id
     }
+
+    /// Whether a watched presenter holds frames back now.
+    private var framesAreHeld: Bool { sources.contains { $0.holdsFrames?() == true } }
 
     /// Stops watching a source.
     public func unwatch(_ id: SourceID) { sources.removeAll { $0.id == id } }
@@ -124,7 +137,8 @@ public final class FrameLoop {
             var now = link.clock.now()
             try runDueTimers(at: now)
             if stopRequested { return }
-            let frameDeadline = link.nextDeadline
+            // A held frame keeps its deadline; the loop waits for the presenter (or a timer).
+            let frameDeadline = framesAreHeld ? nil : link.nextDeadline
             if frameDeadline.map({ now < $0 }) ?? true {
                 let deadline = [frameDeadline, nextTimerDeadline].compactMap { $0 }.min()
                 try waitForInput(until: deadline)
@@ -134,7 +148,7 @@ public final class FrameLoop {
                 if stopRequested { return }
             }
 
-            if let frame = link.frame(at: now) {
+            if !framesAreHeld, let frame = link.frame(at: now) {
                 try onFrame(frame)
                 link.frameDidEnd(at: link.clock.now())
             }

@@ -6,7 +6,8 @@ public enum PresenterEvent: Equatable, Sendable {
     case resized(PixelSize)
 }
 
-/// Where finished frames go: a screen (`X11Presenter`) or memory and files (`HeadlessPresenter`).
+/// Where finished frames go: a screen (`X11Presenter`, `WaylandPresenter`) or memory and files
+/// (`HeadlessPresenter`).
 ///
 /// The presenter owns what the output shows: a present changes only the pixels in its dirty
 /// rectangles, whatever the rest of the bitmap holds. A frame smaller than the output is shown
@@ -20,6 +21,11 @@ public protocol Presenter: AnyObject {
     var eventDescriptor: Int32? { get }
     /// Whether events are already waiting in user space, where no poll() sees them.
     var hasPendingEvents: Bool { get }
+    /// Whether the output takes a frame now. A presenter paced by its display (a Wayland
+    /// compositor's frame callbacks) says no from a present until the display asks for the next
+    /// frame, and its `eventDescriptor` turns readable when that changes; a frame loop holds
+    /// due frames meanwhile.
+    var isReadyForFrame: Bool { get }
 
     /// Prepares the buffers for frames of `frameSize` (`present` also does this on a new size).
     func configure(frameSize: PixelSize) throws
@@ -45,6 +51,9 @@ public protocol Presenter: AnyObject {
 }
 
 extension Presenter {
+    /// Ready at any time: the display link alone paces the frames.
+    public var isReadyForFrame: Bool { true }
+
     /// No frame buffer of its own: frames come in any bitmap and are copied.
     public func makeFrameBitmap(size: PixelSize) throws -> Bitmap? { nil }
     /// Nothing to wait for without a frame buffer of its own.
@@ -75,6 +84,11 @@ public enum PresenterError: Error, CustomStringConvertible, Equatable {
     case x11(call: String, detail: String)
     /// A frame sink threw: the frame index and the sink's error.
     case sinkFailed(frame: Int, detail: String)
+    /// No Wayland compositor answers on this socket.
+    case cannotConnectToCompositor(String)
+    /// The Wayland connection failed or a request could not be made: what failed, and why
+    /// (the compositor went away, a protocol error, a missing global).
+    case wayland(call: String, detail: String)
 
     public var description: String {
         switch self {
@@ -87,6 +101,11 @@ public enum PresenterError: Error, CustomStringConvertible, Equatable {
             return "\(call) failed: \(detail)"
         case .sinkFailed(let frame, let detail):
             return "frame sink failed on frame \(frame): \(detail)"
+        case .cannotConnectToCompositor(let name):
+            return
+                "cannot connect to the Wayland compositor at \"\(name)\" (is it running, and are WAYLAND_DISPLAY and XDG_RUNTIME_DIR right?)"
+        case .wayland(let call, let detail):
+            return "\(call) failed: \(detail)"
         }
     }
 }

@@ -8,6 +8,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure the renderer, the display path and the player.",
         discussion: """
             vitrine bench --pacing            display link pacing and present cost on $DISPLAY
+            vitrine bench --pacing --backend wayland   the same under the Wayland compositor at $WAYLAND_DISPLAY
             vitrine bench graphics …          the renderer (peers-bench.py's external-renderer protocol)
             vitrine bench player [CONFIG]     each scene's frame cost, pixels redrawn, CPU share and RSS
             """,
@@ -19,7 +20,12 @@ struct BenchCommand: ParsableCommand {
     )
     var pacing = false
 
-    @Option(help: "X display for --pacing (default: $DISPLAY).")
+    enum Backend: String, ExpressibleByArgument { case x11, wayland }
+
+    @Option(help: "x11 (default) or wayland: the display stack --pacing measures.")
+    var backend: Backend = .x11
+
+    @Option(help: "X display for --pacing (default: $DISPLAY), or the Wayland socket (default: $WAYLAND_DISPLAY).")
     var display: String?
 
     @Option(help: "Seconds of pacing per workload.")
@@ -37,6 +43,13 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         guard pacing else { throw ValidationError("choose a benchmark: --pacing, or a subcommand (see --help)") }
-        try DisplayBenchmarkSuite.run(displayName: display, seconds: seconds, framesPerSecond: fps) { print($0) }
+        switch backend {
+        case .x11:
+            try DisplayBenchmarkSuite.run(displayName: display, seconds: seconds, framesPerSecond: fps) { print($0) }
+        case .wayland:
+            try DisplayBenchmarkSuite.runWayland(socketName: display, seconds: seconds, framesPerSecond: fps) {
+                print($0)
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import VitrineConfig
 import VitrineDisplay
 import VitrineGraphics
+import VitrineWayland
 import VitrineX11
 import VitrinePlayer
 import VitrineSystem
@@ -11,33 +12,41 @@ import VitrineSystem
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a playlist full screen (X11) or headless into numbered PNG files.",
+        abstract: "Play a playlist full screen (Wayland or X11) or headless into numbered PNG files.",
         discussion: """
             Signals: HUP re-reads and validates the config (a valid one replaces the playlist \
             without closing the window; an invalid one is logged and the old one plays on), USR1 \
             skips to the next scene, USR2 restarts the playlist, TERM and INT stop (exit 0).
             Under systemd (Type=notify) it sends READY, STATUS, RELOADING, WATCHDOG and STOPPING.
             Installed as a service it reads /etc/vitrine/playlist.toml (see systemd/vitrine.service).
-            Without --backend it plays on X11 when a display opens, else headless; under systemd \
-            (NOTIFY_SOCKET or INVOCATION_ID set) it never turns headless on its own: it waits \
-            --wait-for-display seconds for the X server, then exits 69 so systemd starts it again.
+            Without --backend it plays on Wayland when a compositor answers ($WAYLAND_DISPLAY, or \
+            wayland-0 in $XDG_RUNTIME_DIR), else on X11 when a display opens, else headless; under \
+            systemd (NOTIFY_SOCKET or INVOCATION_ID set) it never turns headless on its own: it waits \
+            --wait-for-display seconds for a compositor or an X server, then exits 69 so systemd \
+            starts it again.
             \(ExitStatus.summary)
             """)
 
     enum Backend: String, ExpressibleByArgument, CaseIterable {
-        case x11, headless
+        case wayland, x11, headless
     }
 
     @Argument(help: "The playlist (TOML).")
     var config = "config/default.toml"
 
-    @Option(help: "x11 or headless (default: x11 when a display can be opened, else headless).")
+    @Option(
+        help:
+            "wayland, x11 or headless (default: wayland when a compositor answers, else x11 when a display can be opened, else headless)."
+    )
     var backend: Backend?
 
-    @Option(help: "X display (default: $DISPLAY).")
+    @Option(help: "X display (default: $DISPLAY), or the Wayland socket (default: $WAYLAND_DISPLAY).")
     var display: String?
 
-    @Option(help: "Seconds to wait for the X display to open before exiting 69 (default: 0; 60 under systemd).")
+    @Option(
+        help:
+            "Seconds to wait for the X display (or Wayland compositor) before exiting 69 (default: 0; 60 under systemd)."
+    )
     var waitForDisplay: Double?
 
     @Option(help: "Frames per second (default: the playlist's fps).")
@@ -105,7 +114,10 @@ struct PlayCommand: ParsableCommand {
         let presenter = try makePresenter(
             for: playlist, underSystemd: underSystemd, notifier: notifier,
             signals: signals, logger: logger)
-        defer { (presenter as? X11Presenter)?.close() }  // restores the screen saver
+        defer {
+            (presenter as? X11Presenter)?.close()  // restores the screen saver
+            (presenter as? WaylandPresenter)?.close()
+        }
 
         let player = Player(
             playlist: playlist,
@@ -116,7 +128,7 @@ struct PlayCommand: ParsableCommand {
             player: player, presenter: presenter, loop: FrameLoop(link: link),
             options: .init(
                 configFile: config, framesPerSecond: fps, stopAfterFrames: frames,
-                stopAfterSeconds: duration, pausesWhenIdle: presenter is X11Presenter,
+                stopAfterSeconds: duration, pausesWhenIdle: !(presenter is HeadlessPresenter),
                 controlSocketPath: control ?? ControlSocketPath.serviceDefault(environment)),
             notifier: notifier, signals: signals, logger: logger)
         do {
@@ -139,26 +151,38 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    /// The presenter the options ask for. Without `--backend`: X11 when a display opens, else
-    /// headless at the playlist's canvas size, writing each frame to `output` — except under
-    /// systemd, where a kiosk must show its screen or be restarted, never turn headless.
+    /// The presenter the options ask for. Without `--backend`: Wayland when a compositor
+    /// answers, else X11 when a display opens, else headless at the playlist's canvas size,
+    /// writing each frame to `output` — except under systemd, where a kiosk must show its screen
+    /// or be restarted, never turn headless.
     private func makePresenter(
         for playlist: Playlist, underSystemd: Bool, notifier: SystemdNotifier?,
         signals: SignalSource, logger: Logger
     ) throws -> Presenter {
-        let chosen = backend ?? (underSystemd ? .x11 : nil)
-        if chosen != .headless {
-            let wait = waitForDisplay ?? (underSystemd ? 60 : 0)
+        if backend != .headless {
+            // Under systemd without --backend: whichever display comes up first, waited for.
+            let stacks: [DisplayStack] =
+                switch backend {
+                case .wayland: [.wayland]
+                case .x11: [.x11]
+                default: DisplayStack.available(socketName: display, underSystemd: underSystemd)
+                }
+            let waits = backend != nil || underSystemd
+            let wait = waits ? waitForDisplay ?? (underSystemd ? 60 : 0) : 0
             do {
-                return try openX11(
-                    waitingUpTo: chosen == .x11 ? wait : 0, notifier: notifier, signals: signals,
-                    logger: logger)
+                if !stacks.isEmpty {
+                    return try openDisplay(
+                        stacks, waitingUpTo: wait, notifier: notifier, signals: signals, logger: logger)
+                }
             } catch let error as PresenterError {
-                if chosen == .x11 {
-                    printError("cannot present on X11: \(error)")
+                if backend != nil || underSystemd {
+                    printError("cannot present on \(stacks.map(\.name).joined(separator: " or ")): \(error)")
                     throw ExitStatus.displayUnavailable.exit
                 }
-                logger.notice("no X display (\(error)); playing headless into \(output)")
+                logger.notice("no display (\(error)); playing headless into \(output)")
+            }
+            if stacks.isEmpty {
+                logger.notice("no Wayland compositor and no X display; playing headless into \(output)")
             }
         }
         do { try Files.makeDirectories(output) } catch {
@@ -173,35 +197,78 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    /// Opens the X11 presenter, trying again every quarter second for `seconds` while the
-    /// display cannot be opened (at boot the X server may come up after the player). Says so
-    /// once in the log and in systemd's STATUS; SIGTERM or SIGINT while waiting exits 0.
-    private func openX11(
-        waitingUpTo seconds: Double, notifier: SystemdNotifier?, signals: SignalSource,
-        logger: Logger
-    ) throws -> X11Presenter {
-        let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))
-        var announced = false
-        while true {
-            do {
-                let presenter = try X11Presenter(displayName: display, logger: Logger(label: "vitrine.display"))
-                if announced { logger.notice("X display \(presenter.displayName) is up") }
-                return presenter
-            } catch let error as PresenterError {
-                guard MonotonicInstant.now() < deadline else { throw error }
-                if !announced {
-                    announced = true
-                    logger.notice(
-                        "waiting up to \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s for the X display: \(error)"
-                    )
-                    notifier?.status("waiting for the X display: \(error)")
-                }
-                var descriptor = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&descriptor, 1, 250) > 0, signals.drain().contains(.terminate) {
-                    logger.info("stopping on a signal while waiting for the X display")
-                    throw ExitStatus.success.exit
+    /// A display stack a presenter can open.
+    enum DisplayStack {
+        case wayland, x11
+
+        var name: String { self == .wayland ? "Wayland" : "X11" }
+        var displayWord: String { self == .wayland ? "Wayland compositor" : "X display" }
+
+        /// The stacks worth trying without --backend, in order: Wayland when its socket (the
+        /// one named, `$WAYLAND_DISPLAY` or wayland-0) exists in `$XDG_RUNTIME_DIR`, X11 when a
+        /// display is named. Under systemd X11 always, and Wayland whenever `$WAYLAND_DISPLAY`
+        /// is set: the compositor may come up after the player.
+        static func available(socketName: String?, underSystemd: Bool) -> [DisplayStack] {
+            let environment = StandardErrorLogHandler.processEnvironment
+            var stacks: [DisplayStack] = []
+            if let runtime = environment["XDG_RUNTIME_DIR"] {
+                let socket = socketName ?? environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+                let path = socket.hasPrefix("/") ? socket : runtime + "/" + socket
+                if access(path, F_OK) == 0 || (underSystemd && environment["WAYLAND_DISPLAY"] != nil) {
+                    stacks.append(.wayland)
                 }
             }
+            if underSystemd || socketName != nil || environment["DISPLAY"] != nil { stacks.append(.x11) }
+            return stacks
+        }
+    }
+
+    /// Opens the first of `stacks` that answers, trying them all again every quarter second for
+    /// `seconds` (at boot the compositor or X server may come up after the player). Says so
+    /// once in the log and in systemd's STATUS; SIGTERM or SIGINT while waiting exits 0.
+    private func openDisplay(
+        _ stacks: [DisplayStack], waitingUpTo seconds: Double, notifier: SystemdNotifier?, signals: SignalSource,
+        logger: Logger
+    ) throws -> Presenter {
+        let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))
+        var announced = false
+        let what = stacks.map(\.displayWord).joined(separator: " or ")
+        while true {
+            var lastError: PresenterError?
+            for stack in stacks {
+                do {
+                    let presenter = try open(stack)
+                    if announced { logger.notice("\(stack.displayWord) \(presenter.name) is up") }
+                    return presenter.presenter
+                } catch let error as PresenterError {
+                    lastError = error
+                }
+            }
+            let error = lastError ?? PresenterError.cannotOpenDisplay(display ?? "")
+            guard MonotonicInstant.now() < deadline else { throw error }
+            if !announced {
+                announced = true
+                logger.notice(
+                    "waiting up to \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s for the \(what): \(error)"
+                )
+                notifier?.status("waiting for the \(what): \(error)")
+            }
+            var descriptor = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 250) > 0, signals.drain().contains(.terminate) {
+                logger.info("stopping on a signal while waiting for the \(what)")
+                throw ExitStatus.success.exit
+            }
+        }
+    }
+
+    private func open(_ stack: DisplayStack) throws -> (presenter: Presenter, name: String) {
+        switch stack {
+        case .wayland:
+            let presenter = try WaylandPresenter(socketName: display, logger: Logger(label: "vitrine.display"))
+            return (presenter, presenter.socketName)
+        case .x11:
+            let presenter = try X11Presenter(displayName: display, logger: Logger(label: "vitrine.display"))
+            return (presenter, presenter.displayName)
         }
     }
 

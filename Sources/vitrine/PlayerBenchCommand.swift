@@ -6,6 +6,7 @@ import VitrineAnimation
 import VitrineConfig
 import VitrineDisplay
 import VitrineGraphics
+import VitrineWayland
 import VitrineX11
 import VitrinePlayer
 import VitrineSystem
@@ -16,8 +17,8 @@ import VitrineBench
 /// - Frame cost, in this process: `Player.frameWillRender` + `FrameRenderer.renderFrame` (engine
 ///   evaluation, damage, rasterizing) + `present`, wall time per frame over `--seconds` of the
 ///   scene at 60 fps, with damage tracking and with whole frames; and the pixels redrawn.
-/// - CPU share and peak RSS, of the real player: `vitrine play --scene NAME` under Xvfb at 60
-///   fps as a child process, from its READY=1 for `--seconds`, read from
+/// - CPU share and peak RSS, of the real player: `vitrine play --scene NAME` under Xvfb (or the
+///   Wayland compositor of `--wayland-display`) at 60 fps as a child process, from its READY=1 for `--seconds`, read from
 ///   /proc/PID/task/*/schedstat (nanoseconds on CPU, all threads) and /proc/PID/status (VmHWM).
 struct PlayerBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,6 +43,12 @@ struct PlayerBenchCommand: ParsableCommand {
     )
     var display: String?
 
+    @Option(
+        help:
+            "Wayland socket to present on and play under instead of X11 (a name in $XDG_RUNTIME_DIR, or a path)."
+    )
+    var waylandDisplay: String?
+
     @Option(help: "Measure only the scene with this name.")
     var scene: String?
 
@@ -61,7 +68,7 @@ struct PlayerBenchCommand: ParsableCommand {
 
         var server: Xvfb?
         var displayName = display
-        if displayName == nil {
+        if displayName == nil, waylandDisplay == nil {
             do { server = try Xvfb(width: 1920, height: 1080) } catch Xvfb.Failure.notInstalled {}
             displayName = server?.name
         }
@@ -69,12 +76,19 @@ struct PlayerBenchCommand: ParsableCommand {
 
         let size = PixelSize(width: 1920, height: 1080)
         let presenter: Presenter
-        if let displayName {
+        let presenting: String
+        if let waylandDisplay {
+            let wayland = try WaylandPresenter(socketName: waylandDisplay, logger: Logger(label: "vitrine.bench"))
+            presenter = wayland
+            presenting = "Wayland \(waylandDisplay) (\(wayland.size) output)"
+        } else if let displayName {
             presenter = try X11Presenter(displayName: displayName, logger: Logger(label: "vitrine.bench"))
+            presenting = "X11 \(displayName)"
         } else {
             presenter = HeadlessPresenter(size: size, keepsFrames: false)
+            presenting = "in-memory presenter"
         }
-        let presenting = presenter is X11Presenter ? "X11 \(displayName ?? "")" : "in-memory presenter"
+        defer { (presenter as? WaylandPresenter)?.close() }
         let frameCount = Int((seconds * 60).rounded())
 
         print(
@@ -93,7 +107,10 @@ struct PlayerBenchCommand: ParsableCommand {
                 playlist, scene: name, presenter: presenter, size: size,
                 frames: frameCount, damageTracking: false)
             var cpu = "n/a", rss = "n/a"
-            if let displayName, let live = try measureLive(scene: name, display: displayName) {
+            let target = waylandDisplay.map { ("wayland", $0) } ?? displayName.map { ("x11", $0) }
+            if let (backend, display) = target,
+                let live = try measureLive(scene: name, backend: backend, display: display)
+            {
                 cpu = "\(format(live.cpuShare * 100)) %"
                 rss = "\(live.peakRSSKiB / 1024) MB"
             }
@@ -154,15 +171,15 @@ struct PlayerBenchCommand: ParsableCommand {
 
     private struct Live { var cpuShare: Double; var peakRSSKiB: Int }
 
-    /// Runs `vitrine play CONFIG --scene NAME` on `display` at 60 fps and measures it from its
-    /// READY=1 for `seconds`; nil when it did not become ready.
-    private func measureLive(scene: String, display: String) throws -> Live? {
+    /// Runs `vitrine play CONFIG --scene NAME` on `display` of `backend` at 60 fps and measures
+    /// it from its READY=1 for `seconds`; nil when it did not become ready.
+    private func measureLive(scene: String, backend: String, display: String) throws -> Live? {
         let notify = try NotifySocket()
         let executable = ProcessMemory.executablePath()
         let child = try ChildProcess(
             executable,
             [
-                "play", config, "--scene", scene, "--backend", "x11",
+                "play", config, "--scene", scene, "--backend", backend,
                 "--display", display, "--fps", "60", "--log-level", "warning"
             ],
             environment: ["NOTIFY_SOCKET=" + notify.name])

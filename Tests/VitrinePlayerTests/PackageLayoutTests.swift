@@ -66,11 +66,19 @@ final class PackageLayoutTests: XCTestCase {
             "VitrineConfig": ["VitrineDisplay", "VitrinePlayer", "CX11", "CLinux"],
             // The display link and the presenter protocol; each display stack is its own target.
             "VitrineDisplay": [
+                "VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer", "CX11", "VitrineX11",
+                "CWayland", "CWaylandProtocols", "VitrineWayland"
+            ],
+            // Each stack links only its own libraries.
+            "VitrineX11": [
+                "VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer", "CWayland", "CWaylandProtocols",
+                "VitrineWayland"
+            ],
+            "VitrineWayland": [
                 "VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer", "CX11", "VitrineX11"
             ],
-            "VitrineX11": ["VitrineTOML", "VitrineAnimation", "VitrineConfig", "VitrinePlayer"],
             // The player knows presenters only through the protocol.
-            "VitrinePlayer": ["CX11", "VitrineX11", "VitrineBench"],
+            "VitrinePlayer": ["CX11", "VitrineX11", "CWayland", "CWaylandProtocols", "VitrineWayland", "VitrineBench"],
             "VitrineGraphicsTests": ["VitrinePlayer", "VitrineDisplay"]
         ]
         for (name, forbidden) in knowsNothingOf {
@@ -84,7 +92,7 @@ final class PackageLayoutTests: XCTestCase {
         let targets = try describePackage()
         let libraries = [
             "VitrineSystem", "VitrineTOML", "VitrineGraphics", "VitrineAnimation", "VitrineConfig",
-            "VitrineDisplay", "VitrineX11", "VitrinePlayer"
+            "VitrineDisplay", "VitrineX11", "VitrineWayland", "VitrinePlayer"
         ]
         for name in libraries {
             let target = try XCTUnwrap(targets[name])

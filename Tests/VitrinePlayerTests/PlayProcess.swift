@@ -46,7 +46,10 @@ final class PlayProcess {
         }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = ProcessInfo.processInfo.environment
-        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY", "INVOCATION_ID"] {
+        for key in [
+            "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "DISPLAY", "INVOCATION_ID",
+            "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XDG_RUNTIME_DIR"
+        ] {
             env[key] = nil
         }
         env.merge(environment) { $1 }

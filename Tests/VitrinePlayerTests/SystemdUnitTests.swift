@@ -31,12 +31,16 @@ final class SystemdUnitTests: XCTestCase {
         // The template, and an instance of it (vitrine@1.service reads the template's file).
         for (source, target) in [
             ("vitrine.service", "vitrine.service"), ("vitrine@.service", "vitrine@.service"),
-            ("vitrine@.service", "vitrine@1.service")
+            ("vitrine@.service", "vitrine@1.service"), ("vitrine-cage@.service", "vitrine-cage@.service"),
+            ("vitrine-cage@.service", "vitrine-cage@1.service")
         ] {
             let text = try unit(source).replacingOccurrences(of: "/usr/local/bin/vitrine", with: binary)
             try text.write(toFile: directory + "/" + target, atomically: true, encoding: .utf8)
         }
-        for name in ["vitrine.service", "vitrine@.service", "vitrine@1.service"] {
+        for name in [
+            "vitrine.service", "vitrine@.service", "vitrine@1.service", "vitrine-cage@.service",
+            "vitrine-cage@1.service"
+        ] {
             let (status, text) = try runTool(
                 analyze, ["verify", directory + "/" + name], environment: Self.quietSystemd)
             XCTAssertEqual(status, 0, "\(name):\n\(text)")
@@ -63,6 +67,26 @@ final class SystemdUnitTests: XCTestCase {
                 lines.contains { $0.hasPrefix("After=") && $0.contains("graphical.target") },
                 "\(name): After=graphical.target with WantedBy=graphical.target is an ordering cycle")
         }
+    }
+
+    /// The Wayland kiosk: cage on a VT runs the player as its child, which speaks to systemd
+    /// itself (so the watchdog and notifications must accept a process other than cage).
+    func testTheCageUnitRunsThePlayerAsCagesChild() throws {
+        let lines = try unit("vitrine-cage@.service").split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        for required in [
+            "Type=notify", "NotifyAccess=all", "WatchdogSec=10s", "Restart=always", "User=vitrine", "PAMName=login",
+            "TTYPath=/dev/tty%i", "Conflicts=getty@tty%i.service", "NoNewPrivileges=yes", "ProtectSystem=strict",
+            "ExecReload=/usr/bin/pkill -HUP -P $MAINPID -x vitrine"
+        ] {
+            XCTAssertTrue(lines.contains(required), "vitrine-cage@.service lacks \(required)")
+        }
+        let start = try XCTUnwrap(lines.first { $0.hasPrefix("ExecStart=") })
+        XCTAssertTrue(start.hasPrefix("ExecStart=/usr/bin/cage -- "), start)
+        // WATCHDOG_PID names cage: without removing it the player would not think the watchdog its own.
+        XCTAssertTrue(start.contains("/usr/bin/env -u WATCHDOG_PID /usr/local/bin/vitrine play "), start)
+        XCTAssertTrue(start.contains("--backend wayland"), start)
     }
 
     /// `systemd-analyze security` rates both units' exposure at 0.5 of 10 (measured
