@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A soak of the real `vitrine play` under a storm of operator inputs, run under Xvfb.
+"""A soak of the real `vitrine play` under a storm of operator inputs, run under Xvfb, or with
+`--wayland` under a headless sway (as the unprivileged `nobody`, as the tests run it).
 
-    scripts/soak.sh MINUTES          (builds the release binary, then runs this)
+    scripts/soak.sh MINUTES [--wayland]    (builds the release binary, then runs this)
 
 While the player plays the default playlist (plus a scene fed by a progress FIFO) at 1920x1080,
 in parallel: SIGHUP every 0.1-2 s with the config replaced alternately by a valid and a broken
@@ -35,6 +36,31 @@ def status_of(pid):
     return fields
 
 
+def start_sway():
+    """Headless sway at 1920x1080@60 Hz with its own runtime directory; returns the process and
+    the client environment (XDG_RUNTIME_DIR, WAYLAND_DISPLAY)."""
+    # Not inside `work` (0700 root): nobody must reach it.
+    runtime = tempfile.mkdtemp(prefix="vitrine-soak-wayland-")
+    os.chown(runtime, 65534, 65534)
+    config = os.path.join(runtime, "config")
+    with open(config, "w") as f:
+        f.write("output HEADLESS-1 mode 1920x1080@60Hz\n")
+    os.chown(config, 65534, 65534)
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "HOME": runtime,
+           "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}
+    sway = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sway", "-c", config],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        sockets = sorted(n for n in os.listdir(runtime) if n.startswith("wayland-") and not n.endswith(".lock"))
+        if sockets:
+            time.sleep(0.5)  # bound before it accepts
+            return sway, {"XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": sockets[0]}
+        time.sleep(0.05)
+    sway.kill()
+    raise SystemExit("sway did not start")
+
+
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         parts = f.read().rsplit(")", 1)[1].split()
@@ -42,7 +68,10 @@ def cpu_seconds(pid):
 
 
 def main():
-    minutes = float(sys.argv[1]) if len(sys.argv) > 1 else 10
+    arguments = sys.argv[1:]
+    wayland = "--wayland" in arguments
+    arguments = [a for a in arguments if a != "--wayland"]
+    minutes = float(arguments[0]) if arguments else 10
     global WARMUP
     WARMUP = min(60.0, minutes * 60 / 3)  # a short run (CI's minute) warms up for a third of it
     binary = os.environ.get("VITRINE", os.path.join(ROOT, ".build/release/vitrine"))
@@ -61,12 +90,20 @@ def main():
     with open(config, "w") as f:
         f.write(valid)
 
-    display = free_display()
-    xvfb = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp", "-noreset"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
-    while not os.path.exists(f"/tmp/.X11-unix/X{display}") and time.time() < deadline:
-        time.sleep(0.05)
+    if wayland:
+        server, display_env = start_sway()
+        backend, where = "wayland", "a headless sway (1920x1080)"
+        screenshot = ["grim", "-t", "ppm", "-"]
+    else:
+        display = free_display()
+        server = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp",
+                                   "-noreset"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while not os.path.exists(f"/tmp/.X11-unix/X{display}") and time.time() < deadline:
+            time.sleep(0.05)
+        display_env = {"DISPLAY": f":{display}"}
+        backend, where = "x11", "Xvfb 1920x1080"
+        screenshot = ["xwd", "-root", "-display", f":{display}", "-silent"]
 
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify_path = os.path.join(work, "notify")
@@ -74,10 +111,11 @@ def main():
     notify.settimeout(0.2)
     log_path = os.path.join(work, "player.log")
     log = open(log_path, "w")
-    env = dict(os.environ, DISPLAY=f":{display}", NOTIFY_SOCKET=notify_path,
-               WATCHDOG_USEC=str(int(WATCHDOG_SEC * 1e6)))
-    env.pop("WATCHDOG_PID", None)
-    player = subprocess.Popen([binary, "play", config, "--backend", "x11"] + sys.argv[2:], stdout=log, stderr=log, env=env)
+    env = dict(os.environ, NOTIFY_SOCKET=notify_path, WATCHDOG_USEC=str(int(WATCHDOG_SEC * 1e6)), **display_env)
+    for key in ("WATCHDOG_PID", "DISPLAY" if wayland else "WAYLAND_DISPLAY"):
+        env.pop(key, None)
+    player = subprocess.Popen([binary, "play", config, "--backend", backend] + arguments[1:], stdout=log, stderr=log,
+                              env=env)
     pid = player.pid
 
     stop = threading.Event()
@@ -186,7 +224,7 @@ def main():
         st = status_of(pid)
         rss = int(st["VmRSS"].split()[0]) / 1024
         fds = len(os.listdir(f"/proc/{pid}/fd"))
-        shot = subprocess.run(["xwd", "-root", "-display", f":{display}", "-silent"], capture_output=True).stdout
+        shot = subprocess.run(screenshot, capture_output=True, env=dict(os.environ, **display_env)).stdout
         samples.append((time.monotonic() - start, rss, fds, cpu_seconds(pid), hashlib.sha1(shot).hexdigest()))
     stop.set()
     peak_hwm = int(status_of(pid)["VmHWM"].split()[0]) / 1024 if player.poll() is None else None
@@ -197,7 +235,10 @@ def main():
         except subprocess.TimeoutExpired:
             player.kill()
             failures.append("the player did not stop within 10 s of SIGTERM")
-    xvfb.terminate()
+    server.terminate()  # setpriv became sway: the signal reaches it
+    if wayland:
+        server.wait(10)
+        shutil.rmtree(display_env["XDG_RUNTIME_DIR"], ignore_errors=True)
     log.close()
 
     # The verdict.
@@ -250,7 +291,7 @@ def main():
     cpu = (samples[-1][3] - samples[0][3]) / (samples[-1][0] - samples[0][0]) * 100 if len(samples) > 1 else 0
 
     rss = [s[1] for s in samples]
-    print(f"soak: {minutes:g} min of `vitrine play` under Xvfb 1920x1080 with a storm of inputs")
+    print(f"soak: {minutes:g} min of `vitrine play` under {where} with a storm of inputs")
     if rss:
         print(f"RSS start {rss[0]:.1f} MB, peak {max(rss):.1f} MB (VmHWM {peak_hwm or 0:.1f} MB), end {rss[-1]:.1f} MB")
         if after:

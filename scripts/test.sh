@@ -12,11 +12,17 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
-# A minute of the real player under a storm of reloads, skips and progress input (the long
-# soak is scripts/soak.sh MINUTES); the debug build is optimised, so no second build is needed.
-# It counts as one more test in the closing line.
+# A minute of the real player under a storm of reloads, skips and progress input, on X11 and on
+# Wayland (the long soak is scripts/soak.sh MINUTES [--wayland]); the debug build is optimised,
+# so no second build is needed. Each counts as one more test in the closing line.
 soak_passed=0 soak_failed=0
-if VITRINE=.build/debug/vitrine python3 scripts/soak.py 1; then soak_passed=1; else soak_failed=1; status=1; fi
+for under in xvfb sway; do
+    if VITRINE=.build/debug/vitrine python3 scripts/soak.py 1 $([[ $under == sway ]] && echo --wayland); then
+        soak_passed=$((soak_passed + 1))
+    else
+        soak_failed=$((soak_failed + 1)); status=1
+    fi
+done
 # One plain closing line: "tests: N passed, N failed, N skipped".
 summary=$(grep -E '^[[:space:]]*Executed [0-9]+ tests?, with' "$log" | tail -n 1 || true)
 if [[ -n "$summary" ]]; then

@@ -107,7 +107,7 @@ final class FontFace: @unchecked Sendable {
     /// owned by the caller and not cached: a font that arrives as data.
     static func face(data bytes: [UInt8], name: String, faceIndex: Int) throws(FontError) -> FontFace {
         let data = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        data.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count))
+        bytes.withUnsafeBytes { data.copyMemory(from: $0) }
         do {
             return try open(FontFile(path: name, faceIndex: faceIndex), data: data) { library, index, face in
                 FT_New_Memory_Face(

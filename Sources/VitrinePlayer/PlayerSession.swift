@@ -216,8 +216,14 @@ public final class PlayerSession {
     /// what systemd should hear, and whether the link may sleep.
     private func render(_ frame: DisplayFrame) throws {
         if screenIsOff {
-            // Requests wait for the screen to come on; nothing is drawn meanwhile.
+            // Nothing is drawn while the screen is off, and requests wait for it to come on;
+            // the service is ready all the same (systemd waits for READY=1 at start and after
+            // a reload).
             link.isPaused = true
+            if readyPending {
+                readyPending = false
+                notifier?.ready()
+            }
             return
         }
         presenter.prepareFrameBitmap()
@@ -345,6 +351,11 @@ public final class PlayerSession {
                 presenter.prepareFrameBitmap()
                 frames.bitmap.fill(0xFF00_0000)
                 try? presenter.present(frames.bitmap)
+            }
+            // The screen shows what it should: ready, even before a first frame.
+            if readyPending {
+                readyPending = false
+                notifier?.ready()
             }
         }
     }

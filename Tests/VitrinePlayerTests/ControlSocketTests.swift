@@ -256,6 +256,10 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
             arguments: ["play", config, "--backend", "x11", "--display", xvfb.name, "--control", socketPath],
             environment: ["NOTIFY_SOCKET": notify.listener.name, "TZ": "UTC"])
         XCTAssertTrue(notify.wait(for: "STATUS=screen off (outside the screenOn hours)"), player.standardError)
+        XCTAssertTrue(notify.wait(for: "READY=1"), "not ready with the screen off: \(player.standardError)")
+        // A reload is answered with READY=1 too, the screen still off.
+        XCTAssertEqual(try ctl("reload").status, 0)
+        XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1 after a reload with the screen off")
         let screen = try ScreenReader(xvfb.name)
         usleep(300_000)
         XCTAssertEqual(screen.pixel(x: 32, y: 18), 0x000000)
