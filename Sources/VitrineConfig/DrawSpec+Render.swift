@@ -23,8 +23,19 @@ extension DrawSpec {
         context.saveGState()
         defer { context.restoreGState() }
         context.concatenate(shape.transform)
+        // A translucent shape is one group: its shadow inside it, fading with it (as a layer's).
         let grouped = shape.opacity < 1
         if grouped { context.beginTransparencyLayer(alpha: shape.opacity) }
+        if let shadow = shape.shadow {
+            context.drawWithShadow(shadow) { drawPaint(of: shape, in: context) }
+        } else {
+            drawPaint(of: shape, in: context)
+        }
+        if grouped { context.endTransparencyLayer() }
+    }
+
+    /// The fill, then the stroke.
+    private static func drawPaint(of shape: Shape, in context: GraphicsContext) {
         if let gradient = shape.fillGradient {
             context.fill(shape.path, gradient: gradient, rule: shape.fillRule)
         } else if let fill = shape.fillColor {
@@ -39,7 +50,6 @@ extension DrawSpec {
                 shape.path, color: stroke, style: shape.strokeStyle,
                 strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)
         }
-        if grouped { context.endTransparencyLayer() }
     }
 
     static func draw(_ text: Text, in context: GraphicsContext) {

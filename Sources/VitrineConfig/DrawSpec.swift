@@ -18,6 +18,8 @@ public struct DrawSpec {
         public var fillGradient: Gradient?
         /// Paints the stroke instead of `strokeColor`.
         public var strokeGradient: Gradient?
+        /// A drop shadow under the fill and the stroke together.
+        public var shadow: Shadow?
         public var strokeStyle = StrokeStyle()
         public var strokeStart = 0.0
         public var strokeEnd = 1.0
@@ -50,8 +52,8 @@ public struct DrawSpec {
     static let topKeys: Set = ["width", "height", "background", "shape", "text"]
     static let shapeKeys = Set(
         ShapeGeometry.keys + ShapeGeometry.modifierKeys + [
-            "fillColor", "fillGradient", "fillRule", "strokeColor", "strokeGradient", "lineWidth", "lineCap",
-            "lineJoin", "miterLimit",
+            "fillColor", "fillGradient", "fillRule", "strokeColor", "strokeGradient", "shadow", "lineWidth",
+            "lineCap", "lineJoin", "miterLimit",
             "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd", "opacity", "transform"
         ])
     static let textKeys: Set = ["string", "font", "fontSize", "position", "color"]
@@ -126,6 +128,7 @@ public struct DrawSpec {
         if let v = try errors.collect({ try r.optionalColor("strokeColor") }) { shape.strokeColor = v }
         if let v = try errors.collect({ try r.gradient("fillGradient") }) { shape.fillGradient = v }
         if let v = try errors.collect({ try r.gradient("strokeGradient") }) { shape.strokeGradient = v }
+        if let v = try errors.collect({ try r.shadow("shadow") }) { shape.shadow = v }
         if let v = try errors.collect({ try r.double("lineWidth", in: 0...1e6) }) { shape.strokeStyle.lineWidth = v }
         if let v = try errors.collect({ try r.oneOf("lineCap", as: LineCap.self) }) { shape.strokeStyle.lineCap = v }
         if let v = try errors.collect({ try r.oneOf("lineJoin", as: LineJoin.self) }) { shape.strokeStyle.lineJoin = v }

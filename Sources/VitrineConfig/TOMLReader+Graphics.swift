@@ -56,6 +56,23 @@ extension TOMLReader {
         return Gradient(kind: kind, colors: colors, locations: locations, start: start, end: end)
     }
 
+    /// `{ color, opacity, offset = [x, y], radius }`: a drop shadow (defaults black, 1, [0, 0], 3).
+    public func shadow(_ key: String) throws -> Shadow? {
+        guard let table = try table(key)?.within(key) else { return nil }
+        try table.rejectUnknownKeys(allowed: ["color", "opacity", "offset", "radius"])
+        var shadow = Shadow()
+        if let color = try table.color("color") { shadow.color = color }
+        if let opacity = try table.double("opacity", in: 0...1) { shadow.opacity = opacity }
+        if let offset = try table.point("offset") {
+            guard offset.x.isFinite, offset.y.isFinite, abs(offset.x) <= 1e6, abs(offset.y) <= 1e6 else {
+                throw table.valueError("offset", "must be finite and within ±1e6")
+            }
+            shadow.offset = offset
+        }
+        if let radius = try table.double("radius", in: 0...10_000) { shadow.radius = radius }
+        return shadow
+    }
+
     /// SVG path data, with the byte offset of the first error in the message.
     public func svgPath(_ key: String) throws -> Path? {
         guard let data = try string(key) else { return nil }

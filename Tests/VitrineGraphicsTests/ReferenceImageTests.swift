@@ -23,12 +23,12 @@ final class ReferenceImageTests: XCTestCase {
     }
 
     /// The shared effects specs the renderer draws so far: gradient fills and strokes (axial,
-    /// radial with translucent stops, conic, on dashes and trimmed strokes). Shadows and
-    /// perspective (21, 22) are not drawn yet.
-    func testSharedGradientSpecs() throws {
+    /// radial with translucent stops, conic, on dashes and trimmed strokes) and drop shadows.
+    /// Perspective (22) is not drawn yet.
+    func testSharedEffectsSpecs() throws {
         try compareAll(
             in: Self.repository.appendingPathComponent("Tests/Data/reference/effects"),
-            only: ["19-gradients-axial-radial", "20-gradients-conic-stroke"])
+            only: ["19-gradients-axial-radial", "20-gradients-conic-stroke", "21-shadows"])
     }
 
     /// Cases the shared specs do not cover: curved even-odd fills, thick strokes on tight curves,

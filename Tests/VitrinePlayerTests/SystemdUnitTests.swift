@@ -102,14 +102,16 @@ final class SystemdUnitTests: XCTestCase {
         let directory = NSTemporaryDirectory() + "vitrine-security-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for (source, target, score) in [
-            ("vitrine.service", "vitrine.service", "0.5"), ("vitrine@.service", "vitrine@1.service", "0.5"),
-            ("vitrine-cage@.service", "vitrine-cage@1.service", "3.2")
+        // --threshold counts in tenths of the printed exposure: 7 fails above 0.7.
+        for (source, target, score, threshold) in [
+            ("vitrine.service", "vitrine.service", "0.5", 7), ("vitrine@.service", "vitrine@1.service", "0.5", 7),
+            ("vitrine-cage@.service", "vitrine-cage@1.service", "3.2", 34)
         ] {
             let path = directory + "/" + target
             try unit(source).write(toFile: path, atomically: true, encoding: .utf8)
             let (status, text) = try runTool(
-                analyze, ["security", "--offline=true", "--threshold=7", path], environment: Self.quietSystemd)
+                analyze, ["security", "--offline=true", "--threshold=\(threshold)", path],
+                environment: Self.quietSystemd)
             XCTAssertEqual(status, 0, "\(target):\n\(text.split(separator: "\n").suffix(3).joined(separator: "\n"))")
             XCTAssertTrue(text.contains("Overall exposure level for \(target): \(score)"), target)
         }
