@@ -12,6 +12,12 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
     private var socketPath: String { directory + "/control" }
     private var xvfb: XvfbServer?
 
+    // XCTest keeps every test case object to the end of the run: the server goes with its test.
+    override func tearDown() {
+        xvfb = nil
+        super.tearDown()
+    }
+
     private func playlist(background: String = "#00ff00") -> String {
         """
         [player]
