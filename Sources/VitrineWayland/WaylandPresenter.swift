@@ -549,10 +549,17 @@ public final class WaylandPresenter: Presenter {
         while wl_display_prepare_read(display) != 0 {
             try check(wl_display_dispatch_pending(display), "wl_display_dispatch_pending")
         }
-        // Requests first: the answer waited for may need them.
-        if wl_display_flush(display) < 0, errno != EAGAIN {
+        // Requests first: the answer waited for may need them. A broken pipe is read on, as
+        // libwayland does: the compositor's last words (a protocol error) may be in the socket,
+        // and the read then reports the end. After any other failure the read is cancelled
+        // and nothing is read: reading after a cancel would wait for a reader that never comes.
+        if wl_display_flush(display) < 0, errno != EAGAIN, errno != EPIPE {
+            let code = errno
             wl_display_cancel_read(display)
             try check(-1, "wl_display_flush")
+            let failure = PresenterError.wayland(call: "wl_display_flush", detail: String(cString: strerror(code)))
+            self.failure = failure
+            throw failure
         }
         if timeout > 0 {
             var descriptor = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)

@@ -92,6 +92,36 @@ final class WaylandPresenterTests: XCTestCase {
         XCTAssertLessThanOrEqual(presenter.bufferCount, 4)
     }
 
+    /// A compositor gone before the first frame: the frame is committed into a broken pipe, and
+    /// the next events handled report the end (this once hung: after a failed flush the read
+    /// was cancelled, and libwayland was then asked to read anyway, waiting forever for the
+    /// reader the cancel had removed).
+    func testACompositorGoneBeforeTheFirstFrameIsReportedNotWaitedFor() throws {
+        var weston: WaylandCompositor? = try WaylandCompositor.weston(width: 320, height: 240)
+        let presenter = try connect(to: try XCTUnwrap(weston))
+        defer { presenter.close() }
+        weston = nil
+        let bitmap = try XCTUnwrap(try presenter.makeFrameBitmap(size: presenter.size))
+        presenter.prepareFrameBitmap()
+        bitmap.fill(0xFF00_8000)
+        var failure: Error?
+        do {
+            try presenter.present(bitmap)
+            let deadline = Date().addingTimeInterval(2)
+            while failure == nil, Date() < deadline {
+                var descriptor = pollfd(fd: presenter.eventDescriptor!, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 20)
+                _ = try presenter.handleEvents()
+            }
+        } catch {
+            failure = error
+        }
+        guard case .wayland(_, let detail)? = failure as? PresenterError else {
+            return XCTFail("expected the compositor's end, got \(String(describing: failure))")
+        }
+        XCTAssertTrue(detail.contains("went away"), detail)
+    }
+
     func testDrawingInPlaceUnderWestonKeepsTheBitmapWhole() throws {
         try checkDrawingInPlaceKeepsTheBitmapWhole(under: try WaylandCompositor.weston(width: 320, height: 240))
     }
