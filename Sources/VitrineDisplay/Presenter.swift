@@ -1,4 +1,5 @@
 import VitrineGraphics
+import VitrineSystem
 
 /// Something a presenter tells its player between frames.
 public enum PresenterEvent: Equatable, Sendable {
@@ -48,6 +49,10 @@ public protocol Presenter: AnyObject {
     /// Powers the screen down (`false`: DPMS off on X11) or up again; returns false when this
     /// output cannot, and the caller blanks it by presenting black instead.
     func setScreenPowered(_ on: Bool) -> Bool
+    /// When a frame presented now will reach the screen, where the output says so (Wayland's
+    /// presentation feedback, on the monotonic clock); nil where it does not, and frames are
+    /// timed by the display link's grid.
+    func nextPresentationTime(after now: MonotonicInstant) -> MonotonicInstant?
 }
 
 extension Presenter {
@@ -60,6 +65,8 @@ extension Presenter {
     public func prepareFrameBitmap() {}
     /// No power control: the caller presents black.
     public func setScreenPowered(_ on: Bool) -> Bool { false }
+    /// No presentation times: the display link's grid times the frames.
+    public func nextPresentationTime(after now: MonotonicInstant) -> MonotonicInstant? { nil }
 
     /// The bitmap to draw frames of `size` in: the presenter's own frame buffer when it has one
     /// (no copy per frame), else a new bitmap. A presenter that cannot make its buffer fails

@@ -227,12 +227,13 @@ public final class PlayerSession {
             return
         }
         presenter.prepareFrameBitmap()
-        let (events, result) = try frames.makeFrame(at: playlistTime(at: frame.targetTime))
+        let target = targetTime(of: frame)
+        let (events, result) = try frames.makeFrame(at: playlistTime(at: target))
         for event in events { note(event) }
         try presenter.present(frames.bitmap, dirty: result.dirty)
         framesPresented += 1
-        countFrame(at: frame.targetTime)
-        shownTime = frame.targetTime
+        countFrame(at: target)
+        shownTime = target
 
         if readyPending {
             try presenter.finishPresenting()
@@ -255,6 +256,14 @@ public final class PlayerSession {
         } else if options.pausesWhenIdle, !result.isAnimating, !player.isTransitioning, !player.hasPendingRequests {
             sleepUntilNeeded(frameDuration: frame.duration)
         }
+    }
+
+    /// The time the frame is drawn for: when the output says it will reach the screen
+    /// (presentation feedback), else the display link's target; later than the frame before.
+    private func targetTime(of frame: DisplayFrame) -> MonotonicInstant {
+        let target = presenter.nextPresentationTime(after: link.clock.now()) ?? frame.targetTime
+        guard let shown = shownTime, target <= shown else { return target }
+        return max(frame.targetTime, shown.advanced(byNanoseconds: 1))
     }
 
     private func note(_ event: PlayerEvent) {

@@ -102,8 +102,11 @@ public final class WaylandPresenter: Presenter {
     private var frameCallback: OpaquePointer?
     private var lastFrameCallbackTime: UInt32?
     private var outstandingFeedback: Set<OpaquePointer> = []
-    private var lastPresentationTime: Int64?
-    private var presentationClockIsMonotonic = true
+    /// When the last frame feedback answered reached the screen (nanoseconds on the
+    /// presentation clock).
+    public private(set) var lastPresentationTime: Int64?
+    /// The clock presentation feedback is timed on (wp_presentation.clock_id).
+    private var presentationClock = clockid_t(CLOCK_MONOTONIC)
     private var pendingEvents: [PresenterEvent] = []
     /// The connection's fatal error, thrown again by every later call.
     private var failure: PresenterError?
@@ -498,7 +501,7 @@ public final class WaylandPresenter: Presenter {
     }
 
     func presentationClock(_ clock: UInt32) {
-        presentationClockIsMonotonic = clock == UInt32(CLOCK_MONOTONIC)
+        presentationClock = clockid_t(clock)
     }
 
     func feedbackPresented(_ feedback: OpaquePointer, nanoseconds: Int64, refreshNanoseconds: Int) {
@@ -516,6 +519,39 @@ public final class WaylandPresenter: Presenter {
                 refreshRate = rate
             }
         }
+    }
+
+    /// A time of presentation feedback on the monotonic clock. weston times feedback by
+    /// CLOCK_MONOTONIC_RAW, which runs beside CLOCK_MONOTONIC at a slowly changing offset (NTP's
+    /// slewing): read now, the offset converts it. Nil for any other clock.
+    public func monotonicInstant(ofPresentationTime nanoseconds: Int64) -> MonotonicInstant? {
+        switch presentationClock {
+        case clockid_t(CLOCK_MONOTONIC):
+            return MonotonicInstant(nanoseconds: nanoseconds)
+        case clockid_t(CLOCK_MONOTONIC_RAW):
+            var raw = Glibc.timespec()
+            clock_gettime(CLOCK_MONOTONIC_RAW, &raw)
+            let offset = MonotonicInstant.now().nanoseconds - (Int64(raw.tv_sec) * 1_000_000_000 + Int64(raw.tv_nsec))
+            return MonotonicInstant(nanoseconds: nanoseconds + offset)
+        default:
+            return nil
+        }
+    }
+
+    /// When a frame committed now reaches the screen: the last presentation time moved on by
+    /// whole refresh intervals (the median of the last 16 measured, idle gaps left out) to the
+    /// first one after `now`. Nil until feedback has come on a monotonic clock (sway's headless
+    /// output never sends any).
+    public func nextPresentationTime(after now: MonotonicInstant) -> MonotonicInstant? {
+        guard let time = lastPresentationTime, let last = monotonicInstant(ofPresentationTime: time)?.nanoseconds
+        else { return nil }
+        let recent = presentationIntervals.suffix(16).filter { $0 > 0 && $0 < 0.1 }.sorted()
+        guard !recent.isEmpty else { return nil }
+        let interval = Int64((recent[recent.count / 2] * 1e9).rounded())
+        guard interval > 0 else { return nil }
+        var next = last + interval
+        if next <= now.nanoseconds { next += ((now.nanoseconds - next) / interval + 1) * interval }
+        return MonotonicInstant(nanoseconds: next)
     }
 
     func feedbackDiscarded(_ feedback: OpaquePointer) {

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import VitrineDisplay
 import VitrineGraphics
+import VitrineSystem
 import VitrineTestSupport
 import VitrineWayland
 import XCTest
@@ -120,6 +121,42 @@ final class WaylandPresenterTests: XCTestCase {
             return XCTFail("expected the compositor's end, got \(String(describing: failure))")
         }
         XCTAssertTrue(detail.contains("went away"), detail)
+    }
+
+    /// Under weston, which sends real presentation feedback, a frame is timed for when it will
+    /// reach the screen: once feedback has come, the time predicted before a commit is the
+    /// one the compositor then reports (within 2 ms), frame after frame.
+    func testFramesAreTimedByPresentationFeedbackUnderWeston() throws {
+        let weston = try WaylandCompositor.weston(width: 320, height: 240)
+        let presenter = try connect(to: weston)
+        defer { presenter.close() }
+        XCTAssertNil(presenter.nextPresentationTime(after: MonotonicInstant.now()), "no feedback yet")
+        let bitmap = try XCTUnwrap(try presenter.makeFrameBitmap(size: presenter.size))
+        var compared = 0, close = 0
+        for frame in 0..<40 {
+            try waitUntilReady(presenter)
+            presenter.prepareFrameBitmap()
+            let predicted = presenter.nextPresentationTime(after: MonotonicInstant.now())
+            let presented = presenter.framesPresented
+            let square = IntRect(x: (frame * 13) % 280, y: 100, width: 30, height: 30)
+            bitmap.fill(0xFF00_0000 | UInt32(frame * 6) << 8, in: square)
+            try presenter.present(bitmap, dirty: [square])
+            // This frame's feedback.
+            let deadline = Date().addingTimeInterval(1)
+            while presenter.framesPresented == presented, Date() < deadline {
+                var descriptor = pollfd(fd: presenter.eventDescriptor!, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 20)
+                _ = try presenter.handleEvents()
+            }
+            guard frame >= 5, let predicted, let time = presenter.lastPresentationTime,
+                let actual = presenter.monotonicInstant(ofPresentationTime: time)
+            else { continue }
+            compared += 1
+            if abs(actual.nanoseconds(since: predicted)) <= 2_000_000 { close += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(compared, 30, "\(presenter.framesPresented) frames presented")
+        XCTAssertGreaterThanOrEqual(close, compared * 8 / 10, "\(close) of \(compared) predictions within 2 ms")
+        withExtendedLifetime(weston) {}
     }
 
     func testDrawingInPlaceUnderWestonKeepsTheBitmapWhole() throws {
