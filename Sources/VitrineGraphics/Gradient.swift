@@ -43,9 +43,11 @@ public struct Gradient: Equatable, Sendable {
     }
 
     /// The colour at `t` (0…1; outside, the nearest end's).
-    public func color(at t: Double) -> Color {
+    public func color(at t: Double) -> Color { color(at: t, stops: stops) }
+
+    /// The colour at `t` with the stop positions computed once by the caller.
+    func color(at t: Double, stops positions: [Double]) -> Color {
         guard let first = colors.first else { return Color(red: 0, green: 0, blue: 0, alpha: 0) }
-        let positions = stops
         guard t > positions[0] else { return first }
         for i in 1..<colors.count where t <= positions[i] {
             let span = positions[i] - positions[i - 1]

@@ -18,7 +18,7 @@ struct GradientSampler {
 
     /// A sampler of `gradient` drawn through `transform` (gradient space → device) at global
     /// alpha `alpha`; nil when the transform cannot be inverted.
-    init?(_ gradient: Gradient, transform: Transform2D, alpha: Double) {
+    init?(_ gradient: Gradient, transform: Transform2D, alpha: Double, tables: GradientTables) {
         guard let inverse = transform.inverted(), !gradient.colors.isEmpty else { return nil }
         self.inverse = inverse
         kind = gradient.kind
@@ -41,9 +41,16 @@ struct GradientSampler {
         }
         // A degenerate axial or radial gradient is all beyond its end: the last colour.
         let degenerate = lengthSquared == 0 && gradient.kind != .conic
-        let last = Self.tableSize - 1
-        table = (0..<Self.tableSize).map { i in
-            PixelMath.premultipliedPixel(gradient.color(at: degenerate ? 1 : Double(i) / Double(last)), alpha: alpha)
+        table = tables.table(for: gradient, alpha: alpha, allAtEnd: degenerate)
+    }
+
+    /// The premultiplied colours at 1024 evenly spaced positions of `gradient`.
+    static func makeTable(_ gradient: Gradient, alpha: Double, allAtEnd: Bool) -> [UInt32] {
+        let stops = gradient.stops
+        let last = Double(tableSize - 1)
+        return (0..<tableSize).map { i in
+            PixelMath.premultipliedPixel(
+                gradient.color(at: allAtEnd ? 1 : Double(i) / last, stops: stops), alpha: alpha)
         }
     }
 
@@ -70,5 +77,40 @@ struct GradientSampler {
                 py += stepY
             }
         }
+    }
+}
+
+/// The colour tables of the last few gradients drawn: a gradient drawn again (each frame of an
+/// animation that leaves its colours alone, each dirty rectangle) reuses its table.
+final class GradientTables {
+    /// A table depends on the colours and their places, not on the gradient's geometry.
+    private struct Entry {
+        var colors: [Color]
+        var locations: [Double]?
+        var alpha: Double
+        var allAtEnd: Bool
+        var table: [UInt32]
+    }
+    private static let slots = 8
+    private var entries: [Entry] = []
+    private var nextSlot = 0
+
+    func table(for gradient: Gradient, alpha: Double, allAtEnd: Bool) -> [UInt32] {
+        if let entry = entries.first(where: {
+            $0.alpha == alpha && $0.allAtEnd == allAtEnd && $0.colors == gradient.colors
+                && $0.locations == gradient.locations
+        }) {
+            return entry.table
+        }
+        let entry = Entry(
+            colors: gradient.colors, locations: gradient.locations, alpha: alpha, allAtEnd: allAtEnd,
+            table: GradientSampler.makeTable(gradient, alpha: alpha, allAtEnd: allAtEnd))
+        if entries.count < Self.slots {
+            entries.append(entry)
+        } else {
+            entries[nextSlot] = entry
+            nextSlot = (nextSlot + 1) % Self.slots
+        }
+        return entry.table
     }
 }

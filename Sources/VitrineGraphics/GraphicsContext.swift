@@ -45,6 +45,8 @@ public final class GraphicsContext {
     let spans: UnsafeMutablePointer<CoverageSpan>
     /// One row of image samples.
     let samples: UnsafeMutablePointer<UInt32>
+    /// The colour tables of recent gradients.
+    let gradientTables = GradientTables()
     let pool: BufferPool
     /// Outlines strokes; kept so its buffers are reused.
     var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
@@ -157,7 +159,9 @@ public final class GraphicsContext {
 
     /// Fills the interior of `path` with `gradient` (its points in the current user space).
     public func fill(_ path: Path, gradient: Gradient, rule: FillRule = .nonZero) {
-        guard let sampler = GradientSampler(gradient, transform: state.transform, alpha: state.alpha),
+        guard
+            let sampler = GradientSampler(
+                gradient, transform: state.transform, alpha: state.alpha, tables: gradientTables),
             rasterize(path)
         else { return }
         blendShaded(rule: rule) { x, y, count, out in sampler.sample(x: x, y: y, count: count, into: out) }
@@ -184,7 +188,9 @@ public final class GraphicsContext {
         _ path: Path, gradient: Gradient, style: StrokeStyle,
         strokeStart: Double = 0, strokeEnd: Double = 1
     ) {
-        guard let sampler = GradientSampler(gradient, transform: state.transform, alpha: state.alpha),
+        guard
+            let sampler = GradientSampler(
+                gradient, transform: state.transform, alpha: state.alpha, tables: gradientTables),
             rasterizeStroke(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd)
         else { return }
         blendShaded(rule: .nonZero) { x, y, count, out in sampler.sample(x: x, y: y, count: count, into: out) }

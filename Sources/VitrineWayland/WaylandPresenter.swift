@@ -105,6 +105,12 @@ public final class WaylandPresenter: Presenter {
     /// When the last frame feedback answered reached the screen (nanoseconds on the
     /// presentation clock).
     public private(set) var lastPresentationTime: Int64?
+    /// The last intervals between presentations (a ring of 16), a scratch copy to sort, and
+    /// their median: the refresh interval frames are timed by.
+    private var recentIntervals: [Int64] = []
+    private var nextInterval = 0
+    private var sortedIntervals: [Int64] = []
+    private var refreshInterval: Int64?
     /// The clock presentation feedback is timed on (wp_presentation.clock_id).
     private var presentationClock = clockid_t(CLOCK_MONOTONIC)
     private var pendingEvents: [PresenterEvent] = []
@@ -510,6 +516,7 @@ public final class WaylandPresenter: Presenter {
         framesPresented += 1
         if let last = lastPresentationTime, nanoseconds > last {
             Self.record(Double(nanoseconds - last) / 1e9, in: &presentationIntervals)
+            noteRefreshInterval(nanoseconds - last)
         }
         lastPresentationTime = nanoseconds
         if refreshNanoseconds > 0 {
@@ -543,15 +550,28 @@ public final class WaylandPresenter: Presenter {
     /// first one after `now`. Nil until feedback has come on a monotonic clock (sway's headless
     /// output never sends any).
     public func nextPresentationTime(after now: MonotonicInstant) -> MonotonicInstant? {
-        guard let time = lastPresentationTime, let last = monotonicInstant(ofPresentationTime: time)?.nanoseconds
+        guard let time = lastPresentationTime, let interval = refreshInterval,
+            let last = monotonicInstant(ofPresentationTime: time)?.nanoseconds
         else { return nil }
-        let recent = presentationIntervals.suffix(16).filter { $0 > 0 && $0 < 0.1 }.sorted()
-        guard !recent.isEmpty else { return nil }
-        let interval = Int64((recent[recent.count / 2] * 1e9).rounded())
-        guard interval > 0 else { return nil }
         var next = last + interval
         if next <= now.nanoseconds { next += ((now.nanoseconds - next) / interval + 1) * interval }
         return MonotonicInstant(nanoseconds: next)
+    }
+
+    /// Keeps the median of the last 16 intervals between presentations (gaps of 0.1 s or more,
+    /// a still scene's, left out) in `refreshInterval`, in buffers reused frame after frame.
+    private func noteRefreshInterval(_ nanoseconds: Int64) {
+        guard nanoseconds < 100_000_000 else { return }
+        if recentIntervals.count < 16 {
+            recentIntervals.append(nanoseconds)
+        } else {
+            recentIntervals[nextInterval] = nanoseconds
+        }
+        nextInterval = (nextInterval + 1) % 16
+        sortedIntervals.removeAll(keepingCapacity: true)
+        sortedIntervals.append(contentsOf: recentIntervals)
+        sortedIntervals.sort()
+        refreshInterval = sortedIntervals[sortedIntervals.count / 2]
     }
 
     func feedbackDiscarded(_ feedback: OpaquePointer) {
