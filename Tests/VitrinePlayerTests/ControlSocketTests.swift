@@ -145,11 +145,8 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(shot.status, 0, shot.output)
         let image = try Image(contentsOfFile: directory + "/shot.png")
         XCTAssertEqual([image.width, image.height], [64, 36])
-        var worst = 0
-        for (i, pixel) in frozen.enumerated() {
-            for shift: UInt32 in [0, 8, 16] {
-                worst = max(worst, abs(Int((pixel >> shift) & 0xFF) - Int((image.pixels[i] >> shift) & 0xFF)))
-            }
+        let worst = StillFrames.largestDifference(width: 64, height: 36, { x, y in frozen[y * 64 + x] }) {
+            x, y in image[x, y]
         }
         XCTAssertLessThanOrEqual(worst, 2)
         XCTAssertEqual(try ctl("screenshot", "/nonexistent/shot.png").status, 73)

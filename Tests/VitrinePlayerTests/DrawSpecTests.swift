@@ -76,6 +76,30 @@ final class DrawSpecTests: XCTestCase {
             ])
     }
 
+    /// Gradients and shadows: each bad value is named with its key inside the table.
+    func testBadGradientsAndShadowsNameTheirKey() {
+        let found = errors(
+            """
+            width = 100
+            height = 100
+            [[shape]]
+            rect = [0, 0, 10, 10]
+            fillGradient = { type = "diamond", colors = ["#fff"], start = [0, 0], end = [1, 1] }
+            [[shape]]
+            rect = [0, 0, 10, 10]
+            strokeGradient = { type = "axial", colors = ["#fff", "red"], start = [0, 0], end = [1, 1] }
+            [[shape]]
+            rect = [0, 0, 10, 10]
+            fillGradient = { type = "conic", colors = ["#fff", "#000"], locations = [0.5, 0.2], start = [0, 0], end = [1, 1] }
+            shadow = { radius = -3, blur = 2 }
+            """
+        ).joined(separator: "\n")
+        XCTAssertTrue(found.contains("shape 1 › fillGradient › type: 'diamond' is not one of"), found)
+        XCTAssertTrue(found.contains("shape 2 › strokeGradient › colors: item 2: 'red' is not a colour"), found)
+        XCTAssertTrue(found.contains("shape 3 › fillGradient › locations: must run from 0 to 1 without going back"), found)
+        XCTAssertTrue(found.contains("shape 3 › shadow › blur: unknown key"), found)
+    }
+
     func testSyntaxErrorsAndMissingKeys() {
         let syntax = errors("width = 1\nheight = 1\n[[shape]\n")
         XCTAssertEqual(syntax.count, 1)

@@ -8,67 +8,17 @@ import XCTest
 /// screens of other shapes than its canvas, and by the headless backend, matches `render` of
 /// the same scene at the same size.
 final class SameFrameTests: TemporaryDirectoryTestCase {
-    /// A 1920x1080 still with what scaling can make differ: anti-aliased curves and strokes,
-    /// text, a photo, a translucent fill, the player's background in the letterbox bars.
     private func stillConfig() throws -> String {
-        let config = directory + "/still.toml"
-        try writeFile(
-            config,
-            """
-            [player]
-            background = "#203040"
-            canvas = [1920, 1080]
-
-            [[scene]]
-            name = "still"
-            duration = 600
-            background = "#f0e8dc"
-
-            [[scene.layer]]
-            type = "image"
-            contents = "\(ConfigPaths.repository)/config/images/lake.png"
-            frame = [100, 140, 700, 700]
-            cornerRadius = 40
-            masksToBounds = true
-
-            [[scene.layer]]
-            type = "shape"
-            oval = [900, 150, 800, 800]
-            fillColor = "#d6272880"
-            strokeColor = "#1f77b4"
-            lineWidth = 17
-
-            [[scene.layer]]
-            type = "text"
-            string = "Vitrine: the same frame"
-            frame = [60, 900, 1800, 120]
-            fontSize = 83
-            foregroundColor = "#101010"
-            """)
-        return config
+        try StillFrames.writeConfig(in: directory, title: "Vitrine: the same frame")
     }
 
     private func render(_ config: String, size: String?) throws -> Image {
-        let output = directory + "/render-\(size ?? "canvas").png"
-        var arguments = ["render", config, "--scene", "still", "--time", "1", "-o", output]
-        if let size { arguments += ["--size", size] }
-        let process = try PlayProcess(arguments: arguments, environment: [:])
-        XCTAssertEqual(process.waitForExit(seconds: 30), 0, process.standardError)
-        return try Image(contentsOfFile: output)
+        try StillFrames.render(config, size: size, in: directory)
     }
 
     /// The largest difference of a channel between the screen and the rendered picture.
     private func maximumDifference(screen: (Int, Int) -> UInt32, _ image: Image) -> Int {
-        var worst = 0
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let a = screen(x, y), b = image.pixels[y * image.width + x]
-                for shift in [0, 8, 16] {
-                    worst = max(worst, abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF)))
-                }
-            }
-        }
-        return worst
+        StillFrames.largestDifference(width: image.width, height: image.height, screen) { x, y in image[x, y] }
     }
 
     func testTheX11ScreenShowsWhatRenderDraws() throws {

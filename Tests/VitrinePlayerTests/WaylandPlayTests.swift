@@ -7,43 +7,8 @@ import XCTest
 /// resizing, rotation), cage (the player as its child, as in production) and weston (real
 /// presentation feedback). Each test skips when its compositor is not installed.
 final class WaylandPlayTests: TemporaryDirectoryTestCase {
-    /// A 1920x1080 still with anti-aliased curves, text, a photo and a translucent fill.
     private func stillConfig() throws -> String {
-        let config = directory + "/still.toml"
-        try writeFile(
-            config,
-            """
-            [player]
-            background = "#203040"
-            canvas = [1920, 1080]
-
-            [[scene]]
-            name = "still"
-            duration = 600
-            background = "#f0e8dc"
-
-            [[scene.layer]]
-            type = "image"
-            contents = "\(ConfigPaths.repository)/config/images/lake.png"
-            frame = [100, 140, 700, 700]
-            cornerRadius = 40
-            masksToBounds = true
-
-            [[scene.layer]]
-            type = "shape"
-            oval = [900, 150, 800, 800]
-            fillColor = "#d6272880"
-            strokeColor = "#1f77b4"
-            lineWidth = 17
-
-            [[scene.layer]]
-            type = "text"
-            string = "Vitrine on Wayland"
-            frame = [60, 900, 1800, 120]
-            fontSize = 83
-            foregroundColor = "#101010"
-            """)
-        return config
+        try StillFrames.writeConfig(in: directory, title: "Vitrine on Wayland")
     }
 
     /// A scene that never stops moving: a bar sliding across the canvas, over and over.
@@ -76,26 +41,10 @@ final class WaylandPlayTests: TemporaryDirectoryTestCase {
     }
 
     private func render(_ config: String, size: String) throws -> Image {
-        let output = directory + "/render-\(size).png"
-        let process = try PlayProcess(
-            arguments: ["render", config, "--scene", "still", "--time", "1", "--size", size, "-o", output],
-            environment: [:])
-        XCTAssertEqual(process.waitForExit(seconds: 30), 0, process.standardError)
-        return try Image(contentsOfFile: output)
+        try StillFrames.render(config, size: size, in: directory)
     }
 
-    /// The largest difference of a colour channel between two pictures of one size.
-    private func maximumDifference(_ a: Image, _ b: Image) -> Int {
-        guard a.width == b.width, a.height == b.height else { return 255 }
-        var worst = 0
-        for i in 0..<(a.width * a.height) {
-            let p = a.pixels[i], q = b.pixels[i]
-            for shift: UInt32 in [0, 8, 16] {
-                worst = max(worst, abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)))
-            }
-        }
-        return worst
-    }
+    private func maximumDifference(_ a: Image, _ b: Image) -> Int { StillFrames.largestDifference(a, b) }
 
     /// Screenshots `compositor` until the picture matches `expected` (max channel difference
     /// ≤ 2) or `seconds` pass; returns the last difference.
