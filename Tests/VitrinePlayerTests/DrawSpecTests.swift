@@ -96,7 +96,8 @@ final class DrawSpecTests: XCTestCase {
         ).joined(separator: "\n")
         XCTAssertTrue(found.contains("shape 1 › fillGradient › type: 'diamond' is not one of"), found)
         XCTAssertTrue(found.contains("shape 2 › strokeGradient › colors: item 2: 'red' is not a colour"), found)
-        XCTAssertTrue(found.contains("shape 3 › fillGradient › locations: must run from 0 to 1 without going back"), found)
+        XCTAssertTrue(
+            found.contains("shape 3 › fillGradient › locations: must run from 0 to 1 without going back"), found)
         XCTAssertTrue(found.contains("shape 3 › shadow › blur: unknown key"), found)
     }
 
