@@ -279,6 +279,8 @@ public final class Engine {
         /// where it gives the mask alpha).
         let extent: Rect
         var subtreeExtent: Rect
+        /// Where the layer's shadow can draw, in the root's superlayer space (null: no shadow).
+        let shadowExtent: Rect
         /// The model of the layer this one's mask tree masks.
         let maskOwner: ObjectIdentifier?
         /// The model of this layer's mask.
@@ -306,6 +308,15 @@ public final class Engine {
             let before = previous[id]
             if before != nil { kept += 1 }
             let same = before?.presentation === now.presentation
+            // A shadow follows everything under its layer: a new copy (a change anywhere in the
+            // subtree) or a new place repaints where it was and where it is.
+            if let before, !same || before.toRoot != now.toRoot || before.clip != now.clip,
+                !before.shadowExtent.isNull || !now.shadowExtent.isNull
+            {
+                addDirty(now.maskOwner == nil ? now.shadowExtent : maskDamage(now.shadowExtent, owner: now.maskOwner))
+                addDirty(
+                    now.maskOwner == nil ? before.shadowExtent : maskDamage(before.shadowExtent, owner: now.maskOwner))
+            }
             let needsRedraw =
                 model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
             if needsRedraw { redraw.append(model); model.needsDisplayFlag = false }
@@ -392,11 +403,50 @@ public final class Engine {
         if let mask = p.maskStorage {
             record(mask, toRoot: toRoot, opacity: 1, clip: nil, visible: visible, maskOwner: id)
         }
+        var shadow = Rect.null
+        if visible, p.castsShadow {
+            shadow = Engine.shadowExtent(of: p, toRoot: toRoot)
+            if let parentClip { shadow = shadow.intersection(parentClip) }
+            subtree = subtree.union(shadow)
+        }
         current[id] = LayerRecord(
             presentation: p, toRoot: toRoot, opacity: opacity, clip: clip, visible: visible,
-            extent: extent, subtreeExtent: subtree, maskOwner: maskOwner,
+            extent: extent, subtreeExtent: subtree, shadowExtent: shadow, maskOwner: maskOwner,
             mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init))
         return subtree
+    }
+
+    /// Where `layer`'s shadow can draw, in the space `toRoot` maps to: what casts it (its
+    /// shadow path, or its body and sublayers), moved by the offset and grown by the blur's
+    /// reach (under 3σ + 3 device pixels; 3σ + 6 here holds down to a half-size device scale,
+    /// with the damage policy's outset).
+    static func shadowExtent(of layer: Layer, toRoot: Transform2D) -> Rect {
+        let caster = layer.shadowPath?.bounds ?? Engine.bodyExtent(of: layer)
+        guard !caster.isNull, !caster.isEmpty else { return .null }
+        let offset = layer.shadowOffset
+        let moved = toRoot.apply(to: caster.offsetBy(dx: offset.width, dy: offset.height))
+        let scale = abs(toRoot.a * toRoot.d - toRoot.b * toRoot.c).squareRoot()
+        let reach = 3 * max(0, layer.shadowRadius) / 2 * scale + 6
+        var extent = moved.insetBy(dx: -reach, dy: -reach)
+        if layer.masksToBounds { extent = extent.intersection(toRoot.apply(to: layer.bounds)) }
+        return extent
+    }
+
+    /// What `layer` and its visible sublayers draw, in its own coordinates (sublayers cut to
+    /// the bounds when it masks to them; their shadows included).
+    static func bodyExtent(of layer: Layer) -> Rect {
+        var extent = layer.presentedExtent
+        if let image = layer.contents as? Image {
+            extent = extent.union(layer.contentsGravity.rect(forContentsOf: image.size, in: layer.bounds.standardized))
+        }
+        for child in layer.sublayerStorage where !child.isHidden && child.opacity > 0 {
+            let toParent = child.transformToSuperlayer
+            var c = toParent.apply(to: bodyExtent(of: child))
+            if child.castsShadow { c = c.union(shadowExtent(of: child, toRoot: toParent)) }
+            if layer.masksToBounds { c = c.intersection(layer.bounds) }
+            extent = extent.union(c)
+        }
+        return extent
     }
 
     /// Whether a layer's contents must be redrawn this frame.

@@ -49,6 +49,22 @@ open class Layer {
     /// How `contents` is placed in the bounds. Defaults to `.resize`. Not animatable.
     @LayerProperty public var contentsGravity: ContentsGravity = .resize
 
+    // MARK: Shadow
+
+    /// Colour of the shadow cast by the layer's composited content (or by `shadowPath`).
+    /// Defaults to opaque black. Animatable.
+    @Animatable public var shadowColor: Color? = .black
+    /// Opacity of the shadow, 0…1; 0 casts none and costs nothing. Defaults to 0. Animatable.
+    @Animatable public var shadowOpacity: Double = 0
+    /// How far the shadow is moved, in the layer's coordinates. Defaults to (0, −3), as in Core
+    /// Animation. Animatable.
+    @Animatable public var shadowOffset: Size = Size(width: 0, height: -3)
+    /// Blur radius: a Gaussian of standard deviation radius / 2. Defaults to 3. Animatable.
+    @Animatable public var shadowRadius: Double = 3
+    /// The shape casting the shadow, in the layer's coordinates, instead of the content's alpha
+    /// (cheaper, and cached as long as it does not change). Defaults to nil. Animatable.
+    @Animatable public var shadowPath: Path? = nil
+
     // MARK: Timing
 
     /// When the layer's time starts, in its parent's time. Defaults to 0. Not animatable.
@@ -313,6 +329,22 @@ open class Layer {
     /// a border or contents.
     public var paintsItsBounds: Bool {
         (backgroundColor.map { $0.alpha > 0 } ?? false) || (borderWidth > 0 && borderColor != nil) || contents != nil
+    }
+
+    /// `cornerRadius` as drawn: not negative, 0 when not finite.
+    var clampedCornerRadius: Double { cornerRadius.isFinite ? max(0, cornerRadius) : 0 }
+
+    /// Whether the layer casts a shadow that can show.
+    var castsShadow: Bool {
+        guard shadowOpacity > 0, let color = shadowColor, color.alpha > 0 else { return false }
+        return shadowRadius.isFinite && shadowOffset.width.isFinite && shadowOffset.height.isFinite
+    }
+
+    /// The layer's shadow as the renderer paints it (see `castsShadow`).
+    var shadow: Shadow {
+        Shadow(
+            color: shadowColor ?? .clear, opacity: min(1, shadowOpacity),
+            offset: Point(x: shadowOffset.width, y: shadowOffset.height), radius: max(0, shadowRadius))
     }
 
     /// `visualExtent()`, computed once for a presentation copy (copies do not change after

@@ -31,7 +31,9 @@ public final class LayerRenderer {
     public private(set) var contentDrawCount = 0
 
     private var stores: [ObjectIdentifier: BackingStore] = [:]
-    private var pass = 0
+    /// The blurred shapes of layer shadows.
+    let shadows = ShadowCache()
+    private(set) var pass = 0
 
     /// A renderer with no backing stores yet.
     public init() {}
@@ -66,11 +68,16 @@ public final class LayerRenderer {
         for layer in layers {
             let model = layer.model()
             if let store = stores[ObjectIdentifier(model)], store.owner === model { store.invalidate() }
+            // The drawing is part of what casts the shadows of the layer and its ancestors.
+            shadows.invalidate(from: model)
         }
     }
 
     /// Releases every backing store (their layers redraw when next shown).
-    public func discardBackingStores() { stores.removeAll() }
+    public func discardBackingStores() {
+        stores.removeAll()
+        shadows.removeAll()
+    }
 
     /// How many layers currently keep a backing store.
     public var backingStoreCount: Int { stores.count }
@@ -82,6 +89,7 @@ public final class LayerRenderer {
     /// Drops the stores of layers the pass did not meet (removed from the tree, or gone), and
     /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
     private func endPass() {
+        shadows.endPass(pass)
         for store in stores.values { store.context.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
@@ -119,8 +127,16 @@ public final class LayerRenderer {
             ctx.clip(toMask: alpha)
         }
 
+        if layer.castsShadow { drawShadow(of: layer, in: ctx) }
+        renderBody(of: layer, in: ctx)
+        if grouped { ctx.endTransparencyLayer() }
+    }
+
+    /// What the layer itself shows, in its own coordinates (the context's transform), and what
+    /// casts its shadow: background, contents, own drawing, sublayers and border.
+    func renderBody(of layer: Layer, in ctx: GraphicsContext) {
         let bounds = layer.bounds.standardized
-        let radius = layer.cornerRadius.isFinite ? max(0, layer.cornerRadius) : 0
+        let radius = layer.clampedCornerRadius
         if let color = layer.backgroundColor, color.alpha > 0 {
             fillRoundedRect(bounds, radius: radius, color: color, in: ctx)
         }
@@ -140,7 +156,6 @@ public final class LayerRenderer {
         }
         if layer.masksToBounds { ctx.restoreGState() }
         drawBorder(of: layer, bounds: bounds, radius: radius, in: ctx)
-        if grouped { ctx.endTransparencyLayer() }
     }
 
     private func renderSublayers(of layer: Layer, in ctx: GraphicsContext) {
@@ -262,12 +277,13 @@ public final class LayerRenderer {
     }
 
     /// Keeps the layer's store (if it has one) through this pass although it is not drawn.
-    private func keepStore(of layer: Layer) {
+    func keepStore(of layer: Layer) {
+        shadows.keep(layer, pass: pass)
         if !stores.isEmpty, let store = stores[ObjectIdentifier(layer.model())] { store.lastPass = pass }
     }
 
     /// Keeps the stores of a subtree that is not drawn this pass (hidden, clipped away).
-    private func keepStores(of layer: Layer) {
+    func keepStores(of layer: Layer) {
         keepStore(of: layer)
         for child in layer.sublayerStorage { keepStores(of: child) }
         if let mask = layer.mask { keepStores(of: mask) }
@@ -279,8 +295,17 @@ public final class LayerRenderer {
     /// contents and drawing (`visualExtent()`, which bounds a layer's own drawing), and its
     /// sublayers' (cut to the bounds when it masks to them). Conservative: any pixel drawn at
     /// all lies inside, since coverage outside a shape's enclosing pixels is exactly 0.
-    private func deviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
+    func deviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
         guard !layer.isHidden, layer.opacity > 0 else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        let body = bodyDeviceExtent(of: layer, toDevice: t)
+        guard layer.castsShadow, let shadow = shadowDeviceExtent(of: layer, body: body, toDevice: t) else {
+            return body
+        }
+        return body.union(shadow)
+    }
+
+    /// `deviceExtent(of:toDevice:)` without the layer's own shadow: what casts it.
+    func bodyDeviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
         let bounds = layer.bounds.standardized
         var extent = layer.visualExtent().union(bounds)
         if let image = layer.contents as? Image {
@@ -312,6 +337,7 @@ public final class LayerRenderer {
             n += t.b == 0 && t.c == 0 ? 1 : 2
         }
         if layer.borderWidth > 0, let c = layer.borderColor, c.alpha > 0 { n += 1 }
+        if layer.castsShadow { n += 1 }
         for child in layer.sublayerStorage where n < 2 {
             guard !child.isHidden, child.opacity > 0 else { continue }
             let k = drawingCount(child, toDevice: child.transformToSuperlayer.concatenating(t))

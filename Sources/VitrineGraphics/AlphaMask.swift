@@ -51,6 +51,13 @@ public final class AlphaMask {
         self.bounds = bounds.isEmpty ? IntRect(x: bounds.x, y: bounds.y, width: 0, height: 0) : bounds
     }
 
+    /// A mask of its own with the same bounds and values (to keep a pooled mask's contents).
+    func copy() -> AlphaMask {
+        let out = AlphaMask(bounds: bounds)
+        if !bounds.isEmpty { out.bytes.update(from: bytes, count: bounds.area) }
+        return out
+    }
+
     /// The value at device pixel (x, y): 0 outside `bounds`. Writes outside `bounds` are ignored.
     public subscript(x: Int, y: Int) -> UInt8 {
         get {

@@ -13,6 +13,19 @@ public struct Shadow: Equatable, Sendable {
         self.offset = offset
         self.radius = radius
     }
+
+    /// The shadow in device pixels under transform `t`: the blur's σ (scaled by the transform's
+    /// area scale), the offset, and how far the blur spreads a pixel on each side. Nil when it
+    /// cannot be drawn (a value not finite, σ above 10⁴ or an offset of a million pixels).
+    public func device(under t: Transform2D) -> (sigma: Double, offset: Point, spread: Int)? {
+        let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
+        let sigma = max(0, radius.isFinite ? radius : 0) / 2 * scale
+        let offset = t.applyToVector(offset)
+        guard sigma <= 1e4, offset.x.isFinite, offset.y.isFinite, abs(offset.x) < 1e6, abs(offset.y) < 1e6 else {
+            return nil
+        }
+        return (sigma, offset, GaussianBlur.spread(sigma: sigma))
+    }
 }
 
 extension GraphicsContext {
@@ -20,46 +33,60 @@ extension GraphicsContext {
     /// moved by the offset (the shadow's shape, with its own alpha), which is blurred and
     /// composited in the shadow's colour through the current clip, then once as usual.
     public func drawWithShadow(_ shadow: Shadow, _ body: () -> Void) {
-        let t = state.transform
-        let pixel = PixelMath.premultipliedPixel(shadow.color, alpha: shadow.opacity * state.alpha)
-        let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
-        let sigma = max(0, shadow.radius.isFinite ? shadow.radius : 0) / 2 * scale
-        let offset = t.applyToVector(shadow.offset)
-        guard pixel >> 24 != 0, sigma <= 1e4, offset.x.isFinite, offset.y.isFinite,
-            abs(offset.x) < 1e6, abs(offset.y) < 1e6
+        guard let device = shadow.device(under: state.transform),
+            PixelMath.premultipliedPixel(shadow.color, alpha: shadow.opacity * state.alpha) >> 24 != 0
         else {
             body()
             return
         }
-        let spread = GaussianBlur.spread(sigma: sigma)
-        let clip = state.clipBox
-
-        // The shadow's shape: drawn moved by the offset, unclipped by an anti-aliased clip (that
-        // applies where the shadow lands), over the clip grown by what the blur spreads.
-        saveGState()
-        state.transform = t.concatenating(Transform2D(translationX: offset.x, y: offset.y))
-        state.clipMask = nil
-        state.clipBox = IntRect(
+        // Only what can reach the clip once blurred is captured.
+        let clip = state.clipBox, spread = device.spread
+        let region = IntRect(
             x: clip.x - spread, y: clip.y - spread, width: clip.width + 2 * spread, height: clip.height + 2 * spread)
+        let blurred = renderShadowMask(shadow, over: region, body)
+        fill(blurred, offsetX: 0, offsetY: 0, color: shadow.color, opacity: shadow.opacity)
+        body()
+    }
+
+    /// The blurred shape of a shadow, to draw with `fill(_:offsetX:offsetY:color:opacity:)`
+    /// now or later: the alpha of what `body` draws under the current transform moved by the
+    /// shadow's offset, captured inside `region` (device pixels) whatever the current clip is —
+    /// so a kept mask does not depend on the rectangle being repainted when it was made — and
+    /// blurred by the shadow's σ. Empty when the shadow cannot be drawn.
+    public func renderShadowMask(_ shadow: Shadow, over region: IntRect, _ body: () -> Void) -> AlphaMask {
+        guard let device = shadow.device(under: state.transform) else {
+            return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
+        }
+        saveGState()
+        state.transform = state.transform.concatenating(Transform2D(translationX: device.offset.x, y: device.offset.y))
+        state.clipMask = nil
+        state.clipBox = region
         let shape = renderAlphaMask(body)
         restoreGState()
+        return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma) : shape.copy()
+    }
 
-        let blurred = sigma > 0 ? GaussianBlur.blurred(shape, sigma: sigma) : shape
-        let region = blurred.bounds.intersection(clip)
-        if !region.isEmpty {
-            let mask = state.clipMask
-            for y in region.y..<region.maxY {
-                let coverage = blurred.deviceRow(y)
-                for i in 0..<region.width {
-                    let m = UInt32(coverage[region.x + i])
-                    samples[i] = m == 0 ? 0 : m == 255 ? pixel : PixelMath.scale(pixel, m)
-                }
-                SpanBlitter.blendPixels(
-                    target.row(y), x: region.x, samples, count: region.width, factor: 255,
-                    mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+    /// Paints `mask`, moved by whole device pixels, in `color` at `opacity` times the global
+    /// alpha, through the current clip.
+    public func fill(_ mask: AlphaMask, offsetX: Int, offsetY: Int, color: Color, opacity: Double) {
+        let pixel = PixelMath.premultipliedPixel(color, alpha: opacity * state.alpha)
+        let placed = IntRect(
+            x: mask.bounds.x + offsetX, y: mask.bounds.y + offsetY, width: mask.bounds.width,
+            height: mask.bounds.height)
+        let region = placed.intersection(state.clipBox)
+        guard pixel >> 24 != 0, !region.isEmpty else { return }
+        let clipMask = state.clipMask
+        for y in region.y..<region.maxY {
+            // Element x of `coverage` is the mask's value that lands on device pixel x.
+            let coverage = mask.deviceRow(y - offsetY) - offsetX
+            for i in 0..<region.width {
+                let m = UInt32(coverage[region.x + i])
+                samples[i] = m == 0 ? 0 : m == 255 ? pixel : PixelMath.scale(pixel, m)
             }
-            dirty = dirty.union(region)
+            SpanBlitter.blendPixels(
+                target.row(y), x: region.x, samples, count: region.width, factor: 255,
+                mask: clipMask.map { UnsafePointer($0.deviceRow(y)) })
         }
-        body()
+        dirty = dirty.union(region)
     }
 }
