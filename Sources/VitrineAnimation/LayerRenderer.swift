@@ -330,8 +330,8 @@ public final class LayerRenderer {
         if layer.contents is Image { n += 1 }
         if let shape = layer as? ShapeLayer {
             if let path = shape.path, !path.isEmpty {
-                if shape.fillColor != nil { n += 1 }
-                if shape.strokeColor != nil && shape.lineWidth > 0 { n += 1 }
+                if shape.fills { n += 1 }
+                if shape.strokes { n += 1 }
             }
         } else if drawsItself(layer) {
             n += t.b == 0 && t.c == 0 ? 1 : 2

@@ -8,10 +8,16 @@ open class ShapeLayer: Layer {
     @Animatable public var path: Path? = nil
     /// The fill; nil fills nothing. Defaults to opaque black. Animatable.
     @Animatable public var fillColor: Color? = .black
+    /// A gradient for the fill, in the layer's coordinates, used instead of `fillColor`.
+    /// Defaults to nil. Not animatable (not in Core Animation, whose shapes fill with a colour).
+    @LayerProperty public var fillGradient: Gradient? = nil
     /// Which regions are inside when filling. Defaults to `.nonZero`. Not animatable.
     @LayerProperty public var fillRule: FillRule = .nonZero
     /// The stroke; nil strokes nothing. Defaults to nil. Animatable.
     @Animatable public var strokeColor: Color? = nil
+    /// A gradient for the stroke, in the layer's coordinates, used instead of `strokeColor`.
+    /// Defaults to nil. Not animatable.
+    @LayerProperty public var strokeGradient: Gradient? = nil
     /// Width of the stroke. Defaults to 1. Animatable.
     @Animatable public var lineWidth: Double = 1
     /// Shape of open ends. Defaults to `.butt`. Not animatable.
@@ -41,16 +47,30 @@ open class ShapeLayer: Layer {
     /// draws the layer (a shape is cheap to draw and its path usually changes when it animates).
     open override func draw(in ctx: GraphicsContext) {
         guard let path, !path.isEmpty else { return }
-        if let fillColor { ctx.fill(path, color: fillColor, rule: fillRule) }
-        if let strokeColor, lineWidth > 0 {
+        if let fillGradient {
+            ctx.fill(path, gradient: fillGradient, rule: fillRule)
+        } else if let fillColor {
+            ctx.fill(path, color: fillColor, rule: fillRule)
+        }
+        guard lineWidth > 0 else { return }
+        if let strokeGradient {
+            ctx.stroke(
+                path, gradient: strokeGradient, style: strokeStyle, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        } else if let strokeColor {
             ctx.stroke(path, color: strokeColor, style: strokeStyle, strokeStart: strokeStart, strokeEnd: strokeEnd)
         }
     }
 
+    /// Whether the path is filled (by colour or gradient).
+    var fills: Bool { fillGradient != nil || fillColor != nil }
+
+    /// Whether the path is stroked (by colour or gradient).
+    var strokes: Bool { (strokeGradient != nil || strokeColor != nil) && lineWidth > 0 }
+
     /// How far the stroke reaches beyond the path (miters and square caps included), plus a
     /// pixel; 0 without a stroke.
     private var strokeReach: Double {
-        guard strokeColor != nil && lineWidth > 0 else { return 0 }
+        guard strokes else { return 0 }
         var factor = 0.5
         if lineJoin == .miter { factor = max(factor, miterLimit / 2) }
         if lineCap == .square { factor = max(factor, 0.5 * 2.0.squareRoot()) }
@@ -79,7 +99,7 @@ open class ShapeLayer: Layer {
         guard let previous = previous as? ShapeLayer, let path, !path.isEmpty, lineDashPattern.isEmpty,
             changedKeys.allSatisfy({ $0 == "strokeStart" || $0 == "strokeEnd" })
         else { return nil }
-        guard strokeColor != nil && lineWidth > 0 else { return .null }  // the fill does not trim
+        guard strokes else { return .null }  // the fill does not trim
         guard strokeStart.isFinite, strokeEnd.isFinite, previous.strokeStart.isFinite,
             previous.strokeEnd.isFinite
         else { return nil }

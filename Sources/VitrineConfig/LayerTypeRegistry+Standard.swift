@@ -121,6 +121,9 @@ extension LayerTypeRegistry {
         "path":
             "The shape, in the layer's coordinates: SVG path data, or a table { rect | oval | roundedRect (+ cornerRadius) | arc = … } as in vitrine draw.",
         "fillColor": "The fill; \"none\" fills nothing.",
+        "fillGradient":
+            "A gradient fill { type = axial | radial | conic, colors, locations, start, end } in the layer's coordinates, instead of fillColor.",
+        "strokeGradient": "A gradient stroke (as fillGradient), instead of strokeColor.",
         "fillRule": "Which regions are inside when filling.",
         "strokeColor": "The stroke; \"none\" strokes nothing.",
         "lineWidth": "Width of the stroke.",

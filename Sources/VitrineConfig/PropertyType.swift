@@ -114,6 +114,10 @@ extension PropertyType {
     public static let path = PropertyType(
         name: "path", valueType: Path?.self,
         decode: { try $1.path($0) }, format: { _ in "(a path)" })
+    /// A gradient paint `{ type = axial | radial | conic, colors, locations, start, end }`.
+    public static let gradient = PropertyType(
+        name: "gradient", valueType: Gradient?.self,
+        decode: { try $1.gradient($0) }, format: { _ in "(a gradient)" })
     /// An image file (PNG), relative to the config file.
     public static let image = PropertyType(
         name: "image file", valueType: (any LayerContents)?.self,
@@ -128,13 +132,14 @@ extension PropertyType {
         var table: [ObjectIdentifier: PropertyType] = [:]
         for type in [
             number, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
-            colorList, transform, path, image
+            colorList, transform, path, gradient, image
         ] {
             table[ObjectIdentifier(type.valueType)] = type
         }
         // Optional forms read as the plain ones (absent means nil).
         table[ObjectIdentifier(String?.self)] = string
         table[ObjectIdentifier(Path.self)] = path
+        table[ObjectIdentifier(Gradient.self)] = gradient
         return table
     }()
 

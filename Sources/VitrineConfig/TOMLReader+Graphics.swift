@@ -27,6 +27,12 @@ extension TOMLReader {
     /// decreasing).
     public func gradient(_ key: String) throws -> Gradient? {
         guard let table = try table(key)?.within(key) else { return nil }
+        return try table.gradientTable()
+    }
+
+    /// This table read as a gradient paint (see `gradient(_:)`).
+    func gradientTable() throws -> Gradient {
+        let table = self
         try table.rejectUnknownKeys(allowed: ["type", "colors", "locations", "start", "end"])
         let kind = try table.required("type", table.oneOf("type", as: Gradient.Kind.self))
         let texts = try table.required("colors", table.stringArray("colors"))

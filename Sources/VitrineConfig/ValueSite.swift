@@ -135,6 +135,16 @@ struct ValueSite {
         return path
     }
 
+    /// A gradient paint: `{ type, colors, locations, start, end }` (`TOMLReader.gradient(_:)`).
+    func gradient(_ node: TOMLNode) throws -> Gradient {
+        guard let table = node.value.tableValue else {
+            throw error(
+                "expected a gradient table { type, colors, locations, start, end }, found \(node.value.kindDescription)",
+                at: node)
+        }
+        return try nested(table).gradientTable()
+    }
+
     /// An image file, relative to the config file.
     func image(_ node: TOMLNode) throws -> any LayerContents {
         let name = try string(node)

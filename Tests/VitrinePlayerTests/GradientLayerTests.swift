@@ -105,4 +105,67 @@ final class GradientLayerTests: XCTestCase {
         XCTAssertTrue(errors.contains("› colors: "), errors)
         XCTAssertTrue(errors.contains("› startPoint: "), errors)
     }
+
+    /// A shape layer's fillGradient and strokeGradient paint in the layer's coordinates: a ring
+    /// stroked with a conic gradient from black (up) to red, clockwise, half of it stroked.
+    func testShapeLayersFillAndStrokeWithGradients() throws {
+        let playlist = try loadPlaylist(
+            """
+            [player]
+            canvas = [200, 200]
+
+            [[scene]]
+            name = "s"
+            duration = 10
+
+            [[scene.layer]]
+            type = "shape"
+            frame = [0, 0, 200, 200]
+            oval = [20, 20, 160, 160]
+            fillGradient = { type = "axial", colors = ["#0000ff", "#00ff00"], start = [0, 60], end = [0, 140] }
+            strokeGradient = { type = "conic", colors = ["#000000", "#ff0000"], start = [100, 100], end = [100, 0] }
+            lineWidth = 20
+            strokeEnd = 0.5
+            """)
+        let bitmap = try SceneInstance.renderStill(
+            playlist.scenes[0], playlist: playlist, at: 0, width: 200, height: 200)
+        // The oval's path runs clockwise from its right end, so the stroke is its lower half; the
+        // conic colour depends only on the angle: a quarter turn (right) is a quarter red.
+        XCTAssertEqual(red(bitmap[180, 100]), 255 * 0.25, accuracy: 4)
+        XCTAssertEqual(red(bitmap[100, 180]), 255 * 0.5, accuracy: 4)
+        XCTAssertEqual(red(bitmap[43, 43]), 0, "the upper half is not stroked (there the cone is 7/8 red)")
+        // The fill: blue above y = 60, green below y = 140, half way between at 100.
+        let green = { (p: UInt32) in Double((p >> 8) & 0xFF) }
+        let blue = { (p: UInt32) in Double(p & 0xFF) }
+        XCTAssertEqual(blue(bitmap[100, 50]), 255)
+        XCTAssertEqual(green(bitmap[100, 150]), 255)
+        XCTAssertEqual(green(bitmap[100, 100]), 255 * 40.5 / 80, accuracy: 2)
+        XCTAssertEqual(blue(bitmap[100, 100]), 255 * 39.5 / 80, accuracy: 2)
+    }
+
+    func testBadShapeGradientsAndShadowsNameTheirKey() {
+        let errors = configErrors(
+            """
+            [[scene]]
+            name = "s"
+            duration = 1
+
+            [[scene.layer]]
+            id = "ring"
+            type = "shape"
+            oval = [0, 0, 10, 10]
+            fillGradient = "red"
+            strokeGradient = { type = "conic", colors = ["#000000"], start = [0, 0] }
+            shadowOffset = [1]
+            shadowOpacity = "half"
+            shadowPath = "M 0 0 L 10 Q"
+            """
+        ).joined(separator: "\n")
+        XCTAssertTrue(errors.contains("layer 'ring' › fillGradient: expected a gradient table"), errors)
+        XCTAssertTrue(errors.contains("layer 'ring' › strokeGradient"), errors)
+        XCTAssertTrue(errors.contains("end"), errors)
+        XCTAssertTrue(errors.contains("layer 'ring' › shadowOffset: "), errors)
+        XCTAssertTrue(errors.contains("layer 'ring' › shadowOpacity: "), errors)
+        XCTAssertTrue(errors.contains("layer 'ring' › shadowPath: bad path data at byte"), errors)
+    }
 }
