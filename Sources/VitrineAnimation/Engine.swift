@@ -115,6 +115,9 @@ public final class Engine {
         attach(
             model.sublayerStorage.map { presentation(of: $0, parentTime: local) },
             mask: model.mask.map { presentation(of: $0, parentTime: local) }, to: copy)
+        if let replicator = copy as? ReplicatorLayer, replicator.delaysInstances {
+            attachDelayedInstances(of: model, to: replicator, at: local)
+        }
         return copy
     }
 
@@ -169,16 +172,87 @@ public final class Engine {
             childCopies = children.map { evaluate($0, parentTime: local) }
         }
         let maskCopy = model.mask.map { evaluate($0, parentTime: local) }
-        if let old, childCopies == nil, maskCopy === old.maskStorage { return old }
+        if let old, childCopies == nil, maskCopy === old.maskStorage {
+            // A replicator's delayed instances change while their animations' samples do.
+            guard let replicator = old as? ReplicatorLayer, replicator.delaysInstances,
+                let model = model as? ReplicatorLayer,
+                model.instanceSamples != Engine.instanceSamples(of: model, as: replicator, at: local)
+            else { return old }
+        }
 
         let copy = presentationCopy(of: model)
         for entry in model.animationEntries where entry.animation.runtime.isCommitted {
             if let s = entry.animation.runtime.presentedSample { entry.animation.apply(to: copy, sample: s) }
         }
         attach(childCopies ?? old!.sublayerStorage, mask: maskCopy, to: copy)
+        if let replicator = copy as? ReplicatorLayer, let model = model as? ReplicatorLayer {
+            Engine.evaluateDelayedInstances(of: model, into: replicator, at: local)
+        }
         model.lastPresentation = copy
         model.presentedVersion = model.modelVersion
         return copy
+    }
+
+    // MARK: Replicator instances
+
+    /// Gives `copy` (a presentation of `model` at local time `local`) the sublayers of its
+    /// delayed instances: instance i's at `local − i × instanceDelay`, as fresh copies (the
+    /// incremental copies are the first instance's).
+    private static func evaluateDelayedInstances(
+        of model: ReplicatorLayer, into copy: ReplicatorLayer, at local: Double
+    ) {
+        guard copy.delaysInstances else {
+            copy.delayedInstances = []
+            model.instanceSamples = []
+            return
+        }
+        attachDelayedInstances(of: model, to: copy, at: local)
+        model.instanceSamples = instanceSamples(of: model, as: copy, at: local)
+    }
+
+    private static func attachDelayedInstances(of model: Layer, to copy: ReplicatorLayer, at local: Double) {
+        copy.delayedInstances = (1..<copy.drawnInstanceCount).map { i in
+            let time = local - Double(i) * copy.instanceDelay
+            return model.sublayerStorage.map { presentation(of: $0, parentTime: time) }
+        }
+        for instance in copy.delayedInstances {
+            for child in instance { child.superlayer = copy }
+        }
+    }
+
+    /// The samples of every committed animation under `model`'s sublayers at each delayed
+    /// instance's time (with `presentation`'s count and delay): equal samples, equal copies.
+    static func instanceSamples(
+        of model: ReplicatorLayer, as presentation: ReplicatorLayer, at local: Double
+    )
+        -> [TimingSample?]
+    {
+        var samples: [TimingSample?] = []
+        for i in 1..<max(1, presentation.drawnInstanceCount) {
+            let time = local - Double(i) * presentation.instanceDelay
+            for child in model.sublayerStorage {
+                visit(child, parentTime: time) { layer, layerTime in
+                    for entry in layer.animationEntries where entry.animation.runtime.isCommitted {
+                        let a = entry.animation
+                        samples.append(a.sample(atParentTime: layerTime, removedAtEnd: a.isRemovedOnCompletion))
+                    }
+                }
+            }
+        }
+        return samples
+    }
+
+    /// Whether an animation under `layer` (at its parent's time `parentTime`) is running.
+    private static func animates(_ layer: Layer, parentTime: Double, rate: Double) -> Bool {
+        let local = layer.localTime(fromParentTime: parentTime)
+        let layerRate = rate * layer.speed
+        for entry in layer.animationEntries where entry.animation.runtime.isCommitted {
+            let a = entry.animation
+            if layerRate * a.speed != 0, a.sample(atParentTime: local, removedAtEnd: false).phase == .active {
+                return true
+            }
+        }
+        return layer.sublayerStorage.contains { animates($0, parentTime: local, rate: layerRate) }
     }
 
     // MARK: Commit
@@ -203,6 +277,10 @@ public final class Engine {
 
     /// Calls `body` for every layer of the model tree (masks included) with its local time.
     private func visit(_ layer: Layer, parentTime: Double, _ body: (Layer, Double) -> Void) {
+        Engine.visit(layer, parentTime: parentTime, body)
+    }
+
+    private static func visit(_ layer: Layer, parentTime: Double, _ body: (Layer, Double) -> Void) {
         let local = layer.localTime(fromParentTime: parentTime)
         body(layer, local)
         for child in layer.sublayerStorage { visit(child, parentTime: local, body) }
@@ -260,6 +338,13 @@ public final class Engine {
         }
         for child in layer.sublayerStorage {
             scanAnimations(child, parentTime: local, rate: layerRate, events: &events, moving: &moving)
+        }
+        // A replicator's later instances run behind: the last may still move after the first.
+        if !moving, let replicator = layer as? ReplicatorLayer, replicator.delaysInstances {
+            let behind = Double(replicator.drawnInstanceCount - 1) * replicator.instanceDelay
+            moving = layer.sublayerStorage.contains {
+                Engine.animates($0, parentTime: local - behind, rate: layerRate)
+            }
         }
         if let mask = layer.mask {
             scanAnimations(mask, parentTime: local, rate: layerRate, events: &events, moving: &moving)
@@ -335,9 +420,10 @@ public final class Engine {
             let surroundingsChanged =
                 before.toRoot != now.toRoot || before.opacity != now.opacity
                 || before.clip != now.clip || before.visible != now.visible || !sameChildren || before.mask != now.mask
+            // A replicator's copies are not in the tree: any change under it changes them all.
             let isChanged =
                 needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
-                || surroundingsChanged
+                || surroundingsChanged || (!same && now.presentation is ReplicatorLayer)
             guard isChanged else { continue }
             changed.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
@@ -436,9 +522,7 @@ public final class Engine {
     /// the bounds when it masks to them; their shadows included).
     static func bodyExtent(of layer: Layer) -> Rect {
         var extent = layer.presentedExtent
-        if let image = layer.contents as? Image {
-            extent = extent.union(layer.contentsGravity.rect(forContentsOf: image.size, in: layer.bounds.standardized))
-        }
+        if let image = layer.contents as? Image { extent = extent.union(layer.contentsPlacement(of: image)) }
         for child in layer.sublayerStorage where !child.isHidden && child.opacity > 0 {
             let toParent = child.transformToSuperlayer
             var c = toParent.apply(to: bodyExtent(of: child))

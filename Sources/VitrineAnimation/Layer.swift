@@ -48,6 +48,14 @@ open class Layer {
     @LayerProperty public var contents: (any LayerContents)? = nil
     /// How `contents` is placed in the bounds. Defaults to `.resize`. Not animatable.
     @LayerProperty public var contentsGravity: ContentsGravity = .resize
+    /// The part of `contents` shown, in unit coordinates of the image: a sprite sheet's cell.
+    /// Defaults to (0, 0, 1, 1), the whole image. Animatable (by discrete keyframes to step
+    /// through cells).
+    @Animatable public var contentsRect: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
+    /// The part of the (contentsRect) image that stretches, in its unit coordinates: the
+    /// corners outside it keep their size, the edges stretch one way (nine-slice scaling).
+    /// Defaults to (0, 0, 1, 1): the whole image stretches. Animatable.
+    @Animatable public var contentsCenter: Rect = Rect(x: 0, y: 0, width: 1, height: 1)
 
     // MARK: Shadow
 

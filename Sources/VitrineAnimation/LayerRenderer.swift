@@ -33,6 +33,8 @@ public final class LayerRenderer {
     private var stores: [ObjectIdentifier: BackingStore] = [:]
     /// The blurred shapes of layer shadows.
     let shadows = ShadowCache()
+    /// Sprite-sheet cells and nine-slice parts cut from contents images.
+    let crops = ImageCrops()
     private(set) var pass = 0
 
     /// A renderer with no backing stores yet.
@@ -90,6 +92,7 @@ public final class LayerRenderer {
     /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
     private func endPass() {
         shadows.endPass(pass)
+        crops.endPass(pass)
         for store in stores.values { store.context.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
@@ -145,9 +148,7 @@ public final class LayerRenderer {
             ctx.clip(toRoundedRect: bounds, cornerRadius: radius)
         }
         if !ctx.clipBoundingBox.isEmpty {
-            if let image = layer.contents as? Image {
-                ctx.draw(image, in: layer.contentsGravity.rect(forContentsOf: image.size, in: bounds))
-            }
+            if let image = layer.contents as? Image { drawContents(image, of: layer, in: ctx) }
             drawContent(of: layer, in: ctx)
             renderSublayers(of: layer, in: ctx)
         } else {
@@ -159,7 +160,41 @@ public final class LayerRenderer {
     }
 
     private func renderSublayers(of layer: Layer, in ctx: GraphicsContext) {
-        let children = layer.sublayerStorage
+        if let replicator = layer as? ReplicatorLayer {
+            renderInstances(of: replicator, in: ctx)
+        } else {
+            render(layer.sublayerStorage, in: ctx)
+        }
+    }
+
+    /// A replicator's instances, first to last, each placed and tinted as its own group.
+    private func renderInstances(of replicator: ReplicatorLayer, in ctx: GraphicsContext) {
+        var place = Transform2D.identity
+        for i in 0..<replicator.drawnInstanceCount {
+            if i > 0 { place = replicator.instanceTransform(after: place) }
+            let children = replicator.sublayers(ofInstance: i)
+            let tint = replicator.instanceTint(i)
+            guard tint.alpha > 0, !children.isEmpty else { continue }
+            ctx.saveGState()
+            ctx.concatenate(place)
+            let tinted = tint != .white
+            if tinted {
+                var box = IntRect(x: 0, y: 0, width: 0, height: 0)
+                for child in children {
+                    box = box.union(
+                        deviceExtent(of: child, toDevice: child.transformToSuperlayer.concatenating(ctx.transform)))
+                }
+                ctx.clip(toDeviceRect: box)
+                ctx.beginTransparencyLayer(tint: tint)
+            }
+            render(children, in: ctx)
+            if tinted { ctx.endTransparencyLayer() }
+            ctx.restoreGState()
+        }
+    }
+
+    /// Sublayers back to front: by `zPosition`, ties in their order.
+    private func render(_ children: [Layer], in ctx: GraphicsContext) {
         var ordered = true
         for i in children.indices.dropFirst() where children[i].zPosition < children[i - 1].zPosition {
             ordered = false
@@ -308,9 +343,7 @@ public final class LayerRenderer {
     func bodyDeviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
         let bounds = layer.bounds.standardized
         var extent = layer.visualExtent().union(bounds)
-        if let image = layer.contents as? Image {
-            extent = extent.union(layer.contentsGravity.rect(forContentsOf: image.size, in: bounds))
-        }
+        if let image = layer.contents as? Image { extent = extent.union(layer.contentsPlacement(of: image)) }
         var box = IntRect(enclosing: t.apply(to: extent))
         let clip = layer.masksToBounds ? IntRect(enclosing: t.apply(to: bounds)) : nil
         for child in layer.sublayerStorage {
@@ -338,6 +371,11 @@ public final class LayerRenderer {
         }
         if layer.borderWidth > 0, let c = layer.borderColor, c.alpha > 0 { n += 1 }
         if layer.castsShadow { n += 1 }
+        if let replicator = layer as? ReplicatorLayer, replicator.drawnInstanceCount > 1,
+            !replicator.sublayerStorage.isEmpty
+        {
+            return 2
+        }
         for child in layer.sublayerStorage where n < 2 {
             guard !child.isHidden, child.opacity > 0 else { continue }
             let k = drawingCount(child, toDevice: child.transformToSuperlayer.concatenating(t))

@@ -29,12 +29,15 @@ public enum ValueLimit: Sendable {
     case maximumBytes(Int)
     /// An array of at most this many elements.
     case maximumCount(Int)
+    /// A number within this range.
+    case range(ClosedRange<Double>)
 
     /// The limit as the reference states it.
     public var description: String {
         switch self {
         case .maximumBytes(let n): return "At most \(ValueLimit.grouped(n)) bytes (UTF-8)."
         case .maximumCount(let n): return "At most \(ValueLimit.grouped(n)) values."
+        case .range(let r): return "From \(r.lowerBound.shortDescription) to \(r.upperBound.shortDescription)."
         }
     }
 
@@ -47,6 +50,11 @@ public enum ValueLimit: Sendable {
         case .maximumCount(let n):
             guard let array = unwrapOptional(value) as? [Any], array.count > n else { return nil }
             return "\(ValueLimit.grouped(array.count)) values; at most \(ValueLimit.grouped(n)) are allowed"
+        case .range(let r):
+            let number = unwrapOptional(value).flatMap { ($0 as? Double) ?? ($0 as? Int).map(Double.init) }
+            guard let number, !r.contains(number) else { return nil }
+            return
+                "\(number.shortDescription) is out of range: from \(r.lowerBound.shortDescription) to \(r.upperBound.shortDescription)"
         }
     }
 

@@ -50,6 +50,22 @@ extension LayerTypeRegistry {
                 "gradientType": "Core Animation's `type` (renamed: `type` names the layer type)."
             ])
         r.register(
+            "replicator", ReplicatorLayer.self,
+            summary:
+                "Draws its sublayers instanceCount times (CAReplicatorLayer), each copy moved, delayed and tinted a step further.",
+            docs: [
+                "instanceCount": "How many copies are drawn, the original included.",
+                "instanceTransform":
+                    "Applied to copy k − 1 to make copy k, about the layer's centre (the transform syntax).",
+                "instanceDelay": "Seconds each copy's time runs behind the previous one's.",
+                "instanceColor": "Multiplies the first copy's colours.",
+                "instanceRedOffset": "Added to the instance colour's red for each later copy.",
+                "instanceGreenOffset": "Added to the instance colour's green for each later copy.",
+                "instanceBlueOffset": "Added to the instance colour's blue for each later copy.",
+                "instanceAlphaOffset": "Added to the instance colour's alpha for each later copy."
+            ],
+            limits: ["instanceCount": .range(0...Double(ReplicatorLayer.maximumInstanceCount))])
+        r.register(
             "sector", SectorLayer.self,
             summary: "Seed 004's growing pie sector: progress 0 → 1 sweeps a filled disc clockwise.",
             docs: [
@@ -109,6 +125,10 @@ extension LayerTypeRegistry {
         "masksToBounds": "Clip sublayers and contents to the bounds and corner radius.",
         "contents": imageContents,
         "contentsGravity": "How contents is placed in the bounds.",
+        "contentsRect":
+            "The part of contents shown, in unit coordinates of the image (a sprite sheet's cell; step through cells with discrete keyframes).",
+        "contentsCenter":
+            "The part of the image that stretches, in its unit coordinates: corners keep their size, edges stretch one way (nine-slice).",
         "shadowColor": "Colour of the shadow cast by the layer's content (or shadowPath).",
         "shadowOpacity": "Opacity of the shadow, 0…1; 0 (the default) casts none.",
         "shadowOffset": "How far the shadow is moved, in the layer's coordinates.",

@@ -36,6 +36,10 @@ extension PropertyType {
     public static let number = PropertyType(
         name: "number", valueType: Double.self,
         decode: { try $1.number($0) }, format: { ($0 as! Double).shortDescription })
+    /// A whole number.
+    public static let integer = PropertyType(
+        name: "integer", valueType: Int.self,
+        decode: { try $1.integer($0) }, format: { "\($0 as! Int)" })
     /// `true` or `false`.
     public static let boolean = PropertyType(
         name: "bool", valueType: Bool.self,
@@ -131,7 +135,7 @@ extension PropertyType {
     static let byValueType: [ObjectIdentifier: PropertyType] = {
         var table: [ObjectIdentifier: PropertyType] = [:]
         for type in [
-            number, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
+            number, integer, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
             colorList, transform, path, gradient, image
         ] {
             table[ObjectIdentifier(type.valueType)] = type

@@ -30,6 +30,15 @@ struct ValueSite {
         return value
     }
 
+    /// A whole number (an integer, or a float with no fraction), within ±2⁵³.
+    func integer(_ node: TOMLNode) throws -> Int {
+        let value = try number(node)
+        guard value == value.rounded(), abs(value) <= 9_007_199_254_740_992 else {
+            throw error("expected a whole number, found \(value.shortDescription)", at: node)
+        }
+        return Int(value)
+    }
+
     func boolean(_ node: TOMLNode) throws -> Bool {
         guard let value = node.value.boolValue else {
             throw error("expected a boolean, found \(node.value.kindDescription)", at: node)

@@ -15,16 +15,34 @@ extension GraphicsContext {
         beginLayer(.transparency(alpha: PixelMath.unitByte(alpha * state.alpha)))
     }
 
+    /// Starts a transparency layer whose pixels are multiplied by `tint` (each channel by the
+    /// tint's, and by its alpha times the current global alpha) when it ends: Core Animation's
+    /// instance colour of a replicator.
+    public func beginTransparencyLayer(tint: Color) {
+        let a = PixelMath.unitByte(tint.alpha * state.alpha)
+        let factors =
+            a << 24 | PixelMath.unitByte(tint.red) << 16 | PixelMath.unitByte(tint.green) << 8
+            | PixelMath.unitByte(tint.blue)
+        beginLayer(.tinted(factors: factors))
+    }
+
     /// Ends the innermost transparency layer and composites it source-over. Ignored when the
     /// innermost open level is not a transparency layer.
     public func endTransparencyLayer() {
-        guard let top = layers.last, case .transparency(let alpha) = top.kind else { return }
+        guard let top = layers.last else { return }
+        let alpha: UInt32, tint: UInt32?
+        switch top.kind {
+        case .transparency(let a): (alpha, tint) = (a, nil)
+        case .tinted(let factors): (alpha, tint) = (factors >> 24, factors)
+        case .maskCapture: return
+        }
         let (layer, region) = endLayer()
         guard !region.isEmpty else { return }
         let pixels = layer.bitmap.drawTarget
         for y in region.y..<region.maxY {
             let source = pixels.row(y) + region.x
             if alpha != 0 {
+                if let tint { GraphicsContext.multiply(source, count: region.width, by: tint) }
                 SpanBlitter.blendPixels(
                     target.row(y), x: region.x, source, count: region.width,
                     factor: alpha, mask: nil)
@@ -32,6 +50,24 @@ extension GraphicsContext {
             source.update(repeating: 0, count: region.width)
         }
         dirty = dirty.union(region)
+    }
+
+    /// Multiplies the colour channels of premultiplied pixels by the factors' (0…255 each;
+    /// the alpha channel is left to the composite's factor). Staying premultiplied: a channel
+    /// never exceeds its alpha, and a product of it by a factor below 255 does not either.
+    private static func multiply(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, by factors: UInt32) {
+        let r = (factors >> 16) & 0xFF, g = (factors >> 8) & 0xFF, b = factors & 0xFF
+        guard r != 255 || g != 255 || b != 255 else { return }
+        @inline(__always) func times(_ v: UInt32, _ f: UInt32) -> UInt32 {
+            let x = v * f + 128
+            return (x + (x >> 8)) >> 8
+        }
+        for i in 0..<count {
+            let p = pixels[i]
+            guard p != 0 else { continue }
+            pixels[i] =
+                p & 0xFF00_0000 | times((p >> 16) & 0xFF, r) << 16 | times((p >> 8) & 0xFF, g) << 8 | times(p & 0xFF, b)
+        }
     }
 
     /// Starts capturing a mask: drawing until `endMaskCapture()` is not shown but collected,

@@ -42,6 +42,17 @@ public final class Image: @unchecked Sendable {
     /// The image's size in pixels.
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 
+    /// The pixels of `rect` (clipped to the image) as an image of their own: a sprite-sheet
+    /// cell or a nine-slice part that, filtered, never reads its neighbours.
+    public func cropped(to rect: IntRect) -> Image {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, r.area))
+        for y in 0..<r.height {
+            (p + y * r.width).initialize(from: storage + (r.y + y) * width + r.x, count: r.width)
+        }
+        return Image(width: r.width, height: r.height, adopting: p)
+    }
+
     /// The premultiplied pixel at (x, y); both must be in range.
     public subscript(x: Int, y: Int) -> UInt32 {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the image")

@@ -43,6 +43,15 @@ final class LayerRegistryTests: XCTestCase {
             p.closeSubpath()
             return ("\"M0 0 L10 0 L10 10 Z\"", p)
         case "image file": return ("\"images/lake.png\"", Size(width: 800, height: 800))
+        case "integer": return ("7", 7)
+        case "gradient":
+            let gradient = Gradient(
+                kind: .radial, colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)],
+                locations: [0.25, 1], start: Point(x: 5, y: 5), end: Point(x: 9, y: 9))
+            return (
+                "{ type = \"radial\", colors = [\"#ff0000\", \"#0000ff\"], locations = [0.25, 1], start = [5, 5], end = [9, 9] }",
+                gradient
+            )
         default:
             guard let cases = type.cases, let other = cases.first(where: { $0 != type.formatted(current) }) else {
                 return nil
@@ -61,6 +70,7 @@ final class LayerRegistryTests: XCTestCase {
             return differences.allSatisfy { abs($0) < 1e-12 }
         case let p as Path: return p == expected as? Path
         case let list as ColorList: return list.colors == expected as? [Color]
+        case let g as Gradient: return g == expected as? Gradient
         case let h as AnyHashable:
             if type.cases != nil { return type.formatted(v) == expected as? String }
             return h == expected as? AnyHashable
@@ -142,7 +152,8 @@ final class LayerRegistryTests: XCTestCase {
     func testStandardTypesAreFullyConfigurableAndDocumented() {
         let registry = LayerTypeRegistry.standard
         XCTAssertEqual(
-            registry.names, ["layer", "image", "shape", "text", "arrow", "gradient", "sector", "progress", "pie"])
+            registry.names,
+            ["layer", "image", "shape", "text", "arrow", "gradient", "replicator", "sector", "progress", "pie"])
         for type in registry.types {
             XCTAssertEqual(type.unconfigurableKeys, [], type.name)
             // Every declared property but `name` (the id) is a key.

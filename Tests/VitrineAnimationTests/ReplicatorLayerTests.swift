@@ -1,0 +1,127 @@
+import XCTest
+import VitrineGraphics
+@testable import VitrineAnimation
+
+/// CAReplicatorLayer's instances: placed by powers of instanceTransform about the centre,
+/// running instanceDelay behind one another, tinted by the instance colour and its offsets.
+final class ReplicatorLayerTests: XCTestCase {
+    /// A 12-instance spinner over black: a white 10 × 10 dot 30 px above the centre (100, 100),
+    /// each instance turned 30° further, its opacity running 1 → 0 over a second, again and again.
+    private func spinner(delay: Double) -> (RenderScene, ReplicatorLayer) {
+        let scene = RenderScene(width: 200, height: 200, background: .black)
+        let replicator = ReplicatorLayer()
+        replicator.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        replicator.instanceCount = 12
+        replicator.instanceTransform = Transform2D(rotationAngle: .pi / 6)
+        replicator.instanceDelay = delay
+        let dot = Layer()
+        dot.frame = Rect(x: 95, y: 65, width: 10, height: 10)
+        dot.backgroundColor = .white
+        replicator.addSublayer(dot)
+        scene.root.addSublayer(replicator)
+        scene.frame(at: 0)
+        let fade = linearAnimation("opacity", from: 1, to: 0, duration: 1)
+        fade.repeatCount = .infinity
+        dot.add(fade, forKey: "fade")
+        return (scene, replicator)
+    }
+
+    /// The centre of instance i's dot: 30 px from the centre, turned i × 30° clockwise from up.
+    private func dotCentre(_ i: Int) -> Point {
+        let angle = Double(i) * .pi / 6
+        return Point(x: 100 + 30 * sin(angle), y: 100 - 30 * cos(angle))
+    }
+
+    func testEachInstanceShowsItsOwnPhase() {
+        let (scene, _) = spinner(delay: 1.0 / 12)
+        let t = 1.5
+        scene.frame(at: 0.5)
+        scene.frame(at: t)
+        savePNG(scene.bitmap, "replicator-spinner")
+        for i in 0..<12 {
+            let local = t - Double(i) / 12
+            let phase = local - local.rounded(.down)
+            let c = color(scene.bitmap, at: dotCentre(i))
+            XCTAssertEqual(c.red, 1 - phase, accuracy: 2 / 255, "instance \(i)")
+        }
+    }
+
+    func testWithoutDelayEveryInstanceShowsTheSameFrame() {
+        let (scene, replicator) = spinner(delay: 0)
+        scene.frame(at: 0.25)
+        for i in 0..<12 { XCTAssertEqual(color(scene.bitmap, at: dotCentre(i)).red, 0.75, accuracy: 2 / 255) }
+        XCTAssertTrue(
+            scene.engine.tick(at: 0.3).presentation.sublayers.contains {
+                ($0 as? ReplicatorLayer)?.delayedInstances.isEmpty == true
+            })
+        _ = replicator
+    }
+
+    func testInstanceColourAndOffsetsTint() {
+        let scene = RenderScene(width: 200, height: 40, background: .black)
+        let replicator = ReplicatorLayer()
+        replicator.frame = Rect(x: 0, y: 0, width: 200, height: 40)
+        replicator.instanceCount = 4
+        replicator.instanceTransform = Transform2D(translationX: 40, y: 0)
+        replicator.instanceColor = Color(red: 1, green: 0.5, blue: 0)
+        replicator.instanceGreenOffset = 0.25
+        replicator.instanceBlueOffset = 0.5
+        replicator.instanceAlphaOffset = -0.25
+        let square = Layer()
+        square.frame = Rect(x: 10, y: 10, width: 20, height: 20)
+        square.backgroundColor = .white
+        replicator.addSublayer(square)
+        scene.root.addSublayer(replicator)
+        scene.frame(at: 0)
+        for i in 0..<4 {
+            let k = Double(i)
+            let alpha = 1 - 0.25 * k
+            let expected = Color(
+                red: alpha, green: min(1, 0.5 + 0.25 * k) * alpha, blue: min(1, 0.5 * k) * alpha)
+            assertColor(scene.bitmap, Point(x: 20 + 40 * k, y: 20), expected, tolerance: 2 / 255, "instance \(i)")
+        }
+        assertColor(scene.bitmap, Point(x: 180, y: 20), .black)  // a fifth would be here
+    }
+
+    func testLaterInstancesKeepTheLinkRunningAfterTheFirstStops() {
+        let scene = RenderScene(width: 100, height: 100)
+        let replicator = ReplicatorLayer()
+        replicator.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        replicator.instanceCount = 3
+        replicator.instanceDelay = 0.5
+        let child = Layer()
+        child.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        child.backgroundColor = .redColor
+        replicator.addSublayer(child)
+        scene.root.addSublayer(replicator)
+        scene.frame(at: 0)
+        let move = linearAnimation("position.x", from: 5, to: 95, duration: 1)
+        move.fillMode = .forwards
+        move.isRemovedOnCompletion = false
+        child.add(move, forKey: "move")
+        scene.frame(at: 0)
+        XCTAssertTrue(scene.frame(at: 1.5).isAnimating, "the third instance runs until 2 s")
+        XCTAssertFalse(scene.frame(at: 2.5).isAnimating)
+        XCTAssertEqual(scene.frame(at: 2.6).pixelsRedrawn, 0, "still, nothing is repainted")
+    }
+
+    func testDamageTrackedFramesEqualWholeRepaints() {
+        let (tracked, _) = spinner(delay: 1.0 / 12)
+        let (full, _) = spinner(delay: 1.0 / 12)
+        full.frames.damageTracking = false
+        for i in 1...20 {
+            let t = Double(i) * 0.07
+            tracked.frame(at: t)
+            full.frame(at: t)
+            XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "t = \(t)")
+        }
+    }
+
+    func testInstanceCountBeyondTheMaximumDrawsTheMaximum() {
+        let replicator = ReplicatorLayer()
+        replicator.instanceCount = 1_000_000_000
+        XCTAssertEqual(replicator.drawnInstanceCount, ReplicatorLayer.maximumInstanceCount)
+        replicator.instanceCount = -5
+        XCTAssertEqual(replicator.drawnInstanceCount, 0)
+    }
+}
