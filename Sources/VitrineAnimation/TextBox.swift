@@ -1,18 +1,29 @@
 import VitrineGraphics
 
+/// How a text layer shortens text that does not fit its bounds (kCATruncation…): an ellipsis
+/// replaces what is left out at the start, the middle or the end.
+public enum TextTruncationMode: String, Sendable, CaseIterable {
+    case none, start, middle, end
+}
+
 /// Text set in a rectangle the way CATextLayer sets it: lines from the top edge (the first
 /// baseline one ascent below it), one line per line break and, when wrapping, as many words per
-/// line as fit the width; each line aligned on its own. Used by `TextLayer` and by the label of
-/// `ProgressLayer`.
+/// line as fit the width (CJK text breaks between any two characters; a word wider than the
+/// line breaks between characters); each line aligned on its own. With a truncation mode, a
+/// line wider than the bounds is shortened with an ellipsis, and wrapped text that is taller
+/// than the bounds ends with the last line that fits, shortened to show that more follows.
+/// Used by `TextLayer` and by the label of `ProgressLayer`.
 enum TextBox {
     /// Draws `string` in `family` at `size` pixels per em; a font that cannot be loaded (or a
     /// size that is not positive) draws nothing.
     static func draw(
         _ string: String, family: String, size: Double, color: Color, alignment: TextAlignmentMode,
-        in rect: Rect, wrapped: Bool = false, into ctx: GraphicsContext
+        in rect: Rect, wrapped: Bool = false, truncation: TextTruncationMode = .none, into ctx: GraphicsContext
     ) {
         guard let font = try? Font(family: family, size: size) else { return }
-        draw(string, font: font, color: color, alignment: alignment, in: rect, wrapped: wrapped, into: ctx)
+        draw(
+            string, font: font, color: color, alignment: alignment, in: rect, wrapped: wrapped,
+            truncation: truncation, into: ctx)
     }
 
     /// Draws `string` with the font size whose line height is `lineHeight`.
@@ -28,12 +39,13 @@ enum TextBox {
 
     static func draw(
         _ string: String, font: Font, color: Color, alignment: TextAlignmentMode, in rect: Rect,
-        wrapped: Bool, into ctx: GraphicsContext
+        wrapped: Bool, truncation: TextTruncationMode = .none, into ctx: GraphicsContext
     ) {
         // Only what the clip lets through is outlined: a long string costs what is seen.
         let visible = visibleRect(in: ctx)
         var baseline = rect.minY + font.ascent
-        for line in lines(of: string, font: font, width: wrapped ? rect.width : nil) {
+        let set = lines(of: string, font: font, in: rect.size, wrapped: wrapped, truncation: truncation)
+        for line in set {
             if let visible, baseline - font.lineHeight > visible.maxY { break }
             let slack = rect.width - line.width
             let x: Double
@@ -59,32 +71,151 @@ enum TextBox {
         return user.minX.isFinite && user.maxX.isFinite && user.minY.isFinite && user.maxY.isFinite ? user : nil
     }
 
-    /// The lines of `string` with their advance widths: split at line breaks and, when `width`
-    /// is given, wrapped greedily between words (a word wider than the line gets a line alone).
-    static func lines(of string: String, font: Font, width: Double?) -> [(text: String, width: Double)] {
+    /// The lines of `string` with their advance widths: split at line breaks and, when
+    /// `wrapped`, at break opportunities to fit `size.width`. With `truncation`, lines wider
+    /// than the width are shortened, and wrapped lines below the height are left out, the last
+    /// one kept ending in an ellipsis.
+    static func lines(
+        of string: String, font: Font, in size: Size, wrapped: Bool, truncation: TextTruncationMode = .none
+    ) -> [(text: String, width: Double)] {
         var out: [(text: String, width: Double)] = []
         let paragraphs = string.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let width = size.width.isNaN ? 0 : size.width
         for paragraph in paragraphs {
-            guard let width, width > 0 else {
+            guard wrapped, width > 0 else {
                 let text = String(paragraph)
                 out.append((text, font.advance(of: text)))
                 continue
             }
-            var current = "", currentWidth = 0.0
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                let candidate = current.isEmpty ? String(word) : current + " " + word
-                let candidateWidth = font.advance(of: candidate)
-                if candidateWidth <= width || current.isEmpty {
-                    current = candidate
-                    currentWidth = candidateWidth
+            wrap(paragraph, font: font, width: width, into: &out)
+        }
+        guard truncation != .none, width > 0 else { return out }
+        // Wrapped text keeps the lines that fit the height (at least one); the last kept line
+        // shows that more follows.
+        let fit = font.lineHeight > 0 && size.height < 1e9 ? max(1, Int(size.height / font.lineHeight)) : out.count
+        if wrapped, out.count > fit {
+            let rest = out[(fit - 1)...].map(\.text).joined(separator: " ")
+            out.removeSubrange((fit - 1)...)
+            let shortened = truncated(rest, font: font, width: width, mode: truncation, force: true)
+            out.append((shortened, font.advance(of: shortened)))
+        }
+        return out.map { line in
+            guard line.width > width else { return line }
+            let shortened = truncated(line.text, font: font, width: width, mode: truncation, force: false)
+            return (shortened, font.advance(of: shortened))
+        }
+    }
+
+    /// Breaks one paragraph into lines no wider than `width` where possible.
+    private static func wrap(
+        _ paragraph: Substring, font: Font, width: Double, into out: inout [(text: String, width: Double)]
+    ) {
+        var line = ""
+        func flush() {
+            var text = line
+            while text.last == " " { text.removeLast() }
+            out.append((text, font.advance(of: text)))
+            line = ""
+        }
+        for unit in breakUnits(of: paragraph) {
+            let candidate = line + unit
+            var trimmed = candidate
+            while trimmed.last == " " { trimmed.removeLast() }
+            let candidateWidth = font.advance(of: trimmed)
+            if candidateWidth <= width || line.isEmpty && font.advance(of: unit) <= width {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { flush() }
+            // A unit wider than a whole line breaks between its characters.
+            var piece = ""
+            for character in unit {
+                let next = piece + String(character)
+                if !piece.isEmpty, character != " ", font.advance(of: next) > width {
+                    line = piece
+                    flush()
+                    piece = String(character)
                 } else {
-                    out.append((current, currentWidth))
-                    current = String(word)
-                    currentWidth = font.advance(of: current)
+                    piece = next
                 }
             }
-            out.append((current, currentWidth))
+            line = piece
         }
-        return out
+        flush()
+    }
+
+    /// The pieces a line may break after: a word with the spaces after it, or one CJK
+    /// character (with the closing punctuation that must not start a line).
+    static func breakUnits(of text: Substring) -> [String] {
+        var units: [String] = []
+        var current = ""
+        var afterSpace = false
+        for character in text {
+            if character == " " {
+                current.append(character)
+                afterSpace = true
+                continue
+            }
+            let wide = isCJK(character)
+            let closing = closingPunctuation.contains(character)
+            if (afterSpace || (wide && !closing) || (!current.isEmpty && isCJK(current.last!) && !closing))
+                && !current.isEmpty
+            {
+                units.append(current)
+                current = ""
+            }
+            current.append(character)
+            afterSpace = false
+        }
+        if !current.isEmpty { units.append(current) }
+        return units
+    }
+
+    /// Punctuation that does not begin a line in CJK text (it stays with the character before).
+    private static let closingPunctuation: Set<Character> = [
+        "、", "。", "，", "．", "：", "；", "！", "？", "）", "」", "』", "】", "〉", "》", "ー", "々", "…", ",", ".", "!", "?", ")"
+    ]
+
+    /// Whether a line may break before or after `character` without a space: CJK ideographs,
+    /// kana, Hangul syllables, CJK punctuation and full-width forms.
+    static func isCJK(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        switch scalar.value {
+        case 0x1100...0x11FF, 0x2E80...0x2FDF, 0x3000...0x30FF, 0x3100...0x31FF, 0x3400...0x4DBF,
+            0x4E00...0x9FFF, 0xA960...0xA97F, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF,
+            0x20000...0x3FFFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `text` shortened with an ellipsis to fit `width` by `mode` (`force`: even if it fits,
+    /// to show that text was left out after it); as much as fits is kept.
+    static func truncated(_ text: String, font: Font, width: Double, mode: TextTruncationMode, force: Bool) -> String {
+        let ellipsis = "…"
+        if !force, font.advance(of: text) <= width { return text }
+        let characters = Array(text)
+        // The most characters kept for which the shortened line fits (binary search: the
+        // width grows with the count kept).
+        func shortened(keeping n: Int) -> String {
+            switch mode {
+            case .none, .end:
+                var head = String(characters[..<n])
+                while head.last == " " { head.removeLast() }
+                return head + ellipsis
+            case .start:
+                return ellipsis + String(characters[(characters.count - n)...])
+            case .middle:
+                let front = (n + 1) / 2, back = n / 2
+                return String(characters[..<front]) + ellipsis + String(characters[(characters.count - back)...])
+            }
+        }
+        var low = 0, high = force && mode == .end ? characters.count : characters.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if font.advance(of: shortened(keeping: mid)) <= width { low = mid } else { high = mid - 1 }
+        }
+        return font.advance(of: shortened(keeping: low)) <= width ? shortened(keeping: low) : ""
     }
 }

@@ -17,8 +17,12 @@ open class TextLayer: Layer {
     @Animatable public var foregroundColor: Color? = .white
     /// How lines are aligned in the bounds. Defaults to `.natural` (left). Not animatable.
     @LayerProperty public var alignmentMode: TextAlignmentMode = .natural
-    /// Whether text wraps to the bounds' width. Defaults to false. Not animatable.
+    /// Whether text wraps to the bounds' width (between words; CJK text between characters).
+    /// Defaults to false. Not animatable.
     @LayerProperty public var isWrapped: Bool = false
+    /// How text that does not fit the bounds is shortened with an ellipsis. Defaults to
+    /// `.none`. Not animatable.
+    @LayerProperty public var truncationMode: TextTruncationMode = .none
 
     /// The text's properties and the bounds change the drawing.
     open override class func needsDisplay(forKey key: String) -> Bool {
@@ -27,7 +31,7 @@ open class TextLayer: Layer {
 
     static let drawingKeys: Set<String> = [
         "string", "font", "fontSize", "foregroundColor", "alignmentMode",
-        "isWrapped", "bounds"
+        "isWrapped", "truncationMode", "bounds"
     ]
 
     /// Draws the string from the top of the bounds, one line per line break (and per wrap when
@@ -36,6 +40,6 @@ open class TextLayer: Layer {
         guard let string, !string.isEmpty, let foregroundColor else { return }
         TextBox.draw(
             string, family: font, size: fontSize, color: foregroundColor, alignment: alignmentMode,
-            in: bounds.standardized, wrapped: isWrapped, into: ctx)
+            in: bounds.standardized, wrapped: isWrapped, truncation: truncationMode, into: ctx)
     }
 }

@@ -160,6 +160,8 @@ extension LayerTypeRegistry {
         "fontSize": "The font size in pixels.",
         "foregroundColor": "The text colour.",
         "alignmentMode": "How lines are aligned in the bounds.",
-        "isWrapped": "Whether text wraps to the bounds' width."
+        "isWrapped": "Whether text wraps to the bounds' width: between words, CJK text between characters.",
+        "truncationMode":
+            "How text that does not fit the bounds is shortened with an ellipsis (wrapped text: after the last line that fits)."
     ]
 }

@@ -190,9 +190,11 @@ final class LayerCompositingTests: XCTestCase {
 
     func testWrappedTextBreaksBetweenWords() throws {
         let font = try Font(size: 16)
-        let lines = TextBox.lines(of: "one two three four", font: font, width: font.advance(of: "one two") + 1)
+        let width = font.advance(of: "one two") + 1
+        let lines = TextBox.lines(
+            of: "one two three four", font: font, in: Size(width: width, height: 100), wrapped: true)
         XCTAssertEqual(lines.map(\.text), ["one two", "three", "four"])
-        let unwrapped = TextBox.lines(of: "one\ntwo", font: font, width: nil)
+        let unwrapped = TextBox.lines(of: "one\ntwo", font: font, in: Size(width: 1, height: 1), wrapped: false)
         XCTAssertEqual(unwrapped.map(\.text), ["one", "two"])
         XCTAssertEqual(unwrapped[0].width, font.advance(of: "one"), accuracy: 1e-9)
     }
