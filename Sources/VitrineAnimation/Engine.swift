@@ -129,6 +129,20 @@ public final class Engine {
         return copy
     }
 
+    /// A copy of the presentation copy `shown` with the same values, sublayers and mask, and
+    /// no transition of its own.
+    static func detachedCopy(of shown: Layer) -> Layer {
+        let copy = type(of: shown).init(layer: shown)
+        copy.isPresentationCopy = true
+        copy.modelLayer = shown.modelLayer
+        copy.sublayerStorage = shown.sublayerStorage
+        copy.maskStorage = shown.maskStorage
+        if let replicator = copy as? ReplicatorLayer, let shown = shown as? ReplicatorLayer {
+            replicator.delayedInstances = shown.delayedInstances
+        }
+        return copy
+    }
+
     /// Makes `sublayers` and `mask` (presentation copies) the sublayers and mask of `copy`.
     private static func attach(_ sublayers: [Layer], mask: Layer?, to copy: Layer) {
         for child in sublayers { child.superlayer = copy }
@@ -420,10 +434,14 @@ public final class Engine {
             let surroundingsChanged =
                 before.toRoot != now.toRoot || before.opacity != now.opacity
                 || before.clip != now.clip || before.visible != now.visible || !sameChildren || before.mask != now.mask
-            // A replicator's copies are not in the tree: any change under it changes them all.
+            // A replicator's copies are not in the tree, nor is a transition's old look: any
+            // change under them changes what they show.
+            let showsMore =
+                now.presentation is ReplicatorLayer || now.presentation.transitionState != nil
+                || before.presentation.transitionState != nil
             let isChanged =
                 needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
-                || surroundingsChanged || (!same && now.presentation is ReplicatorLayer)
+                || surroundingsChanged || (!same && showsMore)
             guard isChanged else { continue }
             changed.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
@@ -469,8 +487,15 @@ public final class Engine {
         guard let model = p.modelLayer else { return .null }
         let toRoot = p.transformToSuperlayer.concatenating(parent)
         let opacity = parentOpacity * p.opacity
-        let visible = parentVisible && !p.isHidden && opacity > 0
+        var visible = parentVisible && !p.isHidden && opacity > 0
         var extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
+        if parentVisible, let transition = p.transitionState {
+            // Both looks show while it runs (a layer being hidden included).
+            let old = transition.old
+            extent = extent.union(old.transformToSuperlayer.concatenating(parent).apply(to: Engine.bodyExtent(of: old)))
+            extent = extent.union(toRoot.apply(to: Engine.bodyExtent(of: p)))
+            visible = true
+        }
         if let parentClip { extent = extent.intersection(parentClip) }
         var clip = parentClip
         if p.masksToBounds {

@@ -73,6 +73,12 @@ open class Layer {
     /// (cheaper, and cached as long as it does not change). Defaults to nil. Animatable.
     @Animatable public var shadowPath: Path? = nil
 
+    // MARK: Transition
+
+    /// Played when the scene changes `contents`, `string` or `isHidden` (instead of their own
+    /// actions). Defaults to nil. Not animatable.
+    @LayerProperty public var transition: LayerTransition? = nil
+
     // MARK: Timing
 
     /// When the layer's time starts, in its parent's time. Defaults to 0. Not animatable.
@@ -140,6 +146,8 @@ open class Layer {
     var needsDisplayFlag = false
     /// `setNeedsDisplay()` was called at least once: the layer has drawn contents from then on.
     var hasRequestedDisplay = false
+    /// Presentation copies only: the transition running on the layer.
+    var transitionState: TransitionState?
     /// The engine running this tree (set on its root).
     weak var attachedEngine: Engine?
     /// The copy of the most recent frame (model layers only). The engine reuses it for the next
@@ -248,11 +256,16 @@ open class Layer {
     func slotDidChange(_ slot: AnyLayerSlot, from old: (any Interpolatable)?) {
         guard !isPresentationCopy else { return }
         modelDidChange()
-        guard slot.isAnimatable, hasBeenCommitted, !Transaction.disableActions(),
-            let i = slots.firstIndex(where: { $0 === slot })
-        else { return }
+        guard hasBeenCommitted, !Transaction.disableActions(), let i = slots.firstIndex(where: { $0 === slot }) else {
+            return
+        }
         let key = slotLayout.keys[i]
-        guard let action = action(forKey: key) else { return }
+        // A layer's transition takes the place of the property's own action.
+        if let transition, LayerTransition.triggerKeys.contains(key) {
+            startTransition(transition)
+            return
+        }
+        guard slot.isAnimatable, let action = action(forKey: key) else { return }
         action.run(forKey: key, object: self, arguments: nil)
     }
 

@@ -101,7 +101,17 @@ public final class LayerRenderer {
     // MARK: - One layer
 
     private func renderLayer(_ layer: Layer, in ctx: GraphicsContext) {
-        let local = layer.transformToSuperlayer
+        if let transition = layer.transitionState {
+            renderTransition(of: layer, transition, in: ctx)
+        } else {
+            renderLayer(layer, in: ctx, movedBy: .zero)
+        }
+    }
+
+    /// Draws one layer (not its transition) moved by `offset` in its own coordinates.
+    func renderLayer(_ layer: Layer, in ctx: GraphicsContext, movedBy offset: Point) {
+        var local = layer.transformToSuperlayer
+        if offset != .zero { local = Transform2D(translationX: offset.x, y: offset.y).concatenating(local) }
         guard !layer.isHidden, layer.opacity > 0, local.determinant != 0, local.determinant.isFinite else {
             keepStores(of: layer)
             return

@@ -134,6 +134,8 @@ extension LayerTypeRegistry {
         "shadowOffset": "How far the shadow is moved, in the layer's coordinates.",
         "shadowRadius": "Blur radius: a Gaussian of standard deviation radius / 2.",
         "shadowPath": "The shape casting the shadow instead of the content (as path; cheaper).",
+        "transition":
+            "Played when the scene changes contents, string or isHidden (e.g. a MSG line): { type = fade | push | moveIn | reveal, subtype = fromLeft | fromRight | fromTop | fromBottom, duration }; the sliding kinds are clipped to the bounds.",
         "beginTime": "When the layer's time starts, in its parent's time (seconds).",
         "speed": "Rate of the layer's time relative to its parent's; 0 pauses.",
         "timeOffset": "Offset added to the layer's time (scrubs a paused layer).",

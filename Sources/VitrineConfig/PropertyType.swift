@@ -122,6 +122,16 @@ extension PropertyType {
     public static let gradient = PropertyType(
         name: "gradient", valueType: Gradient?.self,
         decode: { try $1.gradient($0) }, format: { _ in "(a gradient)" })
+    /// `{ type = fade | push | moveIn | reveal, subtype = fromLeft | fromRight | fromTop |
+    /// fromBottom, duration }`.
+    public static let layerTransition = PropertyType(
+        name: "transition", valueType: LayerTransition?.self,
+        decode: { try $1.layerTransition($0) },
+        format: {
+            let t = $0 as! LayerTransition
+            return
+                "{ type = \"\(t.kind.rawValue)\", subtype = \"\(t.subtype.rawValue)\", duration = \(t.duration.shortDescription) }"
+        })
     /// An image file (PNG), relative to the config file.
     public static let image = PropertyType(
         name: "image file", valueType: (any LayerContents)?.self,
@@ -136,7 +146,7 @@ extension PropertyType {
         var table: [ObjectIdentifier: PropertyType] = [:]
         for type in [
             number, integer, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
-            colorList, transform, path, gradient, image
+            colorList, transform, path, gradient, layerTransition, image
         ] {
             table[ObjectIdentifier(type.valueType)] = type
         }

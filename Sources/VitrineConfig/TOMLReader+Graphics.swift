@@ -1,3 +1,4 @@
+import VitrineAnimation
 import VitrineGraphics
 import VitrineTOML
 
@@ -60,6 +61,17 @@ extension TOMLReader {
             throw table.valueError("start", "points must be finite and within ±1e9")
         }
         return Gradient(kind: kind, colors: colors, locations: locations, start: start, end: end)
+    }
+
+    /// This table read as a layer transition: `{ type = fade | push | moveIn | reveal,
+    /// subtype = fromLeft | fromRight | fromTop | fromBottom, duration }` (subtype defaults to
+    /// fromRight, duration to 0.25 s, at most an hour).
+    func layerTransitionTable() throws -> LayerTransition {
+        try rejectUnknownKeys(allowed: ["type", "subtype", "duration"])
+        let kind = try required("type", oneOf("type", as: LayerTransition.Kind.self))
+        let side = try oneOf("subtype", as: LayerTransition.Side.self) ?? .fromRight
+        let duration = try double("duration", in: 0...3600) ?? 0.25
+        return LayerTransition(kind: kind, subtype: side, duration: duration)
     }
 
     /// `{ color, opacity, offset = [x, y], radius }`: a drop shadow (defaults black, 1, [0, 0], 3).

@@ -154,6 +154,14 @@ struct ValueSite {
         return try nested(table).gradientTable()
     }
 
+    /// A layer transition `{ type, subtype, duration }` (`TOMLReader.layerTransitionTable()`).
+    func layerTransition(_ node: TOMLNode) throws -> LayerTransition {
+        guard let table = node.value.tableValue else {
+            throw error("expected a table { type, subtype, duration }, found \(node.value.kindDescription)", at: node)
+        }
+        return try nested(table).layerTransitionTable()
+    }
+
     /// An image file, relative to the config file.
     func image(_ node: TOMLNode) throws -> any LayerContents {
         let name = try string(node)

@@ -26,14 +26,23 @@ extension GraphicsContext {
         beginLayer(.tinted(factors: factors))
     }
 
-    /// Ends the innermost transparency layer and composites it source-over. Ignored when the
-    /// innermost open level is not a transparency layer.
+    /// Starts a transparency layer that is added to what lies below when it ends (each
+    /// channel summed, at most 1), scaled by `alpha` times the current global alpha: over a
+    /// group holding another drawing at 1 − alpha, a dissolve of one into the other.
+    public func beginAdditiveTransparencyLayer(alpha: Double) {
+        beginLayer(.additive(alpha: PixelMath.unitByte(alpha * state.alpha)))
+    }
+
+    /// Ends the innermost transparency layer and composites it source-over (or adds it, or
+    /// tints it, as it began). Ignored when the innermost open level is not a transparency
+    /// layer.
     public func endTransparencyLayer() {
         guard let top = layers.last else { return }
-        let alpha: UInt32, tint: UInt32?
+        let alpha: UInt32, tint: UInt32?, adds: Bool
         switch top.kind {
-        case .transparency(let a): (alpha, tint) = (a, nil)
-        case .tinted(let factors): (alpha, tint) = (factors >> 24, factors)
+        case .transparency(let a): (alpha, tint, adds) = (a, nil, false)
+        case .tinted(let factors): (alpha, tint, adds) = (factors >> 24, factors, false)
+        case .additive(let a): (alpha, tint, adds) = (a, nil, true)
         case .maskCapture: return
         }
         let (layer, region) = endLayer()
@@ -43,13 +52,35 @@ extension GraphicsContext {
             let source = pixels.row(y) + region.x
             if alpha != 0 {
                 if let tint { GraphicsContext.multiply(source, count: region.width, by: tint) }
-                SpanBlitter.blendPixels(
-                    target.row(y), x: region.x, source, count: region.width,
-                    factor: alpha, mask: nil)
+                if adds {
+                    GraphicsContext.add(source, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
+                } else {
+                    SpanBlitter.blendPixels(
+                        target.row(y), x: region.x, source, count: region.width,
+                        factor: alpha, mask: nil)
+                }
             }
             source.update(repeating: 0, count: region.width)
         }
         dirty = dirty.union(region)
+    }
+
+    /// `target += source × factor / 255`, channel by channel (premultiplied stays so: each
+    /// channel and alpha are summed alike, then held at 255).
+    private static func add(
+        _ source: UnsafeMutablePointer<UInt32>, scaledBy factor: UInt32, to target: UnsafeMutablePointer<UInt32>,
+        count: Int
+    ) {
+        for i in 0..<count {
+            let s = source[i]
+            guard s != 0 else { continue }
+            let scaled = factor == 255 ? s : PixelMath.scale(s, factor)
+            let d = target[i]
+            @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                min(255, ((d >> shift) & 0xFF) + ((scaled >> shift) & 0xFF)) << shift
+            }
+            target[i] = channel(24) | channel(16) | channel(8) | channel(0)
+        }
     }
 
     /// Multiplies the colour channels of premultiplied pixels by the factors' (0…255 each;

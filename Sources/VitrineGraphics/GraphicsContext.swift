@@ -21,7 +21,7 @@ public final class GraphicsContext {
 
     /// An offscreen level: a transparency layer or a mask capture.
     struct Layer {
-        enum Kind { case transparency(alpha: UInt32), tinted(factors: UInt32), maskCapture }
+        enum Kind { case transparency(alpha: UInt32), tinted(factors: UInt32), additive(alpha: UInt32), maskCapture }
         let kind: Kind
         /// The offscreen pixels, covering the clip box the level began with (drawing inside
         /// never leaves it: clips only shrink until the level ends).

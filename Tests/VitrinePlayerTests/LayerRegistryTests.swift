@@ -44,6 +44,11 @@ final class LayerRegistryTests: XCTestCase {
             return ("\"M0 0 L10 0 L10 10 Z\"", p)
         case "image file": return ("\"images/lake.png\"", Size(width: 800, height: 800))
         case "integer": return ("7", 7)
+        case "transition":
+            return (
+                "{ type = \"push\", subtype = \"fromBottom\", duration = 0.5 }",
+                LayerTransition(kind: .push, subtype: .fromBottom, duration: 0.5)
+            )
         case "gradient":
             let gradient = Gradient(
                 kind: .radial, colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)],
@@ -71,6 +76,7 @@ final class LayerRegistryTests: XCTestCase {
         case let p as Path: return p == expected as? Path
         case let list as ColorList: return list.colors == expected as? [Color]
         case let g as Gradient: return g == expected as? Gradient
+        case let t as LayerTransition: return t == expected as? LayerTransition
         case let h as AnyHashable:
             if type.cases != nil { return type.formatted(v) == expected as? String }
             return h == expected as? AnyHashable
