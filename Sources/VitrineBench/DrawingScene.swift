@@ -1,4 +1,5 @@
 import Foundation
+import VitrineAnimation
 import VitrineGraphics
 
 /// One drawing operation of a scene.

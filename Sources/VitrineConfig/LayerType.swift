@@ -4,8 +4,14 @@ import VitrineGraphics
 /// One configurable key of a layer type: the layer property of the same name, what it holds,
 /// its default and whether it animates.
 public struct ConfigProperty {
-    /// The key, which is the property's name (and the animation key path).
+    /// The key, which is the property's name (and the animation key path), unless the type
+    /// names it otherwise (`propertyKey`).
     public let key: String
+    /// The layer property when it is named otherwise (e.g. key `emitterCell`, written as
+    /// `[[scene.layer.emitterCell]]` tables, sets `emitterCells`).
+    let layerKey: String?
+    /// The layer property the key sets.
+    public var propertyKey: String { layerKey ?? key }
     /// What the key holds.
     public let type: PropertyType
     /// The value a fresh layer of the type has.

@@ -66,6 +66,23 @@ extension LayerTypeRegistry {
             ],
             limits: ["instanceCount": .range(0...Double(ReplicatorLayer.maximumInstanceCount))])
         r.register(
+            "emitter", EmitterLayer.self,
+            summary:
+                "Particles (CAEmitterLayer) from [[scene.layer.emitterCell]] tables; computed from each particle's birth, so any time renders the same frame.",
+            docs: [
+                "emitterCells":
+                    "One [[scene.layer.emitterCell]] table per kind of particle: birthRate, lifetime, lifetimeRange, velocity, velocityRange, emissionLongitude, emissionRange (radians, clockwise from +x), xAcceleration, yAcceleration, scale, scaleRange, scaleSpeed, spin, spinRange, alphaSpeed, color, redRange, greenRange, blueRange, alphaRange, contents (an image; without one a 10-unit square of the colour).",
+                "emitterPosition": "Centre of the emission shape, in the layer's coordinates.",
+                "emitterSize": "Size of the emission shape (circle: its diameter is the width).",
+                "emitterShape": "Where particles are born: at the position, along a line, in a rectangle or a circle.",
+                "renderMode": "unordered: particles over one another; additive: added to what is below (a glow).",
+                "birthRate": "Multiplies every cell's birth rate; 0 stops emission.",
+                "seed": "Seeds the particles' randomness (each seed gives its own, repeatable, pattern).",
+                "emitterTime": "Seconds since the emitter started, run by its own clock (timeOffset scrubs it)."
+            ],
+            limits: ["birthRate": .range(0...10)],
+            configKeys: ["emitterCells": "emitterCell"])
+        r.register(
             "sector", SectorLayer.self,
             summary: "Seed 004's growing pie sector: progress 0 → 1 sweeps a filled disc clockwise.",
             docs: [

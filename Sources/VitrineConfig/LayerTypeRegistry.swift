@@ -29,10 +29,11 @@ public struct LayerTypeRegistry {
     ///     font family for a `String`).
     ///   - required: keys every layer of the type must set.
     ///   - limits: the largest values the loader accepts (added to the key's documentation).
+    ///   - configKeys: config keys for properties named otherwise in TOML (property → key).
     public mutating func register(
         _ name: String, _ layerClass: Layer.Type, summary: String,
         docs: [String: String] = [:], valueTypes: [String: PropertyType] = [:],
-        required: [String] = [], limits: [String: ValueLimit] = [:]
+        required: [String] = [], limits: [String: ValueLimit] = [:], configKeys: [String: String] = [:]
     ) {
         let prototype = layerClass.init()
         var properties: [ConfigProperty] = []
@@ -51,8 +52,8 @@ public struct LayerTypeRegistry {
             if let limit = limits[key] { doc += (doc.isEmpty ? "" : " ") + limit.description }
             properties.append(
                 ConfigProperty(
-                    key: key, type: type, defaultValue: value,
-                    isAnimatable: declaration.isAnimatable, doc: doc, limit: limits[key]))
+                    key: configKeys[key] ?? key, layerKey: configKeys[key] == nil ? nil : key, type: type,
+                    defaultValue: value, isAnimatable: declaration.isAnimatable, doc: doc, limit: limits[key]))
         }
         let type = LayerType(
             name: name, summary: summary, layerClass: layerClass, properties: properties,

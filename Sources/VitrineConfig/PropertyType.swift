@@ -132,6 +132,11 @@ extension PropertyType {
             return
                 "{ type = \"\(t.kind.rawValue)\", subtype = \"\(t.subtype.rawValue)\", duration = \(t.duration.shortDescription) }"
         })
+    /// `[[scene.layer.emitterCell]]` tables (see `EmitterCell`).
+    public static let emitterCells = PropertyType(
+        name: "[[emitterCell]] tables", valueType: [EmitterCell].self,
+        decode: { try $1.emitterCells($0) },
+        format: { ($0 as! [EmitterCell]).isEmpty ? "none" : "(\(($0 as! [EmitterCell]).count) cells)" })
     /// An image file (PNG), relative to the config file.
     public static let image = PropertyType(
         name: "image file", valueType: (any LayerContents)?.self,
@@ -146,7 +151,7 @@ extension PropertyType {
         var table: [ObjectIdentifier: PropertyType] = [:]
         for type in [
             number, integer, boolean, string, point, size, rect, color, optionalColor, numberArray, colorArray,
-            colorList, transform, path, gradient, layerTransition, image
+            colorList, transform, path, gradient, layerTransition, emitterCells, image
         ] {
             table[ObjectIdentifier(type.valueType)] = type
         }

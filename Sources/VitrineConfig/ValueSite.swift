@@ -162,6 +162,59 @@ struct ValueSite {
         return try nested(table).layerTransitionTable()
     }
 
+    /// `[[scene.layer.emitterCell]]` tables: an emitter's cells, each named "emitterCell N" in
+    /// errors. Together they may keep at most `EmitterLayer.maximumParticles` alive (birth rate
+    /// times the longest life, summed).
+    func emitterCells(_ node: TOMLNode) throws -> [EmitterCell] {
+        var errors = TOMLFieldErrors()
+        let cells = try elements(node).enumerated().compactMap { index, element in
+            guard let table = element.value.tableValue else {
+                throw error("item \(index + 1): expected a table, found \(element.value.kindDescription)", at: element)
+            }
+            let cell = TOMLReader(table, file: reader.file, context: reader.context + ["\(key) \(index + 1)"])
+            return try errors.collect { try emitterCell(cell) }
+        }
+        try errors.throwIfAny()
+        let alive = cells.reduce(0) { $0 + $1.mostAlive }
+        guard alive <= Double(EmitterLayer.maximumParticles) else {
+            throw error(
+                "\(alive.shortDescription) particles could be alive at once (birthRate × (lifetime + lifetimeRange), summed); at most \(EmitterLayer.maximumParticles) are allowed",
+                at: node)
+        }
+        return cells
+    }
+
+    private func emitterCell(_ r: TOMLReader) throws -> EmitterCell {
+        var cell = EmitterCell()
+        let numbers: [(String, WritableKeyPath<EmitterCell, Double>, ClosedRange<Double>)] = [
+            ("birthRate", \.birthRate, 0...1e6), ("lifetime", \.lifetime, 0...1e6),
+            ("lifetimeRange", \.lifetimeRange, 0...1e6),
+            ("velocity", \.velocity, -1e6...1e6), ("velocityRange", \.velocityRange, 0...1e6),
+            ("emissionLongitude", \.emissionLongitude, -1e3...1e3), ("emissionRange", \.emissionRange, 0...1e3),
+            ("xAcceleration", \.xAcceleration, -1e6...1e6), ("yAcceleration", \.yAcceleration, -1e6...1e6),
+            ("scale", \.scale, 0...1e3), ("scaleRange", \.scaleRange, 0...1e3),
+            ("scaleSpeed", \.scaleSpeed, -1e3...1e3),
+            ("spin", \.spin, -1e4...1e4), ("spinRange", \.spinRange, 0...1e4), ("alphaSpeed", \.alphaSpeed, -1e3...1e3),
+            ("redRange", \.redRange, 0...1), ("greenRange", \.greenRange, 0...1), ("blueRange", \.blueRange, 0...1),
+            ("alphaRange", \.alphaRange, 0...1)
+        ]
+        try r.rejectUnknownKeys(allowed: Set(numbers.map(\.0) + ["color", "contents"]))
+        var errors = TOMLFieldErrors()
+        for (name, path, range) in numbers {
+            if let value = try errors.collect({ try r.double(name, in: range) }) { cell[keyPath: path] = value }
+        }
+        if let color = try errors.collect({ try r.color("color") }) { cell.color = color }
+        if let name = try errors.collect({ try r.string("contents") }) {
+            do {
+                cell.contents = try resources.image(named: name)
+            } catch {
+                errors.append(r.valueError("contents", "cannot load image '\(name)': \(error)"))
+            }
+        }
+        try errors.throwIfAny()
+        return cell
+    }
+
     /// An image file, relative to the config file.
     func image(_ node: TOMLNode) throws -> any LayerContents {
         let name = try string(node)

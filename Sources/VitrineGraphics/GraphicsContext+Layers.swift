@@ -20,10 +20,7 @@ extension GraphicsContext {
     /// instance colour of a replicator.
     public func beginTransparencyLayer(tint: Color) {
         let a = PixelMath.unitByte(tint.alpha * state.alpha)
-        let factors =
-            a << 24 | PixelMath.unitByte(tint.red) << 16 | PixelMath.unitByte(tint.green) << 8
-            | PixelMath.unitByte(tint.blue)
-        beginLayer(.tinted(factors: factors))
+        beginLayer(.tinted(factors: a << 24 | PixelMath.channelFactors(tint) & 0xFF_FFFF))
     }
 
     /// Starts a transparency layer that is added to what lies below when it ends (each
@@ -86,7 +83,7 @@ extension GraphicsContext {
     /// Multiplies the colour channels of premultiplied pixels by the factors' (0…255 each;
     /// the alpha channel is left to the composite's factor). Staying premultiplied: a channel
     /// never exceeds its alpha, and a product of it by a factor below 255 does not either.
-    private static func multiply(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, by factors: UInt32) {
+    static func multiply(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, by factors: UInt32) {
         let r = (factors >> 16) & 0xFF, g = (factors >> 8) & 0xFF, b = factors & 0xFF
         guard r != 255 || g != 255 || b != 255 else { return }
         @inline(__always) func times(_ v: UInt32, _ f: UInt32) -> UInt32 {

@@ -236,10 +236,15 @@ public final class GraphicsContext {
 
     /// Draws `image` scaled to fill `rect` (user space), under the current transform,
     /// filtered bilinearly, multiplied by the global alpha.
-    public func draw(_ image: Image, in rect: Rect) {
+    public func draw(_ image: Image, in rect: Rect) { draw(image, in: rect, tint: nil) }
+
+    /// Draws `image` as `draw(_:in:)` does, each pixel multiplied by `tint` (channel by
+    /// channel, and by its alpha): Core Animation's particle colour.
+    public func draw(_ image: Image, in rect: Rect, tint: Color?) {
         let r = rect.standardized
         guard image.width > 0, image.height > 0, !r.isNull, r.width > 0, r.height > 0 else { return }
-        let factor = PixelMath.unitByte(state.alpha)
+        let tintFactors = tint.map { PixelMath.channelFactors($0) }
+        let factor = PixelMath.mul255(PixelMath.unitByte(state.alpha), tintFactors.map { $0 >> 24 } ?? 255)
         guard factor != 0 else { return }
         let imageToUser = Transform2D(
             a: r.width / Double(image.width), b: 0, c: 0,
@@ -262,6 +267,7 @@ public final class GraphicsContext {
                 let spanFactor = PixelMath.mul255(UInt32(span.coverage), factor)
                 guard let maskRow else {
                     sampler.sample(x: x, y: y, count: length, into: samples)
+                    if let tintFactors { GraphicsContext.multiply(samples, count: length, by: tintFactors) }
                     SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: spanFactor, mask: nil)
                     continue
                 }
@@ -275,6 +281,7 @@ public final class GraphicsContext {
                     while i < end && maskRow[i] != 0 { i += 1 }
                     guard i > start else { continue }
                     sampler.sample(x: start, y: y, count: i - start, into: samples)
+                    if let tintFactors { GraphicsContext.multiply(samples, count: i - start, by: tintFactors) }
                     SpanBlitter.blendPixels(row, x: start, samples, count: i - start, factor: spanFactor, mask: maskRow)
                 }
             }

@@ -49,6 +49,11 @@ enum PixelMath {
     }
 
     /// A unit-interval value (NaN as 0) as 0…255.
+    /// A colour's channels as 0…255 factors, packed like a pixel (not premultiplied).
+    static func channelFactors(_ color: Color) -> UInt32 {
+        unitByte(color.alpha) << 24 | unitByte(color.red) << 16 | unitByte(color.green) << 8 | unitByte(color.blue)
+    }
+
     static func unitByte(_ v: Double) -> UInt32 {
         v.isNaN ? 0 : UInt32((min(max(v, 0), 1) * 255).rounded())
     }

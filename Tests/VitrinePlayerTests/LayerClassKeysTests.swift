@@ -36,6 +36,21 @@ final class LayerClassKeysTests: XCTestCase {
             contentsRect = [0, 0, 1]
 
             [[scene.layer]]
+            id = "confetti"
+            type = "emitter"
+            birthRate = 100
+
+            [[scene.layer.emitterCell]]
+            birthRate = 1e9
+            lifetime = 5
+
+            [[scene.layer.emitterCell]]
+            lifetime = -1
+
+            [[scene.layer.emitterCell]]
+            colour = "#fff"
+
+            [[scene.layer]]
             id = "box"
             type = "layer"
             transition = "fade"
@@ -52,7 +67,11 @@ final class LayerClassKeysTests: XCTestCase {
             "'dissolve' is not one of 'fade', 'push', 'moveIn', 'reveal'",
             "layer 'label' › contentsRect: ",
             "layer 'box' › transition: expected a table { type, subtype, duration }",
-            "layer 'box' › contentsCenter: "
+            "layer 'box' › contentsCenter: ",
+            "layer 'confetti' › birthRate: too large: 100 is out of range: from 0 to 10",
+            "layer 'confetti' › emitterCell 1 › birthRate: ",
+            "layer 'confetti' › emitterCell 2 › lifetime: ",
+            "layer 'confetti' › emitterCell 3 › colour: unknown key (did you mean 'color'?)"
         ] {
             XCTAssertTrue(errors.contains(expected), "missing \(expected) in\n\(errors)")
         }

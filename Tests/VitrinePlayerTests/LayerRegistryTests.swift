@@ -44,6 +44,12 @@ final class LayerRegistryTests: XCTestCase {
             return ("\"M0 0 L10 0 L10 10 Z\"", p)
         case "image file": return ("\"images/lake.png\"", Size(width: 800, height: 800))
         case "integer": return ("7", 7)
+        case "[[emitterCell]] tables":
+            var cell = EmitterCell()
+            cell.birthRate = 5
+            cell.lifetime = 2
+            cell.color = Color(red: 0x33 / 255.0, green: 0x66 / 255.0, blue: 0x99 / 255.0)
+            return ("[{ birthRate = 5, lifetime = 2, color = \"#336699\" }]", [cell])
         case "transition":
             return (
                 "{ type = \"push\", subtype = \"fromBottom\", duration = 0.5 }",
@@ -77,6 +83,7 @@ final class LayerRegistryTests: XCTestCase {
         case let list as ColorList: return list.colors == expected as? [Color]
         case let g as Gradient: return g == expected as? Gradient
         case let t as LayerTransition: return t == expected as? LayerTransition
+        case let cells as [EmitterCell]: return cells == expected as? [EmitterCell]
         case let h as AnyHashable:
             if type.cases != nil { return type.formatted(v) == expected as? String }
             return h == expected as? AnyHashable
@@ -103,10 +110,13 @@ final class LayerRegistryTests: XCTestCase {
         for type in LayerTypeRegistry.standard.types {
             for property in type.properties {
                 guard
-                    let (toml, expected) = sample(for: property.type, key: property.key, current: property.defaultValue)
+                    var (toml, expected) = sample(for: property.type, key: property.key, current: property.defaultValue)
                 else {
                     XCTFail("no sample for \(type.name).\(property.key) of type \(property.type.name)")
                     continue
+                }
+                if case .range(let range) = property.limit, property.type.name == "number" {
+                    (toml, expected) = ("\(range.upperBound / 2)", range.upperBound / 2)
                 }
                 var extra = ""
                 for required in type.requiredKeys where required != property.key {
@@ -118,7 +128,8 @@ final class LayerRegistryTests: XCTestCase {
                 let scene = try SceneInstance(playlist.scenes[0], playlist: playlist)
                 let layer = try XCTUnwrap(scene.layer(withID: "x"))
                 XCTAssertTrue(type.layerClass == Swift.type(of: layer), "\(type.name)")
-                let value = try XCTUnwrap(layer.storedValue(forKey: property.key), "\(type.name).\(property.key)")
+                let value = try XCTUnwrap(
+                    layer.storedValue(forKey: property.propertyKey), "\(type.name).\(property.key)")
                 XCTAssertTrue(
                     same(value, expected, type: property.type), "\(type.name).\(property.key): \(value) ≠ \(expected)")
             }
@@ -159,12 +170,16 @@ final class LayerRegistryTests: XCTestCase {
         let registry = LayerTypeRegistry.standard
         XCTAssertEqual(
             registry.names,
-            ["layer", "image", "shape", "text", "arrow", "gradient", "replicator", "sector", "progress", "pie"])
+            [
+                "layer", "image", "shape", "text", "arrow", "gradient", "replicator", "emitter", "sector", "progress",
+                "pie"
+            ])
         for type in registry.types {
             XCTAssertEqual(type.unconfigurableKeys, [], type.name)
             // Every declared property but `name` (the id) is a key.
             XCTAssertEqual(
-                Set(type.properties.map(\.key)), Set(type.makeLayer().propertyKeys).subtracting(["name"]), type.name)
+                Set(type.properties.map(\.propertyKey)), Set(type.makeLayer().propertyKeys).subtracting(["name"]),
+                type.name)
             for p in type.properties { XCTAssertFalse(p.doc.isEmpty, "\(type.name).\(p.key) has no doc") }
         }
         let arrow = registry.type(named: "arrow")!
