@@ -36,6 +36,17 @@ extension DrawSpec {
 
     /// The fill, then the stroke.
     private static func drawPaint(of shape: Shape, in context: GraphicsContext) {
+        if let projection = shape.projection {
+            if let fill = shape.fillColor {
+                context.fill(shape.path, color: fill, rule: shape.fillRule, through: projection)
+            }
+            if let stroke = shape.strokeColor {
+                context.stroke(
+                    shape.path, color: stroke, style: shape.strokeStyle, strokeStart: shape.strokeStart,
+                    strokeEnd: shape.strokeEnd, through: projection)
+            }
+            return
+        }
         if let gradient = shape.fillGradient {
             context.fill(shape.path, gradient: gradient, rule: shape.fillRule)
         } else if let fill = shape.fillColor {

@@ -26,6 +26,8 @@ public struct DrawSpec {
         /// Group opacity of fill and stroke together.
         public var opacity = 1.0
         public var transform = Transform2D.identity
+        /// Instead of `transform`: a projective transform (a shape on a layer turned in 3D).
+        public var projection: Projection?
     }
 
     /// A line of text whose baseline starts at `position`.
@@ -54,7 +56,7 @@ public struct DrawSpec {
         ShapeGeometry.keys + ShapeGeometry.modifierKeys + [
             "fillColor", "fillGradient", "fillRule", "strokeColor", "strokeGradient", "shadow", "lineWidth",
             "lineCap", "lineJoin", "miterLimit",
-            "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd", "opacity", "transform"
+            "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd", "opacity", "transform", "projection"
         ])
     static let textKeys: Set = ["string", "font", "fontSize", "position", "color"]
     /// Canvas sides above this are refused (a typo must not allocate gigabytes).
@@ -150,6 +152,18 @@ public struct DrawSpec {
                 errors.append(r.valueError("transform", "transform entries must be finite"))
             }
             shape.transform = v
+        }
+        if let v = try errors.collect({ try r.doubleArray("projection", count: 9) }) {
+            if r.contains("transform") {
+                errors.append(r.valueError("projection", "projection replaces transform; give one of them"))
+            } else if !v.allSatisfy(\.isFinite) || !v.allSatisfy({ abs($0) <= 1e9 }) {
+                errors.append(r.valueError("projection", "projection entries must be finite and within ±1e9"))
+            } else if let unsupported = ["fillGradient", "strokeGradient", "shadow"].first(where: r.contains) {
+                errors.append(
+                    r.valueError("projection", "projection draws colours only; \(unsupported) cannot be projected"))
+            } else {
+                shape.projection = Projection(rowMajor: v)
+            }
         }
         return errors.errors.count == before ? shape : nil
     }

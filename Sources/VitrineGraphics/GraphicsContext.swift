@@ -214,7 +214,7 @@ public final class GraphicsContext {
     /// The part of `path` a stroke draws: trimmed to `strokeStart`…`strokeEnd`, then dashed.
     /// The last few answers are kept, so drawing the same strokes again (a static frame, the
     /// same shape in several dirty rectangles) measures and allocates nothing.
-    private func visiblePart(of path: Path, strokeStart: Double, strokeEnd: Double, style: StrokeStyle) -> Path {
+    func visiblePart(of path: Path, strokeStart: Double, strokeEnd: Double, style: StrokeStyle) -> Path {
         let whole = strokeStart <= 0 && strokeEnd >= 1
         if whole && style.dashPattern.isEmpty { return path }
         let key = VisiblePartKey(

@@ -36,7 +36,8 @@ public final class SceneInstance {
         for layerDefinition in definition.layers {
             let layer = layerDefinition.type.makeLayer()
             layer.name = layerDefinition.id
-            for (property, value) in layerDefinition.settings where !layer.setStoredValue(value, forKey: property.propertyKey) {
+            for (property, value) in layerDefinition.settings
+            where !layer.setStoredValue(value, forKey: property.propertyKey) {
                 throw SceneBuildError(
                     scene: definition.name, layer: layerDefinition.id, key: property.key,
                     message: "the value does not fit the property's type \(property.type.valueType)")

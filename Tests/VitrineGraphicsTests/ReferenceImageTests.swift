@@ -22,13 +22,12 @@ final class ReferenceImageTests: XCTestCase {
         try compareAll(in: Self.repository.appendingPathComponent("Tests/Data/reference"))
     }
 
-    /// The shared effects specs the renderer draws so far: gradient fills and strokes (axial,
-    /// radial with translucent stops, conic, on dashes and trimmed strokes) and drop shadows.
-    /// Perspective (22) is not drawn yet.
+    /// The shared effects specs: gradient fills and strokes (axial, radial with translucent
+    /// stops, conic, on dashes and trimmed strokes), drop shadows, and perspective.
     func testSharedEffectsSpecs() throws {
         try compareAll(
             in: Self.repository.appendingPathComponent("Tests/Data/reference/effects"),
-            only: ["19-gradients-axial-radial", "20-gradients-conic-stroke", "21-shadows"])
+            only: ["19-gradients-axial-radial", "20-gradients-conic-stroke", "21-shadows", "22-perspective"])
     }
 
     /// Cases the shared specs do not cover: curved even-odd fills, thick strokes on tight curves,

@@ -1,0 +1,57 @@
+import XCTest
+@testable import VitrineGraphics
+
+/// Drawing through a projective transform (what a layer turned with perspective draws).
+final class ProjectionTests: XCTestCase {
+    /// (x / w + 320, y / w + 240) with w = 1 + 0.004·x: the plane passes through the eye at
+    /// x = −250.
+    private let steep = Projection(
+        m00: 2.28, m01: 0, m02: 320, m10: 0.96, m11: 1, m12: 240, m20: 0.004, m21: 0, m22: 1)
+
+    private func covered(_ bitmap: Bitmap, _ x: Int, _ y: Int) -> Bool { bitmap[x, y] >> 24 != 0 }
+
+    func testThePartBehindTheEyeIsCutAway() {
+        let bitmap = Bitmap(width: 640, height: 480)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        var path = Path()
+        path.addRect(Rect(x: -400, y: -10, width: 500, height: 20))
+        ctx.fill(path, color: .black, through: steep)
+        // x = 100 lands at 100 / 1.4 + 320 ≈ 391.4; nothing beyond it, and the strip widens
+        // towards the left as its far end runs off to infinity.
+        for x in 393..<640 { XCTAssertFalse(covered(bitmap, x, 240), "x = \(x)") }
+        XCTAssertTrue(covered(bitmap, 300, 240))
+        XCTAssertTrue(covered(bitmap, 10, 240))
+        XCTAssertFalse(covered(bitmap, 380, 225), "the strip is 20 / 1.4 ≈ 14 px tall here")
+        // Wholly behind the eye: nothing.
+        let behind = Bitmap(width: 640, height: 480)
+        var far = Path()
+        far.addRect(Rect(x: -400, y: -10, width: 100, height: 20))
+        GraphicsContext(bitmap: behind).fill(far, color: .black, through: steep)
+        XCTAssertEqual((0..<480).reduce(0) { n, y in n + (0..<640).filter { covered(behind, $0, y) }.count }, 0)
+    }
+
+    func testAnAffineProjectionDrawsWhatTheTransformDraws() {
+        let t = Transform2D(a: 0.8, b: 0.3, c: -0.2, d: 1.1, tx: 40.25, ty: 30.5)
+        var path = Path()
+        path.addEllipse(in: Rect(x: 0, y: 0, width: 120, height: 80))
+        let direct = Bitmap(width: 200, height: 200), projected = Bitmap(width: 200, height: 200)
+        let a = GraphicsContext(bitmap: direct)
+        a.concatenate(t)
+        a.fill(path, color: .black)
+        a.stroke(path, color: Color(red: 1, green: 0, blue: 0), style: StrokeStyle(lineWidth: 6))
+        let b = GraphicsContext(bitmap: projected)
+        b.fill(path, color: .black, through: Projection(t))
+        b.stroke(
+            path, color: Color(red: 1, green: 0, blue: 0), style: StrokeStyle(lineWidth: 6), through: Projection(t))
+        var worst = 0
+        for y in 0..<200 {
+            for x in 0..<200 {
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    worst = max(
+                        worst, abs(Int((direct[x, y] >> shift) & 0xFF) - Int((projected[x, y] >> shift) & 0xFF)))
+                }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 3, "the same geometry, flattened a little differently")
+    }
+}
