@@ -156,6 +156,13 @@ final class HostileConfigTests: XCTestCase {
                         + others.joined(separator: "\n") + "\n"
                     let keyAtItsExtreme =
                         ["bounds", "position"].contains(property.key) ? "" : "\(property.key) = \(value)"
+                    // A key with a range refuses what lies outside it, naming the key.
+                    if case .range(let range) = property.limit, !range.contains(Double(value)!) {
+                        XCTAssertThrowsError(try playlist(layer: layer + keyAtItsExtreme)) { error in
+                            XCTAssertTrue("\(error)".contains("› \(property.key): too large: "), "\(error)")
+                        }
+                        continue
+                    }
                     try renderAtSeveralTimes(try playlist(layer: layer + keyAtItsExtreme))
                     guard property.isAnimatable else { continue }
                     try renderAtSeveralTimes(
