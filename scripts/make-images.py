@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Makes the images the default playlist shows (config/images/*.png), procedurally:
-a mountain lake at dusk. Needs numpy and pillow. Run once; the PNGs are committed."""
+a mountain lake at dusk, and a sprite sheet of a turning coin. Needs numpy and pillow. Run once; the PNGs are committed."""
 import math
 import sys
 
@@ -47,5 +47,43 @@ def lake():
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def coin_sheet(cells=12, size=160):
+    """A sprite sheet: a gold coin turning about its vertical axis, one cell per step of a
+    half turn (the coin looks the same after half a turn), in a row, with transparent edges."""
+    sheet = np.zeros((size, cells * size, 4))
+    yy, xx = np.mgrid[0:size, 0:size].astype(float) + 0.5
+    c = size / 2
+    radius = 0.42 * size
+    for i in range(cells):
+        angle = math.pi * i / cells
+        squeeze = max(abs(math.cos(angle)), 0.06)
+        # Coverage of an ellipse of half-width radius·squeeze, sampled 4 × 4 per pixel.
+        cover = np.zeros((size, size))
+        for sy in range(4):
+            for sx in range(4):
+                dx = (xx - 0.5 + (sx + 0.5) / 4 - c) / (radius * squeeze)
+                dy = (yy - 0.5 + (sy + 0.5) / 4 - c) / radius
+                cover += (dx * dx + dy * dy <= 1) / 16
+        # Shading: lit from the upper left, darker as the face turns away; a rim and a star.
+        u = np.clip((xx - c) / (radius * squeeze), -1, 1)
+        v = np.clip((yy - c) / radius, -1, 1)
+        light = 0.75 + 0.25 * (-0.6 * u - 0.8 * v)
+        face = 0.55 + 0.45 * squeeze
+        rim = np.clip((np.hypot(u, v) - 0.82) * 8, 0, 1)
+        star_r = 0.55 * (0.6 + 0.4 * np.cos(5 * np.arctan2(v, u + 1e-9)))
+        star = (np.hypot(u, v) < star_r) & (squeeze > 0.3)
+        gold = np.array([0.98, 0.78, 0.22])
+        dark = np.array([0.75, 0.52, 0.08])
+        colour = gold[None, None, :] * (light * face)[..., None]
+        colour = colour * (1 - 0.35 * rim[..., None]) + dark[None, None, :] * 0.35 * rim[..., None]
+        colour[star] = colour[star] * 0.82 + np.array([1.0, 0.93, 0.6]) * 0.18
+        cell = np.zeros((size, size, 4))
+        cell[..., :3] = np.clip(colour, 0, 1)
+        cell[..., 3] = cover
+        sheet[:, i * size:(i + 1) * size] = cell
+    return (sheet * 255 + 0.5).astype(np.uint8)
+
+
 out = sys.argv[1] if len(sys.argv) > 1 else "config/images"
 Image.fromarray(lake(), "RGB").save(f"{out}/lake.png", optimize=True)
+Image.fromarray(coin_sheet(), "RGBA").save(f"{out}/coin-sheet.png", optimize=True)

@@ -135,6 +135,9 @@ open class EmitterLayer: Layer {
         let color: Color
     }
 
+    /// How many particles are alive at `time` seconds of the emitter (at most `maximumParticles`).
+    public func particleCount(at time: Double) -> Int { particles(at: time).count }
+
     /// The particles alive at `time` seconds, oldest first, at most `maximumParticles`.
     func particles(at time: Double) -> [Particle] {
         guard time.isFinite, time >= 0 else { return [] }

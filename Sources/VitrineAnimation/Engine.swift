@@ -408,9 +408,13 @@ public final class Engine {
             if before != nil { kept += 1 }
             let same = before?.presentation === now.presentation
             // A shadow follows everything under its layer: a new copy (a change anywhere in the
-            // subtree) or a new place repaints where it was and where it is.
-            if let before, !same || before.toRoot != now.toRoot || before.clip != now.clip,
-                !before.shadowExtent.isNull || !now.shadowExtent.isNull
+            // subtree) or a new place repaints where it was and where it is. A shadow path's
+            // shadow follows only the layer's own properties.
+            if let before, !before.shadowExtent.isNull || !now.shadowExtent.isNull,
+                before.toRoot != now.toRoot || before.clip != now.clip
+                    || (!same
+                        && (now.presentation.shadowPath == nil || before.presentation.shadowPath == nil
+                            || !Engine.sameSlots(before.presentation, now.presentation)))
             {
                 addDirty(now.maskOwner == nil ? now.shadowExtent : maskDamage(now.shadowExtent, owner: now.maskOwner))
                 addDirty(

@@ -67,7 +67,8 @@ extension LayerRenderer {
 /// drawn in consecutive passes. A kept shape is drawn again, moved by whole device pixels, as
 /// long as what casts it is the same: the same presentation copy, or one whose sublayers are
 /// the same copies and whose properties differ only in what does not change the shape (its
-/// place, opacity, shadow colour and opacity).
+/// place, opacity, shadow colour and opacity) — or, with a shadow path, the same path, radius
+/// and offset whatever the body does.
 final class ShadowCache {
     private final class Entry {
         weak var owner: Layer?
@@ -158,6 +159,11 @@ final class ShadowCache {
 
     private static func castsTheSame(_ now: Layer, as before: Layer) -> Bool {
         if now === before { return true }
+        // A shadow path stands for the body: only it and the blur shape the shadow.
+        if let path = now.shadowPath {
+            return path == before.shadowPath && now.shadowRadius == before.shadowRadius
+                && now.shadowOffset == before.shadowOffset
+        }
         guard now.slotLayout === before.slotLayout, now.sublayerStorage.count == before.sublayerStorage.count else {
             return false
         }

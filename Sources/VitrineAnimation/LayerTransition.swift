@@ -23,6 +23,9 @@ public struct LayerTransition: Equatable, Sendable {
 
     /// The properties whose change plays the transition.
     public static let triggerKeys: Set<String> = ["contents", "string", "isHidden"]
+
+    /// The key of the animation that plays a layer's transition (`Layer.animation(forKey:)`).
+    public static let animationKey = "transition"
 }
 
 /// Where a running transition stands, on the presentation copy of its layer.
@@ -40,8 +43,6 @@ final class TransitionAnimation: Animation {
     var transition = LayerTransition(kind: .fade)
     var old: Layer?
 
-    /// The animation's key: one transition at a time per layer (a new one replaces it).
-    static let key = "transition"
 
     override func copyConfiguration(from other: Animation) {
         super.copyConfiguration(from: other)
@@ -70,6 +71,6 @@ extension Layer {
         animation.old = shown.transitionState == nil ? shown : Engine.detachedCopy(of: shown)
         animation.duration = transition.duration > 0 && transition.duration.isFinite ? transition.duration : 0.25
         animation.timingFunction = .easeInEaseOut
-        add(animation, forKey: TransitionAnimation.key)
+        add(animation, forKey: LayerTransition.animationKey)
     }
 }

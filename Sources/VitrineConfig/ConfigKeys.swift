@@ -52,6 +52,9 @@ public enum ConfigKeys {
         ConfigKey(
             "progressSource", "\"fifo:PATH\" | \"file:PATH\"", "none", "Where PROGRESS / MSG / QUIT lines come from."),
         ConfigKey("background", "colour", "none", "Fill of the scene's canvas (else the player's background shows)."),
+        ConfigKey(
+            "messages", "[[seconds, \"text\"], …]", "none",
+            "Texts the \"message\" layer shows from those scene times on, as MSG lines would (its transition plays)."),
         ConfigKey("layer", "[[scene.layer]]", "—", "The layers, drawn in order.")
     ]
 

@@ -98,8 +98,17 @@ public struct SceneDefinition {
     public var background: Color?
     /// The layers, in config order.
     public var layers: [LayerDefinition]
+    /// Texts the "message" layer shows from given scene times on, in time order.
+    public var messages: [SceneMessage] = []
     /// Where the scene's table starts in the config.
     public var position: SourcePosition
+}
+
+/// A text the scene's "message" layer shows from `time` (seconds into the scene) on, as if a
+/// MSG line arrived then: the layer's transition plays.
+public struct SceneMessage: Equatable, Sendable {
+    public var time: Double
+    public var text: String
 }
 
 /// One `[[scene.layer]]`, validated: what to create and how to set it up.

@@ -203,9 +203,40 @@ struct SceneLoader {
         let layerTables = try errors.collect { try r.arrayOfTables("layer") }
         let layers = try LayerLoader.loadLayers(
             layerTables ?? [], registry: registry, resources: resources, errors: &errors)
+        let messages = try errors.collect { try readMessages(layers: layers) } ?? []
         guard errors.errors.count == before, let name, let duration else { return nil }
         return SceneDefinition(
             name: name, duration: duration, progressSource: progressSource, background: background,
-            layers: layers, position: r.table.position)
+            layers: layers, messages: messages, position: r.table.position)
+    }
+
+    /// `messages = [[seconds, "text"], …]`: times not negative and not going back, texts within
+    /// a text layer's limit, and a text layer with id "message" to show them.
+    private func readMessages(layers: [LayerDefinition]) throws -> [SceneMessage]? {
+        let r = reader
+        guard let node = r.node("messages") else { return nil }
+        guard let items = node.value.arrayValue else {
+            throw r.valueError("messages", "expected an array of [seconds, \"text\"] pairs, found \(node.value.kindDescription)")
+        }
+        var messages: [SceneMessage] = []
+        for (index, item) in items.enumerated() {
+            guard let pair = item.value.arrayValue, pair.count == 2, let time = pair[0].value.doubleValue,
+                let text = pair[1].value.stringValue
+            else {
+                throw r.valueError("messages", "item \(index + 1): expected [seconds, \"text\"]")
+            }
+            guard time.isFinite, time >= 0, time >= (messages.last?.time ?? 0) else {
+                throw r.valueError("messages", "item \(index + 1): times must be seconds from 0 on, not going back")
+            }
+            guard text.utf8.count <= LayerTypeRegistry.maximumTextBytes else {
+                throw r.valueError(
+                    "messages", "item \(index + 1): at most \(LayerTypeRegistry.maximumTextBytes) bytes of text")
+            }
+            messages.append(SceneMessage(time: time, text: text))
+        }
+        guard layers.contains(where: { $0.id == "message" && $0.type.layerClass is TextLayer.Type }) else {
+            throw r.valueError("messages", "the scene needs a text layer with id \"message\" to show them")
+        }
+        return messages
     }
 }

@@ -20,6 +20,8 @@ public final class SceneInstance {
     private var built: [(definition: LayerDefinition, layer: Layer)] = []
     private var progressLayers: [ProgressLayer] = []
     private var participants: [SceneParticipant] = []
+    /// The `messages` entry on show.
+    private var shownMessage: Int?
     private var observers: [(engine: Engine, token: Int)] = []
     private var latestProgress = 0.0
     private var started = false
@@ -76,6 +78,33 @@ public final class SceneInstance {
     public func attach(to engine: Engine) {
         for participant in participants {
             for token in participant.attachFrameObservers(to: engine) { observers.append((engine, token)) }
+        }
+        if !definition.messages.isEmpty {
+            observers.append((engine, engine.addFrameObserver { [weak self] t in self?.showScheduledMessage(at: t) }))
+        }
+    }
+
+    /// Shows the scene's latest `messages` entry due at engine time `t`. Its transition plays
+    /// from the entry's own time, so a frame shows the same whatever frames came before (one
+    /// long over is set without it).
+    private func showScheduledMessage(at t: Double) {
+        let sceneTime = root.localTime(fromParentTime: t)
+        guard let index = definition.messages.lastIndex(where: { $0.time <= sceneTime }), index != shownMessage,
+            let layer = layersByID["message"] as? TextLayer
+        else { return }
+        shownMessage = index
+        let entry = definition.messages[index]
+        let transition = layer.transition
+        let over = transition.map { sceneTime - entry.time >= max($0.duration, 0) } ?? true
+        Transaction.begin()
+        Transaction.setDisableActions(over)
+        layer.string = entry.text
+        Transaction.commit()
+        // Begun at the entry's time (in the layer's time: the scene's, as the root's child).
+        if !over {
+            // (0 would mean "when committed": the time just before it is the same instant.)
+            let begin = layer.localTime(fromParentTime: entry.time)
+            layer.animation(forKey: LayerTransition.animationKey)?.beginTime = begin == 0 ? (0.0).nextDown : begin
         }
     }
 

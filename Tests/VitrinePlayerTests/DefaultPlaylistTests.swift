@@ -21,7 +21,7 @@ final class DefaultPlaylistTests: XCTestCase {
             p.scenes.map(\.name),
             [
                 "arrow", "pie", "progress", "model-sync", "fill-modes", "stroke", "wave",
-                "drop-mask", "sine", "morphs", "sector"
+                "drop-mask", "sine", "morphs", "sector", "ring", "spinner", "confetti", "sprites", "message"
             ])
         XCTAssertEqual(p.settings.canvas, Size(width: 1920, height: 1080))
         XCTAssertEqual(p.settings.transition, .fade)
@@ -105,5 +105,30 @@ final class DefaultPlaylistTests: XCTestCase {
         XCTAssertEqual(sector.progress, 0.5, accuracy: 1e-12)
         let done = try XCTUnwrap(try shown("sector", "sector", at: 4) as? SectorLayer)
         XCTAssertEqual(done.progress, 1)
+    }
+
+    /// The scenes of the other layer classes: the ring fills to 86 %, the spinner has twelve
+    /// copies, confetti falls at its birth rates, the coin steps a cell every 1/15 s, and the
+    /// message follows its schedule, pushing the new text in.
+    func testLayerClassScenes() throws {
+        let ring = try XCTUnwrap(try shown("ring", "ring", at: 4.5) as? ShapeLayer)
+        XCTAssertEqual(ring.strokeEnd, 0.86, accuracy: 1e-9)
+        let spinner = try XCTUnwrap(try shown("spinner", "spinner", at: 1) as? ReplicatorLayer)
+        XCTAssertEqual(spinner.drawnInstanceCount, 12)
+        let confetti = try XCTUnwrap(try shown("confetti", "confetti", at: 5) as? EmitterLayer)
+        XCTAssertEqual(Double(confetti.particleCount(at: confetti.emitterTime)), 60 * 5, accuracy: 3)
+        let coin = try shown("sprites", "coin", at: 0.1)
+        XCTAssertEqual(coin.contentsRect.minX, 1.0 / 12, accuracy: 1e-6)
+        // The scene is kept alive to read its model layers' animations.
+        let definition = try XCTUnwrap(Self.playlist.scene(named: "message"))
+        let (later, _) = try SceneInstance.evaluate(definition, playlist: Self.playlist, at: 3)
+        let message = try XCTUnwrap(later.layer(withID: "message") as? TextLayer)
+        XCTAssertEqual(message.presentation()?.string, "Copying files: 1,204 of 3,610")
+        XCTAssertNil(message.animation(forKey: LayerTransition.animationKey), "the push of 2.5 s is over by 3 s")
+        let (during, _) = try SceneInstance.evaluate(definition, playlist: Self.playlist, at: 5.2)
+        let pushing = try XCTUnwrap(during.layer(withID: "message") as? TextLayer)
+        XCTAssertEqual(pushing.presentation()?.string, "Restarting services")
+        let push = try XCTUnwrap(pushing.animation(forKey: LayerTransition.animationKey))
+        XCTAssertEqual(push.beginTime, 5, accuracy: 1e-9, "from the entry's time, not the frame's")
     }
 }
