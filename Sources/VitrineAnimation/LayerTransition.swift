@@ -43,7 +43,6 @@ final class TransitionAnimation: Animation {
     var transition = LayerTransition(kind: .fade)
     var old: Layer?
 
-
     override func copyConfiguration(from other: Animation) {
         super.copyConfiguration(from: other)
         if let other = other as? TransitionAnimation {

@@ -216,7 +216,8 @@ struct SceneLoader {
         let r = reader
         guard let node = r.node("messages") else { return nil }
         guard let items = node.value.arrayValue else {
-            throw r.valueError("messages", "expected an array of [seconds, \"text\"] pairs, found \(node.value.kindDescription)")
+            throw r.valueError(
+                "messages", "expected an array of [seconds, \"text\"] pairs, found \(node.value.kindDescription)")
         }
         var messages: [SceneMessage] = []
         for (index, item) in items.enumerated() {
