@@ -3,10 +3,16 @@ import Foundation
 /// Premultiplied pixels of a gradient at device pixel centres: each pixel's place in the
 /// gradient's space (the inverse of its transform), its position `t` along the gradient, and
 /// the colour at `t` from a table of 1024 entries (finer than 8-bit colour steps).
+///
+/// Dithered, so a long shallow ramp shows no 8-bit bands: the table keeps four more bits per
+/// channel, and each pixel adds the threshold of its place in a 4 × 4 ordered (Bayer) matrix
+/// before dropping them. A colour that is exact in 8 bits comes out exact at every threshold
+/// (solid stops stay solid), and a channel never exceeds its alpha (both round alike).
 struct GradientSampler {
     private static let tableSize = 1024
     private let kind: Gradient.Kind
-    private let table: [UInt32]
+    /// 12-bit channels (8.4 fixed point), 16 bits apart: a, r, g, b from the top.
+    private let table: [UInt64]
     /// Device → gradient space.
     private let inverse: Transform2D
     private let start: Point
@@ -44,15 +50,23 @@ struct GradientSampler {
         table = tables.table(for: gradient, alpha: alpha, allAtEnd: degenerate)
     }
 
-    /// The premultiplied colours at 1024 evenly spaced positions of `gradient`.
-    static func makeTable(_ gradient: Gradient, alpha: Double, allAtEnd: Bool) -> [UInt32] {
+    /// The premultiplied colours at 1024 evenly spaced positions of `gradient`, each channel
+    /// in 8.4 fixed point.
+    static func makeTable(_ gradient: Gradient, alpha: Double, allAtEnd: Bool) -> [UInt64] {
         let stops = gradient.stops
         let last = Double(tableSize - 1)
+        @inline(__always) func unit(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
         return (0..<tableSize).map { i in
-            PixelMath.premultipliedPixel(
-                gradient.color(at: allAtEnd ? 1 : Double(i) / last, stops: stops), alpha: alpha)
+            let color = gradient.color(at: allAtEnd ? 1 : Double(i) / last, stops: stops)
+            let a = unit(color.alpha) * unit(alpha)
+            @inline(__always) func fixed(_ v: Double) -> UInt64 { UInt64((v * 255 * 16).rounded()) }
+            return fixed(a) << 48 | fixed(unit(color.red) * a) << 32 | fixed(unit(color.green) * a) << 16
+                | fixed(unit(color.blue) * a)
         }
     }
+
+    /// The 4 × 4 Bayer matrix: thresholds 0…15, each spread as far from its neighbours as can be.
+    private static let bayer: [UInt64] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
 
     /// `count` pixels of row `y` from device x `x`, into `out`.
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
@@ -60,6 +74,7 @@ struct GradientSampler {
         var px = first.x - start.x, py = first.y - start.y
         let stepX = inverse.a, stepY = inverse.b
         let last = Double(Self.tableSize - 1)
+        let row = (y & 3) * 4
         table.withUnsafeBufferPointer { table in
             for i in 0..<count {
                 let t: Double
@@ -72,7 +87,14 @@ struct GradientSampler {
                     t = turn
                 }
                 let clamped = t.isNaN ? 0 : min(max(t, 0), 1)
-                out[i] = table[Int((clamped * last).rounded())]
+                // The threshold added to all four channels at once (none carries into the next:
+                // 4080 + 15 < 2¹⁶), then each channel's 8-bit part taken.
+                let entry =
+                    table[Int((clamped * last).rounded())] + Self.bayer[row + ((x + i) & 3)] &* 0x0001_0001_0001_0001
+                let s = entry >> 4
+                out[i] = UInt32(
+                    truncatingIfNeeded: (s >> 24) & 0xFF00_0000 | (s >> 16) & 0x00FF_0000 | (s >> 8) & 0x0000_FF00 | s
+                        & 0xFF)
                 px += stepX
                 py += stepY
             }
@@ -89,13 +111,13 @@ final class GradientTables {
         var locations: [Double]?
         var alpha: Double
         var allAtEnd: Bool
-        var table: [UInt32]
+        var table: [UInt64]
     }
     private static let slots = 8
     private var entries: [Entry] = []
     private var nextSlot = 0
 
-    func table(for gradient: Gradient, alpha: Double, allAtEnd: Bool) -> [UInt32] {
+    func table(for gradient: Gradient, alpha: Double, allAtEnd: Bool) -> [UInt64] {
         if let entry = entries.first(where: {
             $0.alpha == alpha && $0.allAtEnd == allAtEnd && $0.colors == gradient.colors
                 && $0.locations == gradient.locations

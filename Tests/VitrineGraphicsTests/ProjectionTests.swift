@@ -55,3 +55,45 @@ final class ProjectionTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 3, "the same geometry, flattened a little differently")
     }
 }
+
+/// Gradients are dithered: a long shallow ramp has no 8-bit bands, yet exact colours stay exact.
+final class GradientDitherTests: XCTestCase {
+    func testAShallowRampAveragesToTheExactValueWithoutBands() {
+        let bitmap = Bitmap(width: 1024, height: 16)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        var path = Path()
+        path.addRect(Rect(x: 0, y: 0, width: 1024, height: 16))
+        let ramp = Gradient(
+            kind: .axial, colors: [Color(red: 0, green: 0, blue: 0), Color(red: 16 / 255, green: 0, blue: 0)],
+            start: Point(x: 0, y: 0), end: Point(x: 1024, y: 0))
+        ctx.fill(path, gradient: ramp, rule: .nonZero)
+        var worst = 0.0
+        for block in stride(from: 0, to: 1024, by: 4) {
+            var sum = 0.0
+            for y in 0..<4 {
+                for x in block..<(block + 4) {
+                    let red = Double((bitmap[x, y] >> 16) & 0xFF)
+                    let exact = 16 * (Double(x) + 0.5) / 1024
+                    XCTAssertLessThanOrEqual(abs(red - exact), 1, "(\(x), \(y)): only the two nearest levels")
+                    sum += red
+                }
+            }
+            let exact = 16 * (Double(block) + 2) / 1024
+            worst = max(worst, abs(sum / 16 - exact))
+        }
+        // Undithered, a block's average sits up to half a level off (bands 64 px wide).
+        XCTAssertLessThan(worst, 0.2)
+    }
+
+    func testExactColoursAreNotDithered() {
+        let bitmap = Bitmap(width: 64, height: 8)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        var path = Path()
+        path.addRect(Rect(x: 0, y: 0, width: 64, height: 8))
+        let colour = Color(red: 0.2, green: 0.4, blue: 0.6)
+        ctx.fill(
+            path, gradient: Gradient(kind: .axial, colors: [colour, colour], start: .zero, end: Point(x: 64, y: 0)))
+        let expected = PixelMath.premultipliedPixel(colour, alpha: 1)
+        for y in 0..<8 { for x in 0..<64 { XCTAssertEqual(bitmap[x, y], expected) } }
+    }
+}
