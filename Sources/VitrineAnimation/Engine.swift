@@ -442,7 +442,8 @@ public final class Engine {
             // change under them changes what they show.
             let showsMore =
                 now.presentation is ReplicatorLayer || now.presentation.transitionState != nil
-                || before.presentation.transitionState != nil
+                || before.presentation.transitionState != nil || now.presentation is TransformLayer
+                || now.presentation.isProjected || before.presentation.isProjected
             let isChanged =
                 needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
                 || surroundingsChanged || (!same && showsMore)
@@ -457,7 +458,9 @@ public final class Engine {
             }
             damage(now.extent)
             damage(before.extent)
-            if !sameChildren || before.mask != now.mask {
+            if !sameChildren || before.mask != now.mask
+                || before.presentation.sublayerTransform != now.presentation.sublayerTransform
+            {
                 damage(now.subtreeExtent)
                 damage(before.subtreeExtent)
             }
@@ -486,13 +489,24 @@ public final class Engine {
     @discardableResult
     private func record(
         _ p: Layer, toRoot parent: Transform2D, opacity parentOpacity: Double, clip parentClip: Rect?,
-        visible parentVisible: Bool, maskOwner: ObjectIdentifier?
+        visible parentVisible: Bool, maskOwner: ObjectIdentifier?, flattened: Bool = false
     ) -> Rect {
         guard let model = p.modelLayer else { return .null }
         let toRoot = p.transformToSuperlayer.concatenating(parent)
         let opacity = parentOpacity * p.opacity
         var visible = parentVisible && !p.isHidden && opacity > 0
-        var extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
+        // A layer in space is one picture with everything under it: its extent is all of it
+        // through its projection, and its sublayers (flattened into it) have none of their own.
+        let inSpace = p is TransformLayer || p.isProjected
+        var extent: Rect
+        if flattened {
+            extent = .null
+        } else if inSpace {
+            extent =
+                visible ? Engine.planeExtent(of: p, toParent: p.projectionToSuperlayer.concatenating(parent)) : .null
+        } else {
+            extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
+        }
         if parentVisible, let transition = p.transitionState {
             // Both looks show while it runs (a layer being hidden included).
             let old = transition.old
@@ -513,13 +527,15 @@ public final class Engine {
             subtree = subtree.union(
                 record(
                     child, toRoot: toRoot, opacity: opacity, clip: clip,
-                    visible: visible, maskOwner: maskOwner))
+                    visible: visible, maskOwner: maskOwner, flattened: flattened || inSpace))
         }
         if let mask = p.maskStorage {
-            record(mask, toRoot: toRoot, opacity: 1, clip: nil, visible: visible, maskOwner: id)
+            record(
+                mask, toRoot: toRoot, opacity: 1, clip: nil, visible: visible, maskOwner: id,
+                flattened: flattened || inSpace)
         }
         var shadow = Rect.null
-        if visible, p.castsShadow {
+        if visible, p.castsShadow, !flattened, !inSpace {
             shadow = Engine.shadowExtent(of: p, toRoot: toRoot)
             if let parentClip { shadow = shadow.intersection(parentClip) }
             subtree = subtree.union(shadow)
@@ -553,13 +569,29 @@ public final class Engine {
         var extent = layer.presentedExtent
         if let image = layer.contents as? Image { extent = extent.union(layer.contentsPlacement(of: image)) }
         for child in layer.sublayerStorage where !child.isHidden && child.opacity > 0 {
-            let toParent = child.transformToSuperlayer
-            var c = toParent.apply(to: bodyExtent(of: child))
-            if child.castsShadow { c = c.union(shadowExtent(of: child, toRoot: toParent)) }
+            var c: Rect
+            if child is TransformLayer || child.isProjected {
+                c = planeExtent(of: child, toParent: child.projectionToSuperlayer)
+            } else {
+                let toParent = child.transformToSuperlayer
+                c = toParent.apply(to: bodyExtent(of: child))
+                if child.castsShadow { c = c.union(shadowExtent(of: child, toRoot: toParent)) }
+            }
             if layer.masksToBounds { c = c.intersection(layer.bounds) }
             extent = extent.union(c)
         }
         return extent
+    }
+
+    /// Where a layer in space (projected, or a transform layer) can draw in the space
+    /// `toParent` maps its plane to: its body and shadow through the projection (anything, for
+    /// a transform layer, whose sublayers are not in its plane: ±10⁸).
+    static func planeExtent(of layer: Layer, toParent: Projection) -> Rect {
+        let everywhere = Rect(x: -1e8, y: -1e8, width: 2e8, height: 2e8)
+        guard !(layer is TransformLayer) else { return everywhere }
+        var box = bodyExtent(of: layer)
+        if layer.castsShadow { box = box.union(shadowExtent(of: layer, toRoot: .identity)) }
+        return box.isNull ? box : toParent.boundingBox(of: box)
     }
 
     /// Whether a layer's contents must be redrawn this frame.

@@ -54,7 +54,7 @@ open class KeyframeAnimation: PropertyAnimation {
         let tangent = walker.sample(at: progress(atIterationTime: time), animation: self).tangent
         var angle = atan2(tangent.y, tangent.x)
         if rotationMode == .autoReverse { angle += .pi }
-        layer.transform = layer.transform.rotated(by: angle)
+        layer.transform = Transform3D(rotationAngle: angle, x: 0, y: 0, z: 1).concatenating(layer.transform)
     }
 
     override func value<T: Interpolatable>(atIterationTime time: Double, underlying: T) -> T? {

@@ -9,12 +9,54 @@ extension Layer {
     }
 
     /// The transform from this layer's coordinates to its superlayer's: move the anchor point to
-    /// the origin, apply `transform`, move to `position`.
+    /// the origin, apply `transform`, move to `position`, then the superlayer's
+    /// `sublayerTransform` about its anchor point. When that takes the layer out of its
+    /// superlayer's plane with perspective (`isProjected`), this is its affine part only:
+    /// `projectionToSuperlayer` is exact.
     public var transformToSuperlayer: Transform2D {
+        if transform.isPlanar, superlayer?.sublayerTransform.isIdentity ?? true {
+            let a = anchorPointInBounds
+            return Transform2D(translationX: -a.x, y: -a.y)
+                .concatenating(transform.affine)
+                .concatenating(Transform2D(translationX: position.x, y: position.y))
+        }
+        return transform3DToSuperlayer.affine
+    }
+
+    /// `transformToSuperlayer` in space: the anchor point (with `anchorPointZ`) to the origin,
+    /// `transform`, to `position` and `zPosition`, then the superlayer's `sublayerTransform`
+    /// about its anchor point.
+    public var transform3DToSuperlayer: Transform3D {
         let a = anchorPointInBounds
-        return Transform2D(translationX: -a.x, y: -a.y)
+        var m = Transform3D(translationX: -a.x, y: -a.y, z: -anchorPointZ)
             .concatenating(transform)
-            .concatenating(Transform2D(translationX: position.x, y: position.y))
+            .concatenating(Transform3D(translationX: position.x, y: position.y, z: zPosition))
+        if let parent = superlayer, !parent.sublayerTransform.isIdentity {
+            let p = parent.anchorPointInBounds
+            m = m.concatenating(Transform3D(translationX: -p.x, y: -p.y, z: -parent.anchorPointZ))
+                .concatenating(parent.sublayerTransform)
+                .concatenating(Transform3D(translationX: p.x, y: p.y, z: parent.anchorPointZ))
+        }
+        return m
+    }
+
+    /// Whether the layer reaches its superlayer's plane through perspective (not affinely).
+    public var isProjected: Bool {
+        if transform.isPlanar, superlayer?.sublayerTransform.isIdentity ?? true { return false }
+        return !transform3DToSuperlayer.isAffineOnThePlane
+    }
+
+    /// The layer's plane as its superlayer sees it.
+    public var projectionToSuperlayer: Projection {
+        if !isProjected { return Projection(transformToSuperlayer) }
+        return transform3DToSuperlayer.projection
+    }
+
+    /// `rect` (in this layer's coordinates) as its superlayer sees it: the bounding box of its
+    /// image (the whole plane when part of it lies at or behind the eye).
+    public func extentInSuperlayer(_ rect: Rect) -> Rect {
+        guard isProjected else { return transformToSuperlayer.apply(to: rect) }
+        return projectionToSuperlayer.boundingBox(of: rect)
     }
 
     /// The bounds as seen in the superlayer: derived from `bounds`, `position`, `anchorPoint`

@@ -20,9 +20,17 @@ open class Layer {
     /// The point of the bounds, in unit coordinates ((0, 0) top-left, (1, 1) bottom-right), that
     /// `position` places and `transform` turns about. Defaults to (0.5, 0.5). Animatable.
     @Animatable public var anchorPoint: Point = Point(x: 0.5, y: 0.5)
-    /// A transform applied about the anchor point. Defaults to identity. Animatable
-    /// (by decomposition; also through `transform.rotation.z`, `transform.scale` …).
-    @Animatable public var transform: Transform2D = .identity
+    /// A transform applied about the anchor point, in space (CATransform3D; `m34` for
+    /// perspective). Defaults to identity. Animatable (by decomposition; also through
+    /// `transform.rotation.z`, `transform.rotation.y`, `transform.scale` …).
+    @Animatable public var transform: Transform3D = .identity
+    /// Applied to the sublayers, about the anchor point (typically perspective: `m34`). Defaults
+    /// to identity. Animatable.
+    @Animatable public var sublayerTransform: Transform3D = .identity
+    /// The anchor point's z. Defaults to 0. Animatable.
+    @Animatable public var anchorPointZ: Double = 0
+    /// Whether the layer shows when its back faces the eye. Defaults to true. Not animatable.
+    @LayerProperty public var isDoubleSided: Bool = true
 
     // MARK: Appearance
 

@@ -101,18 +101,25 @@ public final class LayerRenderer {
     // MARK: - One layer
 
     private func renderLayer(_ layer: Layer, in ctx: GraphicsContext) {
-        if let transition = layer.transitionState {
+        if let space = layer as? TransformLayer {
+            renderTransformLayer(space, in: ctx)
+        } else if layer.isProjected {
+            renderProjected(layer, through: layer.projectionToSuperlayer, in: ctx)
+        } else if let transition = layer.transitionState {
             renderTransition(of: layer, transition, in: ctx)
         } else {
             renderLayer(layer, in: ctx, movedBy: .zero)
         }
     }
 
-    /// Draws one layer (not its transition) moved by `offset` in its own coordinates.
-    func renderLayer(_ layer: Layer, in ctx: GraphicsContext, movedBy offset: Point) {
-        var local = layer.transformToSuperlayer
+    /// Draws one layer (not its transition) moved by `offset` in its own coordinates, placed in
+    /// its superlayer by `placement` (by default its own transform to it).
+    func renderLayer(_ layer: Layer, in ctx: GraphicsContext, movedBy offset: Point, placement: Transform2D? = nil) {
+        var local = placement ?? layer.transformToSuperlayer
         if offset != .zero { local = Transform2D(translationX: offset.x, y: offset.y).concatenating(local) }
-        guard !layer.isHidden, layer.opacity > 0, local.determinant != 0, local.determinant.isFinite else {
+        guard !layer.isHidden, layer.opacity > 0, local.determinant != 0, local.determinant.isFinite,
+            layer.isDoubleSided || local.determinant > 0
+        else {
             keepStores(of: layer)
             return
         }
@@ -357,7 +364,17 @@ public final class LayerRenderer {
         var box = IntRect(enclosing: t.apply(to: extent))
         let clip = layer.masksToBounds ? IntRect(enclosing: t.apply(to: bounds)) : nil
         for child in layer.sublayerStorage {
-            var c = deviceExtent(of: child, toDevice: child.transformToSuperlayer.concatenating(t))
+            var c: IntRect
+            if child is TransformLayer || child.isProjected {
+                // What a layer in space covers, through its projection (Engine.planeExtent).
+                let extent = Engine.planeExtent(of: child, toParent: child.projectionToSuperlayer.concatenating(t))
+                c =
+                    extent.width >= 1e8
+                    ? IntRect(x: -(1 << 30), y: -(1 << 30), width: 1 << 31, height: 1 << 31)
+                    : IntRect(enclosing: extent)
+            } else {
+                c = deviceExtent(of: child, toDevice: child.transformToSuperlayer.concatenating(t))
+            }
             if let clip { c = c.intersection(clip) }
             box = box.union(c)
         }

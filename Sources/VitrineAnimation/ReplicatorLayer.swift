@@ -10,8 +10,9 @@ open class ReplicatorLayer: Layer {
     /// Defaults to 1. Not animatable.
     @LayerProperty public var instanceCount: Int = 1
     /// Applied to instance k − 1 to make instance k, about the layer's centre. Defaults to
-    /// identity. Animatable.
-    @Animatable public var instanceTransform: Transform2D = .identity
+    /// identity. Animatable. Instances stay in the layer's plane: a transform in space is
+    /// applied by its affine part (no perspective between copies).
+    @Animatable public var instanceTransform: Transform3D = .identity
     /// Seconds each instance's time runs behind the previous one's. Defaults to 0. Animatable.
     @Animatable public var instanceDelay: Double = 0
     /// Multiplies the colours of the first instance. Defaults to opaque white (no change).
@@ -45,7 +46,7 @@ open class ReplicatorLayer: Layer {
     /// i times about the centre), given instance i − 1's.
     func instanceTransform(after previous: Transform2D) -> Transform2D {
         let c = Point(x: bounds.midX, y: bounds.midY)
-        return previous.concatenating(Transform2D(translationX: -c.x, y: -c.y)).concatenating(instanceTransform)
+        return previous.concatenating(Transform2D(translationX: -c.x, y: -c.y)).concatenating(instanceTransform.affine)
             .concatenating(Transform2D(translationX: c.x, y: c.y))
     }
 

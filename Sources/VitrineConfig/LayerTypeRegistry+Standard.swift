@@ -50,6 +50,11 @@ extension LayerTypeRegistry {
                 "gradientType": "Core Animation's `type` (renamed: `type` names the layer type)."
             ])
         r.register(
+            "transformLayer", TransformLayer.self,
+            summary:
+                "Keeps its sublayers in one 3D space (CATransformLayer): each is projected from it, far to near; draws nothing itself."
+        )
+        r.register(
             "replicator", ReplicatorLayer.self,
             summary:
                 "Draws its sublayers instanceCount times (CAReplicatorLayer), each copy moved, delayed and tinted a step further.",
@@ -132,7 +137,11 @@ extension LayerTypeRegistry {
         "zPosition": "Stacking order among siblings: higher draws on top.",
         "anchorPoint": "The point of the bounds (unit coordinates) that position places and transform turns about.",
         "transform":
-            "Applied about the anchor point: [a, b, c, d, tx, ty] or { rotation, scale, translation, shear } (scale first, then rotation, then translation); animatable by parts (transform.rotation.z, transform.scale …).",
+            "Applied about the anchor point: [a, b, c, d, tx, ty], 16 numbers (CATransform3D's m11 … m44) or { rotation, rotationX, rotationY, scale, translation, translationZ, shear, perspective = D } (scale first, then rotation about x, y, z, then translation, then perspective: m34 = −1/D); animatable by parts (transform.rotation.y, transform.scale, transform.translation.z …).",
+        "sublayerTransform":
+            "Applied to the sublayers about the anchor point (the transform syntax); typically { perspective = D } so that turned sublayers are seen in perspective.",
+        "anchorPointZ": "The anchor point's z: what the transform turns about, off the plane.",
+        "isDoubleSided": "Whether the layer shows when its back faces the eye.",
         "opacity": "Opacity of the layer and its sublayers, 0…1.",
         "isHidden": "Whether the layer and its sublayers are not drawn.",
         "backgroundColor": "Fill of the bounds, rounded by cornerRadius.",

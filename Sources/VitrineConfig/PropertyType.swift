@@ -105,13 +105,20 @@ extension PropertyType {
         decode: { node, site in
             ColorList(try site.elements(node).map { try site.color($0, allowsNone: false)! })
         }, format: { "[" + ($0 as! ColorList).colors.map { quoted($0.hexString) }.joined(separator: ", ") + "]" })
-    /// `[a, b, c, d, tx, ty]` or `{ rotation = r, scale = s | [sx, sy], translation = [x, y], shear = k }`.
+    /// `[a, b, c, d, tx, ty]`, sixteen numbers (m11 … m44), or `{ rotation = r, rotationX,
+    /// rotationY, scale = s | [sx, sy], translation = [x, y], translationZ, shear = k,
+    /// perspective = D }`.
     public static let transform = PropertyType(
-        name: "transform", valueType: Transform2D.self,
+        name: "transform", valueType: Transform3D.self,
         decode: { try $1.transform($0) },
         format: { value in
-            let t = value as! Transform2D
-            return t.isIdentity ? "identity" : list([t.a, t.b, t.c, t.d, t.tx, t.ty])
+            let t = value as! Transform3D
+            if t.isIdentity { return "identity" }
+            if t.isPlanar {
+                let a = t.affine
+                return list([a.a, a.b, a.c, a.d, a.tx, a.ty])
+            }
+            return list(t.entries)
         })
     /// SVG path data, or a table with one shape key: `{ rect = […] }`, `{ oval = […] }`,
     /// `{ roundedRect = […], cornerRadius = r }`, `{ arc = [cx, cy, r, start, end, clockwise] }`.

@@ -88,40 +88,53 @@ struct ValueSite {
         }
     }
 
-    /// `[a, b, c, d, tx, ty]`, or a table of components applied scale (and shear) first, then
-    /// rotation, then translation.
-    func transform(_ node: TOMLNode) throws -> Transform2D {
+    /// `[a, b, c, d, tx, ty]` (a transform of the plane), sixteen numbers (CATransform3D's m11 …
+    /// m44), or a table of parts applied scale (and shear) first, then rotation about x, y and z,
+    /// then translation, then perspective: `{ rotation, rotationX, rotationY, scale, translation,
+    /// translationZ, shear, perspective = D }` (m34 = −1/D: an eye D units away).
+    func transform(_ node: TOMLNode) throws -> Transform3D {
         if let table = node.value.tableValue {
             let r = nested(table)
-            try r.rejectUnknownKeys(allowed: ["rotation", "scale", "translation", "shear"])
-            var parts = TransformComponents()
+            try r.rejectUnknownKeys(allowed: [
+                "rotation", "rotationX", "rotationY", "scale", "translation", "translationZ", "shear", "perspective"
+            ])
+            var parts = Transform3DComponents()
             var errors = TOMLFieldErrors()
-            if let v = try errors.collect({ try r.double("rotation") }) { parts.rotation = v }
-            if let v = try errors.collect({ try r.double("shear") }) { parts.shear = v }
+            if let v = try errors.collect({ try r.double("rotation") }) { parts.plane.rotation = v }
+            if let v = try errors.collect({ try r.double("rotationX") }) { parts.rotationX = v }
+            if let v = try errors.collect({ try r.double("rotationY") }) { parts.rotationY = v }
+            if let v = try errors.collect({ try r.double("shear") }) { parts.plane.shear = v }
+            if let v = try errors.collect({ try r.double("translationZ") }) { parts.translationZ = v }
             if let v = try errors.collect({ try r.point("translation") }) {
-                parts.translationX = v.x; parts.translationY = v.y
+                parts.plane.translationX = v.x; parts.plane.translationY = v.y
+            }
+            if let v = try errors.collect({ try r.double("perspective") }) {
+                if v > 0 && v.isFinite {
+                    parts.perspective = -1 / v
+                } else {
+                    errors.append(r.valueError("perspective", "the eye's distance must be a positive number"))
+                }
             }
             if let scale = r.node("scale") {
                 if let uniform = scale.value.doubleValue {
-                    parts.scaleX = uniform; parts.scaleY = uniform
+                    parts.plane.scaleX = uniform; parts.plane.scaleY = uniform
                 } else if let both = try errors.collect({ try r.size("scale") }) {
-                    parts.scaleX = both.width; parts.scaleY = both.height
+                    parts.plane.scaleX = both.width; parts.plane.scaleY = both.height
                 }
             }
             try errors.throwIfAny()
             let t = parts.transform
-            guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else {
-                throw error("transform entries must be finite", at: node)
-            }
+            guard t.entries.allSatisfy(\.isFinite) else { throw error("transform entries must be finite", at: node) }
             return t
         }
-        guard node.value.arrayValue != nil else {
+        guard let items = node.value.arrayValue else {
             throw error(
-                "expected [a, b, c, d, tx, ty] or a table of rotation, scale, translation and shear, found \(node.value.kindDescription)",
+                "expected [a, b, c, d, tx, ty], 16 numbers (m11 … m44) or a table of rotation, rotationX, rotationY, scale, translation, translationZ, shear and perspective, found \(node.value.kindDescription)",
                 at: node)
         }
-        let v = try numbers(node, count: 6)
-        return Transform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
+        let v = try numbers(node, count: items.count == 16 ? 16 : 6)
+        return v.count == 16
+            ? Transform3D(v) : Transform3D(Transform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
     }
 
     /// SVG path data (errors give the byte offset) or a table with one shape key.

@@ -178,7 +178,7 @@ public final class Player {
         withoutActions {
             finishTransition()
             stage.bounds = Rect(x: 0, y: 0, width: upright.width, height: upright.height)
-            stage.transform = Player.turn(settings.rotation)
+            stage.transform = Transform3D(Player.turn(settings.rotation))
             stage.position = Player.turnedOrigin(settings.rotation, screen: size)
             let box = Letterbox(canvas: settings.canvas, screen: upright, fit: settings.fit)
             viewport.bounds = Rect(x: 0, y: 0, width: box.frame.width, height: box.frame.height)
@@ -216,7 +216,7 @@ public final class Player {
         let holder = shown.holder
         holder.anchorPoint = .zero
         holder.bounds = Rect(x: 0, y: 0, width: shown.canvas.width, height: shown.canvas.height)
-        holder.transform = Transform2D(scaleX: fit.scaleX, y: fit.scaleY)
+        holder.transform = Transform3D(Transform2D(scaleX: fit.scaleX, y: fit.scaleY))
         holder.position = fit.frame.origin
         holder.opacity = 1
     }

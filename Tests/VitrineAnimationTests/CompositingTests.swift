@@ -105,7 +105,7 @@ final class LayerCompositingTests: XCTestCase {
         bar.bounds = Rect(x: 0, y: 0, width: 60, height: 20)
         bar.anchorPoint = .zero
         bar.position = Point(x: 100, y: 100)
-        bar.transform = Transform2D(rotationAngle: .pi / 6)
+        bar.transform = Transform3D(Transform2D(rotationAngle: .pi / 6))
         scene.root.addSublayer(bar)
         scene.frame(at: 0)
         savePNG(scene.bitmap, "rotated")
@@ -124,7 +124,7 @@ final class LayerCompositingTests: XCTestCase {
         let spun = square(.zero, .redColor)
         spun.bounds = Rect(x: 0, y: 0, width: 40, height: 10)
         spun.position = Point(x: 40, y: 160)
-        spun.transform = Transform2D(rotationAngle: .pi / 2)
+        spun.transform = Transform3D(Transform2D(rotationAngle: .pi / 2))
         scene.root.addSublayer(spun)
         scene.frame(at: 1)
         assertColor(scene.bitmap, Point(x: 40, y: 160 + 17), .redColor, "now 10 wide, 40 tall around its position")

@@ -150,7 +150,7 @@ final class FrameRendererTests: XCTestCase {
         sector.frame = Rect(x: 20, y: 20, width: 160, height: 160)
         sector.progress = 0.25
         sector.fillColor = .blueColor
-        sector.transform = Transform2D(rotationAngle: .pi / 2)
+        sector.transform = Transform3D(Transform2D(rotationAngle: .pi / 2))
         scene.root.addSublayer(sector)
         scene.frame(at: 0)
         savePNG(scene.bitmap, "rotated-sector")

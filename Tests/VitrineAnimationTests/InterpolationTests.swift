@@ -145,7 +145,7 @@ final class InterpolationTests: XCTestCase {
 
     func testTransformKeyPathsWorkOnTheDecomposedValue() {
         let layer = Layer()
-        layer.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
+        layer.transform = Transform3D(VitrineGraphics.Transform2D(scaleX: 2, y: 2))
         let engine = Engine(root: layer)
         let spin = BasicAnimation(keyPath: "transform.rotation.z")
         spin.fromValue = 0.0
@@ -158,13 +158,13 @@ final class InterpolationTests: XCTestCase {
         slide.duration = 1
         layer.add(slide, forKey: "slide")
         engine.tick(at: 0)
-        let c = TransformComponents(engine.presentationTree(at: 0.75).transform)
+        let c = TransformComponents(engine.presentationTree(at: 0.75).transform.affine)
         XCTAssertEqual(c.rotation, -.pi / 2, accuracy: 1e-9, "3/4 of a full turn (as −90°)")
         XCTAssertEqual(c.scaleX, 2, accuracy: 1e-12, "the model's scale is kept")
         XCTAssertEqual(c.translationX, 30, accuracy: 1e-12)
         XCTAssertEqual(layer.value(forKeyPath: "transform.scale") as? Double, 2)
         XCTAssertTrue(layer.setValue(0.5, forKeyPath: "transform.scale.y"))
-        XCTAssertEqual(TransformComponents(layer.transform).scaleY, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(TransformComponents(layer.transform.affine).scaleY, 0.5, accuracy: 1e-12)
     }
 
     func testSubKeyPaths() {

@@ -47,12 +47,12 @@ final class KeyframeAndSpringTests: XCTestCase {
         a.rotationMode = .auto
         let first = present(a, at: 0.25)
         assertPoint(first.position, 50, 0, accuracy: 1e-9)
-        XCTAssertEqual(TransformComponents(first.transform).rotation, 0, accuracy: 1e-9)
+        XCTAssertEqual(TransformComponents(first.transform.affine).rotation, 0, accuracy: 1e-9)
         let second = present(a, at: 0.75)
         assertPoint(second.position, 100, 50, accuracy: 1e-9)
-        XCTAssertEqual(TransformComponents(second.transform).rotation, .pi / 2, accuracy: 1e-9)
+        XCTAssertEqual(TransformComponents(second.transform.affine).rotation, .pi / 2, accuracy: 1e-9)
         a.rotationMode = .autoReverse
-        XCTAssertEqual(TransformComponents(present(a, at: 0.75).transform).rotation, -.pi / 2, accuracy: 1e-9)
+        XCTAssertEqual(TransformComponents(present(a, at: 0.75).transform.affine).rotation, -.pi / 2, accuracy: 1e-9)
         // Paced: constant speed along the 200-long path.
         a.calculationMode = .paced
         assertPoint(present(a, at: 0.6).position, 100, 20, accuracy: 0.05)

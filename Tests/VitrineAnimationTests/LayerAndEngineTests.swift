@@ -22,9 +22,9 @@ final class LayerAndEngineTests: XCTestCase {
         layer.anchorPoint = Point(x: 0, y: 0)
         XCTAssertEqual(layer.frame, Rect(x: 130, y: 130, width: 100, height: 100))
         layer.anchorPoint = Point(x: 0.5, y: 0.5)
-        layer.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)
+        layer.transform = Transform3D(VitrineGraphics.Transform2D(scaleX: 2, y: 2))
         XCTAssertEqual(layer.frame, Rect(x: 30, y: 30, width: 200, height: 200))  // about the centre (130, 130)
-        layer.transform = VitrineGraphics.Transform2D(rotationAngle: .pi / 2)
+        layer.transform = Transform3D(VitrineGraphics.Transform2D(rotationAngle: .pi / 2))
         let f = layer.frame
         XCTAssertEqual(f.minX, 80, accuracy: 1e-9); XCTAssertEqual(f.width, 100, accuracy: 1e-9)
     }
@@ -39,7 +39,7 @@ final class LayerAndEngineTests: XCTestCase {
         assertPoint(b.convert(Point(x: 0, y: 0), to: root), 110, 70)
         assertPoint(root.convert(Point(x: 110, y: 70), to: b), 0, 0)
         assertPoint(a.convert(Point(x: 5, y: 5), from: b), 15, 25)
-        a.transform = VitrineGraphics.Transform2D(scaleX: 2, y: 2)  // about a's centre (200, 150)
+        a.transform = Transform3D(VitrineGraphics.Transform2D(scaleX: 2, y: 2))  // about a's centre (200, 150)
         assertPoint(b.convert(Point(x: 0, y: 0), to: nil), 200 + 2 * (10 - 100), 150 + 2 * (20 - 100), accuracy: 1e-9)
 
         a.speed = 2; a.beginTime = 1; a.timeOffset = 0.5

@@ -12,7 +12,7 @@ final class ReplicatorLayerTests: XCTestCase {
         let replicator = ReplicatorLayer()
         replicator.frame = Rect(x: 0, y: 0, width: 200, height: 200)
         replicator.instanceCount = 12
-        replicator.instanceTransform = Transform2D(rotationAngle: .pi / 6)
+        replicator.instanceTransform = Transform3D(Transform2D(rotationAngle: .pi / 6))
         replicator.instanceDelay = delay
         let dot = Layer()
         dot.frame = Rect(x: 95, y: 65, width: 10, height: 10)
@@ -62,7 +62,7 @@ final class ReplicatorLayerTests: XCTestCase {
         let replicator = ReplicatorLayer()
         replicator.frame = Rect(x: 0, y: 0, width: 200, height: 40)
         replicator.instanceCount = 4
-        replicator.instanceTransform = Transform2D(translationX: 40, y: 0)
+        replicator.instanceTransform = Transform3D(Transform2D(translationX: 40, y: 0))
         replicator.instanceColor = Color(red: 1, green: 0.5, blue: 0)
         replicator.instanceGreenOffset = 0.25
         replicator.instanceBlueOffset = 0.5

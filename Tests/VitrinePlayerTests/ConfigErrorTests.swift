@@ -118,7 +118,7 @@ final class ConfigErrorTests: XCTestCase {
                 "test.toml:2:7: player › fps: must be from 1 to 240",
                 "test.toml:3:14: player › transition: 'slide' is not one of 'none', 'fade', 'push'",
                 "test.toml:7:12: scene 'a' › duration: expected a number of seconds or \"progress\", found a string",
-                "test.toml:11:8: scene 'a' › layer 'x' › type: 'shap' is not one of 'layer', 'image', 'shape', 'text', 'arrow', 'gradient', 'replicator', 'emitter', 'sector', 'progress', 'pie' (did you mean 'shape'?)",
+                "test.toml:11:8: scene 'a' › layer 'x' › type: 'shap' is not one of 'layer', 'image', 'shape', 'text', 'arrow', 'gradient', 'transformLayer', 'replicator', 'emitter', 'sector', 'progress', 'pie' (did you mean 'shape'?)",
                 "test.toml:17:1: scene 'a' › layer 'y' › oval: a layer takes one of rect, oval, roundedRect, arc; 'rect' is already given",
                 "test.toml:18:1: scene 'a' › layer 'y' › frame: frame sets the bounds and the position; give either frame or bounds",
                 "test.toml:20:11: scene 'a' › layer 'y' › lineCap: 'rounded' is not one of 'butt', 'round', 'square' (did you mean 'round'?)"

@@ -21,7 +21,7 @@ final class DefaultPlaylistTests: XCTestCase {
             p.scenes.map(\.name),
             [
                 "arrow", "pie", "progress", "model-sync", "fill-modes", "stroke", "wave",
-                "drop-mask", "sine", "morphs", "sector", "ring", "spinner", "confetti", "sprites", "message"
+                "drop-mask", "sine", "morphs", "sector", "ring", "flip", "spinner", "confetti", "sprites", "message"
             ])
         XCTAssertEqual(p.settings.canvas, Size(width: 1920, height: 1080))
         XCTAssertEqual(p.settings.transition, .fade)

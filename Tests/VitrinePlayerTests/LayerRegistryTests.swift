@@ -75,6 +75,9 @@ final class LayerRegistryTests: XCTestCase {
         guard let v = unwrapOptional(value) else { return false }
         switch v {
         case let c as any LayerContents: return c.contentsSize == expected as? Size
+        case let t as Transform3D:
+            guard let e = expected as? VitrineGraphics.Transform2D else { return false }
+            return zip(t.entries, Transform3D(e).entries).allSatisfy { abs($0 - $1) < 1e-12 }
         case let t as VitrineGraphics.Transform2D:
             guard let e = expected as? VitrineGraphics.Transform2D else { return false }
             let differences: [Double] = [t.a - e.a, t.b - e.b, t.c - e.c, t.d - e.d, t.tx - e.tx, t.ty - e.ty]
@@ -171,7 +174,9 @@ final class LayerRegistryTests: XCTestCase {
         XCTAssertEqual(
             registry.names,
             [
-                "layer", "image", "shape", "text", "arrow", "gradient", "replicator", "emitter", "sector", "progress",
+                "layer", "image", "shape", "text", "arrow", "gradient", "transformLayer", "replicator", "emitter",
+                "sector",
+                "progress",
                 "pie"
             ])
         for type in registry.types {

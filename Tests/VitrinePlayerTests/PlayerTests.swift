@@ -157,7 +157,7 @@ final class PlayerTests: XCTestCase {
         player.engine.tick(at: 1.0)
         XCTAssertEqual(incoming.presentation()!.position.x, 40, accuracy: 1e-6, "halfway at half time")
         XCTAssertEqual(outgoing.presentation()!.position.x, -40, accuracy: 1e-6)
-        XCTAssertEqual(incoming.transform, Transform2D(scaleX: 2, y: 2))
+        XCTAssertEqual(incoming.transform, Transform3D(Transform2D(scaleX: 2, y: 2)))
         try player.frameWillRender(at: 1.5)
         player.engine.tick(at: 1.5)
         XCTAssertEqual(incoming.presentation()!.position.x, 0)
@@ -224,7 +224,7 @@ final class PlayerTests: XCTestCase {
         player.layout(for: Size(120, 60))
         // 40×30 in 120×60: scale 2, 80×60 centred.
         XCTAssertEqual(player.viewportFrame, Rect(x: 20, y: 0, width: 80, height: 60))
-        XCTAssertEqual(player.currentHolder?.transform, Transform2D(scaleX: 2, y: 2))
+        XCTAssertEqual(player.currentHolder?.transform, Transform3D(Transform2D(scaleX: 2, y: 2)))
         XCTAssertEqual(player.stage.bounds, Rect(x: 0, y: 0, width: 120, height: 60))
     }
 

@@ -34,7 +34,7 @@ final class ReadmeTests: XCTestCase {
     func testTheKeysEveryTypeSharesAreListedOnce() {
         let markdown = ConfigReference.render(.markdown)
         let common = ConfigReference.commonProperties(of: .standard).map(\.key)
-        XCTAssertEqual(common.count, 24, "\(common)")
+        XCTAssertEqual(common.count, 27, "\(common)")
         for key in ["bounds", "position", "transform", "opacity", "masksToBounds"] {
             XCTAssertTrue(common.contains(key), key)
             XCTAssertEqual(markdown.components(separatedBy: "\n| \(key) |").count - 1, 1, key)

@@ -207,7 +207,7 @@ final class SceneInstanceTests: XCTestCase {
         let g = frame.presentation.sublayers[0]
         // Keyframes: 1.5 s of 2 s is 0.75, two thirds into the 0.25…1 segment from 1 to 0.5.
         XCTAssertEqual(g.opacity, 1 + (0.5 - 1) * (0.5 / 0.75), accuracy: 1e-9)
-        XCTAssertEqual(TransformComponents(g.transform).rotation, 0.25, accuracy: 1e-9)
+        XCTAssertEqual(TransformComponents(g.transform.affine).rotation, 0.25, accuracy: 1e-9)
         // Critically damped (c = 2√(km) = 20) from 0 to the model's 100: x(t) = 100·(1 − (1 + ωt)e^(−ωt)), ω = 10.
         // Without a duration it plays until it settles (under a second).
         let (_, springFrame) = try SceneInstance.evaluate(definition, playlist: playlist, at: 0.3)

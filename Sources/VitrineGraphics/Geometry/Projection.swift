@@ -40,6 +40,53 @@ public struct Projection: Equatable, Sendable {
         return Point(x: h.x / h.w, y: h.y / h.w)
     }
 
+    /// Whether it is an affine transform (w = 1 everywhere).
+    public var isAffine: Bool { m20 == 0 && m21 == 0 && m22 == 1 }
+
+    /// The bounding box of the image of `rect`; a very large box (±10⁸) when part of the
+    /// rectangle lies at or behind the eye, since its image then runs off to infinity.
+    public func boundingBox(of rect: Rect) -> Rect {
+        guard !rect.isNull else { return rect }
+        let corners = [
+            Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY), Point(x: rect.minX, y: rect.maxY),
+            Point(x: rect.maxX, y: rect.maxY)
+        ]
+        var box = Rect.null
+        for corner in corners {
+            guard let p = apply(to: corner), p.x.isFinite, p.y.isFinite else {
+                return Rect(x: -1e8, y: -1e8, width: 2e8, height: 2e8)
+            }
+            box = box.union(Rect(x: p.x, y: p.y, width: 0, height: 0))
+        }
+        return box
+    }
+
+    /// The inverse, or nil when it is singular.
+    public func inverted() -> Projection? {
+        let c00 = m11 * m22 - m12 * m21, c01 = m12 * m20 - m10 * m22, c02 = m10 * m21 - m11 * m20
+        let det = m00 * c00 + m01 * c01 + m02 * c02
+        guard det != 0, det.isFinite else { return nil }
+        let r = 1 / det
+        return Projection(
+            m00: c00 * r, m01: (m02 * m21 - m01 * m22) * r, m02: (m01 * m12 - m02 * m11) * r,
+            m10: c01 * r, m11: (m00 * m22 - m02 * m20) * r, m12: (m02 * m10 - m00 * m12) * r,
+            m20: c02 * r, m21: (m01 * m20 - m00 * m21) * r, m22: (m00 * m11 - m01 * m10) * r)
+    }
+
+    /// `t`, then this projection.
+    public func preceded(by t: Transform2D) -> Projection {
+        let p = Projection(t)
+        func entry(_ r: (Double, Double, Double), _ c: (Double, Double, Double)) -> Double {
+            r.0 * c.0 + r.1 * c.1 + r.2 * c.2
+        }
+        let rows = [(m00, m01, m02), (m10, m11, m12), (m20, m21, m22)]
+        let columns = [(p.m00, p.m10, p.m20), (p.m01, p.m11, p.m21), (p.m02, p.m12, p.m22)]
+        let e = rows.map { r in columns.map { entry(r, $0) } }
+        return Projection(
+            m00: e[0][0], m01: e[0][1], m02: e[0][2], m10: e[1][0], m11: e[1][1], m12: e[1][2], m20: e[2][0],
+            m21: e[2][1], m22: e[2][2])
+    }
+
     /// This projection, then `t`.
     public func concatenating(_ t: Transform2D) -> Projection {
         Projection(
@@ -48,6 +95,27 @@ public struct Projection: Equatable, Sendable {
             m10: t.b * m00 + t.d * m10 + t.ty * m20, m11: t.b * m01 + t.d * m11 + t.ty * m21,
             m12: t.b * m02 + t.d * m12 + t.ty * m22,
             m20: m20, m21: m21, m22: m22)
+    }
+
+    /// The largest magnification this gives anything in `box` (at its corners and centre: a
+    /// homography's scale is largest at the box's edge nearest the eye), within 10⁻⁶…10⁶; nil
+    /// when the box is not finite.
+    public func largestScale(over box: Rect) -> Double? {
+        guard !box.isNull, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
+            return nil
+        }
+        let samples = [
+            Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY), Point(x: box.minX, y: box.maxY),
+            Point(x: box.maxX, y: box.maxY), Point(x: box.midX, y: box.midY)
+        ]
+        return max(1e-6, min(1e6, samples.map { localScale(at: $0) }.max() ?? 1))
+    }
+
+    /// The determinant of the map's derivative at `p` (negative: the plane is seen from behind).
+    public func orientation(at p: Point) -> Double {
+        let w = m20 * p.x + m21 * p.y + m22
+        let det = m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20)
+        return det / (w * w * w)
     }
 
     /// How far one unit at `p` reaches after projecting (the larger of the two axes' images);

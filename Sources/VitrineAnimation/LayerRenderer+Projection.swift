@@ -1,0 +1,67 @@
+import VitrineGraphics
+
+/// Layers in space. A layer is flat: one whose transform (or its superlayer's
+/// sublayerTransform) turns it out of its superlayer's plane with perspective is drawn as Core
+/// Animation flattens it — whole, in its own plane, into an offscreen image at the finest scale
+/// the projection shows any of it — and that image is drawn through the projection, sampled
+/// perspective-correct. A transform layer's sublayers are each projected from its space.
+extension LayerRenderer {
+    /// Draws `layer`, which `projection` maps from its plane into the context's user space.
+    func renderProjected(_ layer: Layer, through projection: Projection, in ctx: GraphicsContext) {
+        let bounds = layer.bounds.standardized
+        guard !layer.isHidden, layer.opacity > 0,
+            layer.isDoubleSided || projection.orientation(at: Point(x: bounds.midX, y: bounds.midY)) > 0
+        else {
+            keepStores(of: layer)
+            return
+        }
+        var box = Engine.bodyExtent(of: layer)
+        if layer.castsShadow { box = box.union(Engine.shadowExtent(of: layer, toRoot: .identity)) }
+        let toDevice = projection.concatenating(ctx.transform)
+        guard !box.isNull, box.width > 0, box.height > 0, var scale = toDevice.largestScale(over: box) else {
+            keepStores(of: layer)
+            return
+        }
+        // At most 4096 pixels a side and 8 megapixels: a plane seen almost edge-on near the eye
+        // would otherwise ask for an enormous image.
+        scale = min(scale, 4096 / box.width, 4096 / box.height, (8e6 / (box.width * box.height)).squareRoot())
+        let width = Int((box.width * scale).rounded(.up)), height = Int((box.height * scale).rounded(.up))
+        guard width > 0, height > 0 else { return }
+        let flat = Bitmap(width: width, height: height)
+        let plane = GraphicsContext(bitmap: flat)
+        plane.scaleBy(x: scale, y: scale)
+        plane.translateBy(x: -box.minX, y: -box.minY)
+        renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
+        let drawn = Rect(x: box.minX, y: box.minY, width: Double(width) / scale, height: Double(height) / scale)
+        ctx.draw(Image(bitmap: flat), in: drawn, through: projection)
+    }
+
+    /// A transform layer's sublayers, each projected from its space into the context's, far to near.
+    func renderTransformLayer(_ layer: TransformLayer, in ctx: GraphicsContext) {
+        guard !layer.isHidden, layer.opacity > 0 else {
+            keepStores(of: layer)
+            return
+        }
+        let space = layer.transform3DToSuperlayer
+        var placed: [(child: Layer, place: Transform3D, depth: Double)] = []
+        for child in layer.sublayerStorage {
+            let place = child.transform3DToSuperlayer.concatenating(space)
+            let anchor = child.anchorPointInBounds
+            let depth = place.apply(x: anchor.x, y: anchor.y, z: 0)?.z ?? -.infinity
+            placed.append((child, place, depth))
+        }
+        // Far (low z) first; ties keep their order.
+        let ordered = placed.enumerated().sorted {
+            $0.element.depth != $1.element.depth ? $0.element.depth < $1.element.depth : $0.offset < $1.offset
+        }
+        for (_, entry) in ordered {
+            if entry.place.isAffineOnThePlane {
+                let local = entry.place.affine
+                guard entry.child.isDoubleSided || local.determinant > 0 else { continue }
+                renderLayer(entry.child, in: ctx, movedBy: .zero, placement: local)
+            } else {
+                renderProjected(entry.child, through: entry.place.projection, in: ctx)
+            }
+        }
+    }
+}
