@@ -503,7 +503,7 @@ public final class Engine {
             extent = .null
         } else if inSpace {
             extent =
-                visible ? Engine.planeExtent(of: p, toParent: p.projectionToSuperlayer.concatenating(parent)) : .null
+                visible ? Engine.planeExtent(of: p, then: parent) : .null
         } else {
             extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
         }
@@ -571,7 +571,7 @@ public final class Engine {
         for child in layer.sublayerStorage where !child.isHidden && child.opacity > 0 {
             var c: Rect
             if child is TransformLayer || child.isProjected {
-                c = planeExtent(of: child, toParent: child.projectionToSuperlayer)
+                c = planeExtent(of: child, then: .identity)
             } else {
                 let toParent = child.transformToSuperlayer
                 c = toParent.apply(to: bodyExtent(of: child))
@@ -583,15 +583,29 @@ public final class Engine {
         return extent
     }
 
-    /// Where a layer in space (projected, or a transform layer) can draw in the space
-    /// `toParent` maps its plane to: its body and shadow through the projection (anything, for
-    /// a transform layer, whose sublayers are not in its plane: ±10⁸).
-    static func planeExtent(of layer: Layer, toParent: Projection) -> Rect {
-        let everywhere = Rect(x: -1e8, y: -1e8, width: 2e8, height: 2e8)
-        guard !(layer is TransformLayer) else { return everywhere }
+    /// Where a layer in space (projected, or a transform layer) can draw in the space its
+    /// superlayer's coordinates are mapped to by `then`: its body and shadow through its
+    /// projection; for a transform layer, each sublayer's through its place in the layer's space.
+    static func planeExtent(of layer: Layer, then: Transform2D) -> Rect {
+        guard let space = layer as? TransformLayer else {
+            return planeExtent(of: layer, through: layer.projectionToSuperlayer.concatenating(then))
+        }
+        let place = space.transform3DToSuperlayer
+        var extent = Rect.null
+        for child in space.sublayerStorage where !child.isHidden && child.opacity > 0 {
+            // A transform layer inside another is not followed into its space: anywhere.
+            guard !(child is TransformLayer) else { return Rect(x: -1e8, y: -1e8, width: 2e8, height: 2e8) }
+            let projection = child.transform3DToSuperlayer.concatenating(place).projection.concatenating(then)
+            extent = extent.union(planeExtent(of: child, through: projection))
+        }
+        return extent
+    }
+
+    /// `layer`'s body and shadow (in its plane) through `projection`.
+    private static func planeExtent(of layer: Layer, through projection: Projection) -> Rect {
         var box = bodyExtent(of: layer)
         if layer.castsShadow { box = box.union(shadowExtent(of: layer, toRoot: .identity)) }
-        return box.isNull ? box : toParent.boundingBox(of: box)
+        return box.isNull ? box : projection.boundingBox(of: box)
     }
 
     /// Whether a layer's contents must be redrawn this frame.

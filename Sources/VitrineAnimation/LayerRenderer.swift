@@ -35,6 +35,8 @@ public final class LayerRenderer {
     let shadows = ShadowCache()
     /// Sprite-sheet cells and nine-slice parts cut from contents images.
     let crops = ImageCrops()
+    /// The flat images of layers in space.
+    let planes = PlaneImageCache()
     private(set) var pass = 0
 
     /// A renderer with no backing stores yet.
@@ -72,6 +74,7 @@ public final class LayerRenderer {
             if let store = stores[ObjectIdentifier(model)], store.owner === model { store.invalidate() }
             // The drawing is part of what casts the shadows of the layer and its ancestors.
             shadows.invalidate(from: model)
+            planes.invalidate(from: model)
         }
     }
 
@@ -79,6 +82,7 @@ public final class LayerRenderer {
     public func discardBackingStores() {
         stores.removeAll()
         shadows.removeAll()
+        planes.removeAll()
     }
 
     /// How many layers currently keep a backing store.
@@ -93,6 +97,7 @@ public final class LayerRenderer {
     private func endPass() {
         shadows.endPass(pass)
         crops.endPass(pass)
+        planes.endPass(pass)
         for store in stores.values { store.context.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
@@ -367,7 +372,7 @@ public final class LayerRenderer {
             var c: IntRect
             if child is TransformLayer || child.isProjected {
                 // What a layer in space covers, through its projection (Engine.planeExtent).
-                let extent = Engine.planeExtent(of: child, toParent: child.projectionToSuperlayer.concatenating(t))
+                let extent = Engine.planeExtent(of: child, then: t)
                 c =
                     extent.width >= 1e8
                     ? IntRect(x: -(1 << 30), y: -(1 << 30), width: 1 << 31, height: 1 << 31)

@@ -157,4 +157,47 @@ final class Transform3DTests: XCTestCase {
             scene.frame(at: 1)
         }
     }
+
+    /// A card's two faces in a transform layer, turning: each face is drawn flat once (per
+    /// scale step) and only the card's area is repainted, the same pixels as whole frames.
+    func testAFlippingCardDrawsItsFacesOnceAndRepaintsOnlyItsArea() {
+        func make() -> (RenderScene, TransformLayer) {
+            let scene = RenderScene(width: 800, height: 450, background: .black)
+            let stage = Layer()
+            stage.frame = Rect(x: 0, y: 0, width: 800, height: 450)
+            stage.sublayerTransform = Transform3D(perspective: 1000)
+            let card = TransformLayer()
+            card.frame = Rect(x: 300, y: 150, width: 200, height: 150)
+            let front = Layer(), back = Layer()
+            for (face, colour) in [(front, Color.redColor), (back, Color.blueColor)] {
+                face.frame = Rect(x: 0, y: 0, width: 200, height: 150)
+                face.backgroundColor = colour
+                face.isDoubleSided = false
+                card.addSublayer(face)
+            }
+            back.transform = Transform3D(rotationAngle: .pi, x: 0, y: 1, z: 0)
+            stage.addSublayer(card)
+            scene.root.addSublayer(stage)
+            scene.frame(at: 0)
+            card.add(linearAnimation("transform.rotation.y", from: 0, to: 2 * .pi, duration: 2), forKey: "flip")
+            return (scene, card)
+        }
+        let (tracked, _) = make()
+        let (full, _) = make()
+        full.frames.damageTracking = false
+        var sawBack = false
+        for i in 1...19 {
+            let t = Double(i) * 0.1
+            let result = tracked.frame(at: t)
+            full.frame(at: t)
+            XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "t = \(t)")
+            XCTAssertLessThan(result.pixelsRedrawn, 800 * 450 / 4, "t = \(t)")
+            if i == 10 {
+                assertColor(tracked.bitmap, Point(x: 400, y: 225), .blueColor)
+                sawBack = true
+            }
+        }
+        XCTAssertTrue(sawBack)
+        XCTAssertLessThanOrEqual(tracked.frames.renderer.planes.renderCount, 8, "two faces, a few scale steps")
+    }
 }
