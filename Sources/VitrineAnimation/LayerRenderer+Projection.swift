@@ -23,10 +23,11 @@ extension LayerRenderer {
             keepStores(of: layer)
             return
         }
-        // The next eighth up (so a turning layer keeps one image over a range of angles, never
-        // much larger than it is seen), at most 4096 pixels a side and 8 megapixels: a plane
+        // The next quarter up (so a turning layer keeps one image over a range of angles, never
+        // much larger than it is seen; a function of the scale alone, so the picture does not
+        // depend on the frames before), at most 4096 pixels a side and 8 megapixels: a plane
         // seen almost edge-on near the eye would otherwise ask for an enormous image.
-        scale = scale >= 1 ? (scale * 8).rounded(.up) / 8 : pow(2, log2(scale).rounded(.up))
+        scale = scale >= 1 ? (scale * 4).rounded(.up) / 4 : pow(2, log2(scale).rounded(.up))
         scale = min(scale, 4096 / box.width, 4096 / box.height, (8e6 / (box.width * box.height)).squareRoot())
         let width = Int((box.width * scale).rounded(.up)), height = Int((box.height * scale).rounded(.up))
         guard width > 0, height > 0 else { return }
