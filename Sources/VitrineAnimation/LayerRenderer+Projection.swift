@@ -31,14 +31,23 @@ extension LayerRenderer {
         scale = min(scale, 4096 / box.width, 4096 / box.height, (8e6 / (box.width * box.height)).squareRoot())
         let width = Int((box.width * scale).rounded(.up)), height = Int((box.height * scale).rounded(.up))
         guard width > 0, height > 0 else { return }
-        let image = planes.image(for: layer, scale: scale, box: box, pass: pass) {
-            let flat = Bitmap(width: width, height: height)
-            let plane = GraphicsContext(bitmap: flat)
-            plane.scaleBy(x: scale, y: scale)
-            plane.translateBy(x: -box.minX, y: -box.minY)
-            renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
-            return Image(bitmap: flat)
-        }
+        // The kept image serves while the layer draws the same in its plane (a turning card's
+        // faces are drawn once) at this scale.
+        let image = planes.value(
+            for: layer, pass: pass,
+            serves: { source, kept in
+                kept.scale == scale && kept.box == box
+                    && layer.drawsTheSame(as: source, ignoring: LayerRenderer.placingKeys)
+            },
+            make: {
+                let flat = Bitmap(width: width, height: height)
+                let plane = GraphicsContext(bitmap: flat)
+                plane.scaleBy(x: scale, y: scale)
+                plane.translateBy(x: -box.minX, y: -box.minY)
+                renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
+                return PlaneImage(image: Image(bitmap: flat), scale: scale, box: box)
+            }
+        ).image
         let drawn = Rect(x: box.minX, y: box.minY, width: Double(width) / scale, height: Double(height) / scale)
         ctx.draw(image, in: drawn, through: projection)
     }
@@ -73,78 +82,17 @@ extension LayerRenderer {
     }
 }
 
-/// The flat images of layers in space, kept while a layer draws the same in its plane (the
-/// same copy, or one that differs only in where it is placed: a card turning draws its faces
-/// once) at the same scale.
-final class PlaneImageCache {
-    private final class Entry {
-        weak var owner: Layer?
-        let source: Layer
-        let scale: Double
-        let box: Rect
-        let image: Image
-        var lastPass: Int
+/// A layer in space's flat image as made: the image, its scale and the box of the layer's plane
+/// it covers.
+struct PlaneImage {
+    let image: Image
+    let scale: Double
+    let box: Rect
+}
 
-        init(owner: Layer, source: Layer, scale: Double, box: Rect, image: Image, pass: Int) {
-            self.owner = owner
-            self.source = source
-            self.scale = scale
-            self.box = box
-            self.image = image
-            lastPass = pass
-        }
-    }
-
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    /// How many flat images were drawn, for tests.
-    private(set) var renderCount = 0
-
-    /// What places the plane without changing what is drawn in it.
-    private static let placingKeys: Set<String> = ["position", "anchorPoint", "anchorPointZ", "transform", "zPosition"]
-
-    func image(for layer: Layer, scale: Double, box: Rect, pass: Int, make: () -> Image) -> Image {
-        let model = layer.model()
-        let id = ObjectIdentifier(model)
-        if let entry = entries[id], entry.owner === model, entry.scale == scale, entry.box == box,
-            PlaneImageCache.drawsTheSame(layer, as: entry.source)
-        {
-            entry.lastPass = pass
-            return entry.image
-        }
-        let image = make()
-        renderCount += 1
-        entries[id] = Entry(owner: model, source: layer, scale: scale, box: box, image: image, pass: pass)
-        return image
-    }
-
-    /// Forgets the images of `model` and its ancestors (their drawing changed unseen by copies).
-    func invalidate(from model: Layer) {
-        guard !entries.isEmpty else { return }
-        var layer: Layer? = model
-        while let l = layer {
-            entries[ObjectIdentifier(l)] = nil
-            layer = l.superlayer ?? l.maskOwner
-        }
-    }
-
-    /// Drops the images not drawn in this pass.
-    func endPass(_ pass: Int) {
-        guard entries.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
-        entries = entries.filter { $0.value.lastPass == pass && $0.value.owner != nil }
-    }
-
-    func removeAll() { entries.removeAll() }
-
-    private static func drawsTheSame(_ now: Layer, as before: Layer) -> Bool {
-        if now === before { return true }
-        guard now.slotLayout === before.slotLayout, now.sublayerStorage.count == before.sublayerStorage.count,
-            now.maskStorage === before.maskStorage
-        else { return false }
-        for (a, b) in zip(now.sublayerStorage, before.sublayerStorage) where a !== b { return false }
-        let keys = now.slotLayout.keys
-        for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
-            if !placingKeys.contains(keys[i]) { return false }
-        }
-        return true
-    }
+extension LayerRenderer {
+    /// What places a layer's plane without changing what is drawn in it.
+    fileprivate static let placingKeys: Set<String> = [
+        "position", "anchorPoint", "anchorPointZ", "transform", "zPosition"
+    ]
 }

@@ -32,11 +32,11 @@ public final class LayerRenderer {
 
     private var stores: [ObjectIdentifier: BackingStore] = [:]
     /// The blurred shapes of layer shadows.
-    let shadows = ShadowCache()
+    let shadows = KeptPerLayer<ShadowShape>()
     /// Sprite-sheet cells and nine-slice parts cut from contents images.
     let crops = ImageCrops()
     /// The flat images of layers in space.
-    let planes = PlaneImageCache()
+    let planes = KeptPerLayer<PlaneImage>()
     private(set) var pass = 0
 
     /// A renderer with no backing stores yet.

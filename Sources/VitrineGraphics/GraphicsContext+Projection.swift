@@ -93,24 +93,10 @@ extension GraphicsContext {
             to: &points, ends: &ends)
         rasterizer.reset(clip: state.clipBox)
         guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
-        let region = rasterizer.bounds
-        guard !region.isEmpty else { return }
         let sampler = ProjectiveImageSampler(image: image, inverse: inverse)
-        let mask = state.clipMask
-        for y in region.y..<region.maxY {
-            let count = rasterizer.sweep(row: y, rule: .nonZero, into: spans)
-            let row = target.row(y)
-            let maskRow = mask.map { UnsafePointer($0.deviceRow(y)) }
-            for s in 0..<count {
-                let span = spans[s]
-                let x = Int(span.x), length = Int(span.length)
-                sampler.sample(x: x, y: y, count: length, into: samples)
-                SpanBlitter.blendPixels(
-                    row, x: x, samples, count: length, factor: PixelMath.mul255(UInt32(span.coverage), factor),
-                    mask: maskRow)
-            }
+        blendShaded(rule: .nonZero, alpha: factor) { x, y, count, out in
+            sampler.sample(x: x, y: y, count: count, into: out)
         }
-        dirty = dirty.union(region)
     }
 }
 

@@ -361,7 +361,7 @@ public final class GraphicsContext {
     /// Sweeps the accumulated shape and blends the premultiplied pixels `shade` gives for each
     /// run (device x, y, count, destination) through its coverage.
     func blendShaded(
-        rule: FillRule, _ shade: (Int, Int, Int, UnsafeMutablePointer<UInt32>) -> Void
+        rule: FillRule, alpha: UInt32 = 255, _ shade: (Int, Int, Int, UnsafeMutablePointer<UInt32>) -> Void
     ) {
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
@@ -374,7 +374,8 @@ public final class GraphicsContext {
                 let span = spans[s]
                 let x = Int(span.x), length = Int(span.length)
                 shade(x, y, length, samples)
-                SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: UInt32(span.coverage), mask: maskRow)
+                let factor = alpha == 255 ? UInt32(span.coverage) : PixelMath.mul255(UInt32(span.coverage), alpha)
+                SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: factor, mask: maskRow)
             }
         }
         dirty = dirty.union(region)
