@@ -4,6 +4,8 @@ public struct SampleStatistics: Equatable, Sendable, CustomStringConvertible {
     public var mean: Double
     /// Population standard deviation.
     public var standardDeviation: Double
+    /// The middle value (the mean of the two middle ones for an even count).
+    public var median: Double
     /// The 99th percentile (nearest rank).
     public var percentile99: Double
     public var minimum: Double
@@ -13,7 +15,7 @@ public struct SampleStatistics: Equatable, Sendable, CustomStringConvertible {
     public init(_ samples: [Double]) {
         count = samples.count
         guard !samples.isEmpty else {
-            mean = 0; standardDeviation = 0; percentile99 = 0; minimum = 0; maximum = 0
+            mean = 0; standardDeviation = 0; median = 0; percentile99 = 0; minimum = 0; maximum = 0
             return
         }
         let sorted = samples.sorted()
@@ -21,6 +23,8 @@ public struct SampleStatistics: Equatable, Sendable, CustomStringConvertible {
         mean = samples.reduce(0, +) / n
         let m = mean
         standardDeviation = (samples.reduce(0) { $0 + ($1 - m) * ($1 - m) } / n).squareRoot()
+        let middle = sorted.count / 2
+        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         let rank = Int((0.99 * n).rounded(.up))
         percentile99 = sorted[min(sorted.count - 1, max(0, rank - 1))]
         minimum = sorted[0]

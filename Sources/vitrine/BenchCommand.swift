@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
             vitrine bench graphics …          the renderer (peers-bench.py's external-renderer protocol)
             vitrine bench player [CONFIG]     each scene's frame cost, pixels redrawn, CPU share and RSS
             """,
-        subcommands: [GraphicsBenchCommand.self, PlayerBenchCommand.self])
+        subcommands: [GraphicsBenchCommand.self, PlayerBenchCommand.self, SummaryBenchCommand.self])
 
     @Flag(
         help:

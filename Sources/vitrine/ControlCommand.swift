@@ -54,7 +54,7 @@ struct ControlCommand: ParsableCommand {
         let path = socket ?? ControlSocketPath.clientDefault(ProcessInfo.processInfo.environment)
         let replyLine: String
         do {
-            replyLine = try exchange(line, at: path)
+            replyLine = try ControlCommand.exchange(line, at: path)
         } catch {
             printError("no player answers at \(path): \(error)")
             throw ExitStatus.displayUnavailable.exit
@@ -82,7 +82,7 @@ struct ControlCommand: ParsableCommand {
     }
 
     /// Sends one request line and reads the one-line reply.
-    private func exchange(_ line: String, at path: String) throws -> String {
+    static func exchange(_ line: String, at path: String) throws -> String {
         let fd = try UnixSocket.connect(to: path)
         defer { close(fd) }
         var timeout = timeval(tv_sec: ControlCommand.replyTimeout, tv_usec: 0)

@@ -12,4 +12,10 @@ final class SampleStatisticsTests: XCTestCase {
         XCTAssertEqual(SampleStatistics((1...200).map(Double.init)).percentile99, 198)
         XCTAssertEqual(SampleStatistics([]).count, 0)
     }
+
+    func testMedianIsTheMiddleValue() {
+        XCTAssertEqual(SampleStatistics([4, 1, 3, 2]).median, 2.5)
+        XCTAssertEqual(SampleStatistics([9, 1, 5]).median, 5)
+        XCTAssertEqual(SampleStatistics([]).median, 0)
+    }
 }

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import VitrineBench
+import VitrineSystem
+
+/// `vitrine bench summary`: the player's performance targets in one table, so that a
+/// regression is one command away — the playlist played whole at 1920×1080 and at 3840×2160
+/// (its canvas scaled up) with transitions, a still scene, and the time from exec to the first
+/// frame on screen. Each measure runs the real `vitrine play` under a private Xvfb of that size.
+struct SummaryBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract:
+            "The playlist at 1080p and 4K (CPU, peak RSS, missed frames), a still scene and the first frame, in one table."
+    )
+
+    @Argument(help: "The playlist (TOML).")
+    var config = "config/default.toml"
+
+    @Option(name: .customLong("duration"), help: "Seconds of the playlist to measure at each size.")
+    var seconds: Double = 60
+
+    @Option(help: "Starts timed for the first frame (the median and spread are reported).")
+    var runs = 5
+
+    func validate() throws {
+        guard seconds > 0, seconds <= 3600 else { throw ValidationError("--duration must be from 0 to 3600") }
+        guard runs > 0, runs <= 50 else { throw ValidationError("--runs must be from 1 to 50") }
+    }
+
+    func run() throws {
+        var rows: [(String, String, String)] = []
+        for (width, height, cpuTarget, rssTarget) in [(1920, 1080, 3.0, 40), (3840, 2160, 8.0, 90)] {
+            let server = try Xvfb(width: width, height: height)
+            defer { server.stop() }
+            guard let live = try play(config, on: server.name, for: seconds) else {
+                throw ExitStatus.displayUnavailable.exit
+            }
+            let size = "\(width)x\(height)"
+            rows.append(
+                ("playlist at \(size): CPU", "\(format(live.cpuShare * 100)) % of a core", "≤ \(format(cpuTarget)) %"))
+            rows.append(("playlist at \(size): peak RSS", "\(live.peakRSSKiB / 1024) MB", "≤ \(rssTarget) MB"))
+            rows.append(
+                (
+                    "playlist at \(size): frames", "\(live.presented) presented, \(live.skipped) deadlines missed",
+                    "0 missed"
+                ))
+        }
+        let server = try Xvfb(width: 1920, height: 1080)
+        defer { server.stop() }
+        let still = try stillPlaylist()
+        defer { unlink(still) }
+        if let live = try play(still, on: server.name, for: min(seconds, 10)) {
+            rows.append(("a still scene at 1920x1080: CPU", "\(format(live.cpuShare * 100)) % of a core", "0 %"))
+        }
+        var starts: [Double] = []
+        for _ in 0..<runs {
+            if let time = try firstFrame(config, on: server.name) { starts.append(time * 1000) }
+        }
+        if !starts.isEmpty {
+            let stats = SampleStatistics(starts)
+            rows.append(
+                (
+                    "first frame (exec to READY=1), \(starts.count) runs",
+                    "median \(format(stats.median)) ms (\(format(stats.minimum))–\(format(stats.maximum)))", "≤ 50 ms"
+                ))
+        }
+        print("vitrine bench summary \(config): \(format(seconds)) s of the playlist at each size, private Xvfb")
+        print("")
+        print("| measure | value | target |")
+        print("| --- | --- | --- |")
+        for (measure, value, target) in rows { print("| \(measure) | \(value) | \(target) |") }
+    }
+
+    // MARK: - The real player
+
+    private struct Live {
+        var cpuShare: Double
+        var peakRSSKiB: Int
+        var presented: Int
+        var skipped: Int
+    }
+
+    /// Plays `playlist` on X display `display` for `seconds` from its READY=1: CPU share (all
+    /// threads), peak RSS, and the frames it presented and missed meanwhile (its control socket).
+    private func play(_ playlist: String, on display: String, for seconds: Double) throws -> Live? {
+        let notify = try NotifySocket()
+        let control = NSTemporaryDirectory() + "vitrine-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let child = try ChildProcess(
+            ProcessMemory.executablePath(),
+            [
+                "play", playlist, "--backend", "x11", "--display", display, "--fps", "60", "--log-level", "warning",
+                "--control", control
+            ],
+            environment: ["NOTIFY_SOCKET=" + notify.name])
+        defer {
+            child.terminate()
+            unlink(control)
+        }
+        guard notify.waitFor("READY=1", seconds: 20) else {
+            printError("\(playlist): the player did not report READY=1")
+            return nil
+        }
+        let framesBefore = try? frames(at: control)
+        let cpuBefore = ProcessMemory.cpuNanoseconds(pid: child.pid)
+        let wallBefore = MonotonicInstant.now().seconds
+        var wake = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9)).timespec
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
+        let cpuAfter = ProcessMemory.cpuNanoseconds(pid: child.pid)
+        let wall = MonotonicInstant.now().seconds - wallBefore
+        let framesAfter = try? frames(at: control)
+        guard let before = cpuBefore, let after = cpuAfter, let peak = ProcessMemory.peakResidentKiB(pid: child.pid)
+        else { return nil }
+        return Live(
+            cpuShare: Double(after - before) / 1e9 / wall, peakRSSKiB: peak,
+            presented: (framesAfter?.presented ?? 0) - (framesBefore?.presented ?? 0),
+            skipped: (framesAfter?.skipped ?? 0) - (framesBefore?.skipped ?? 0))
+    }
+
+    /// The player's frame counts, from `status` on its control socket.
+    private func frames(at control: String) throws -> (presented: Int, skipped: Int) {
+        let reply = try ControlCommand.exchange("status", at: control)
+        let json = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
+        return ((json?["framesPresented"] as? Int) ?? 0, (json?["framesSkipped"] as? Int) ?? 0)
+    }
+
+    /// Seconds from starting `vitrine play` to its READY=1 (sent once the first frame is shown).
+    private func firstFrame(_ playlist: String, on display: String) throws -> Double? {
+        let notify = try NotifySocket()
+        let start = MonotonicInstant.now().seconds
+        let child = try ChildProcess(
+            ProcessMemory.executablePath(),
+            ["play", playlist, "--backend", "x11", "--display", display, "--fps", "60", "--log-level", "warning"],
+            environment: ["NOTIFY_SOCKET=" + notify.name])
+        defer { child.terminate() }
+        guard notify.waitFor("READY=1", seconds: 20) else { return nil }
+        return MonotonicInstant.now().seconds - start
+    }
+
+    /// A playlist of one scene that never changes: one text layer.
+    private func stillPlaylist() throws -> String {
+        let path = NSTemporaryDirectory() + "vitrine-still-\(getpid()).toml"
+        let text = """
+            [player]
+            canvas = [1920, 1080]
+
+            [[scene]]
+            name = "still"
+            duration = 3600
+
+            [[scene.layer]]
+            type = "text"
+            string = "A still scene"
+            frame = [0, 500, 1920, 80]
+            fontSize = 60
+            alignmentMode = "center"
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+/// `value` with two decimals.
+private func format(_ value: Double) -> String { String(format: "%.2f", value) }
