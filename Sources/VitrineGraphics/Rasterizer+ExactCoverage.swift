@@ -53,19 +53,20 @@ extension Rasterizer {
             let a = max(top >> 8, first), b = min((bottom &- 1) >> 8, last)
             return a <= b ? (a &- first)...(b &- first) : nil
         }
+        // Each row's count, then where it ends; filling each row from its end backwards leaves
+        // where it starts, in place.
         for index in 0..<edgeCount {
             guard let r = rows(edges[index]) else { continue }
-            for row in r { rowEdgeStart[row &+ 1] &+= 1 }
+            for row in r { rowEdgeStart[row] &+= 1 }
         }
-        for row in 0..<bandRows { rowEdgeStart[row &+ 1] &+= rowEdgeStart[row] }
+        for row in 1..<(bandRows &+ 1) { rowEdgeStart[row] &+= rowEdgeStart[row &- 1] }
         rowEdgeList.removeAll(keepingCapacity: true)
         rowEdgeList.append(contentsOf: repeatElement(0, count: rowEdgeStart[bandRows]))
-        var fill = rowEdgeStart
-        for index in 0..<edgeCount {
+        for index in (0..<edgeCount).reversed() {
             guard let r = rows(edges[index]) else { continue }
             for row in r {
-                rowEdgeList[fill[row]] = Int32(truncatingIfNeeded: index)
-                fill[row] &+= 1
+                rowEdgeStart[row] &-= 1
+                rowEdgeList[rowEdgeStart[row]] = Int32(truncatingIfNeeded: index)
             }
         }
     }
@@ -82,7 +83,10 @@ extension Rasterizer {
         let geometryRow = offsetY &+ bandTop &+ bandRow
         var k = firstEvent(inRow: geometryRow)
         let kEnd = firstEvent(inRow: geometryRow &+ 1)
-        var profile = WindingProfile()
+        var profile = windingProfile
+        windingProfile = WindingProfile()
+        defer { windingProfile = profile }
+        profile.removeAll()
         let clipLeft = offsetX << 8
         while k < kEnd && Int(events[k].x) < clipLeft {
             profile.add(y: Int(events[k].y & 255), delta: Int(events[k].delta))
@@ -163,6 +167,11 @@ extension Rasterizer {
 /// it: (height 0…256, change), at most one per height, none zero.
 struct WindingProfile {
     private var steps: [(y: Int, delta: Int)] = []
+
+    mutating func removeAll() {
+        steps.removeAll(keepingCapacity: true)
+        range = 0
+    }
 
     /// Whether the winding is the same all along the side.
     var isConstant: Bool { steps.isEmpty }

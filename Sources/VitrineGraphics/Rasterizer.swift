@@ -121,8 +121,9 @@ final class Rasterizer {
     @exclusivity(unchecked) var rowEdgeStart: [Int] = []
     @exclusivity(unchecked) var rowEdgeList: [Int32] = []
     @exclusivity(unchecked) var rowIndexIsBuilt = false
-    /// Scratch for `exactCoverage`, kept from pixel to pixel.
+    /// Scratch for `exactCoverage` and `sweepWithEvents`, kept from pixel to pixel.
     @exclusivity(unchecked) var exactScratch = ExactCoverageScratch()
+    @exclusivity(unchecked) var windingProfile = WindingProfile()
     /// The last pair of edges `windOppositely` looked at.
     @exclusivity(unchecked) private var pair = PairLines()
 
