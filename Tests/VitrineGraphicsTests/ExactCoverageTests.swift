@@ -5,12 +5,14 @@ import XCTest
 /// Coverage where contours overlap or cross inside a pixel, against a supersampled count: the
 /// winding number of the polygons at 64 × 64 points per pixel, the fill rule applied to each.
 ///
-/// Tolerance: the reference's own error is at most half a sample spacing per crossing of a
-/// row (or column) of samples, so for the up to three edges a test pixel holds, at most
-/// 3 × 1/128 of the pixel in x and again in y, about 12 levels in the worst alignment and 1–2
-/// in practice; the renderer adds its 8-bit rounding (½ level) and its 1/256-pixel vertex grid
-/// (under 1 level). Measured against these shapes the largest difference is 2 levels, so 3 is
-/// the bound: the accumulated-area answer these pixels had before was off by 60–128.
+/// Tolerance, from the method: the renderer's exact pixels are exact for its outline, which
+/// is the polygons with vertices on a 1/256-pixel grid (under 1 level) rounded to 8 bits
+/// (½ level). The reference counts 64 points per row and column: each edge crossing a row of
+/// samples misplaces at most half a sample, 1/128 of that row, and likewise per column, so a
+/// pixel with k edges may be off by k/64 of its area (4k levels) in the worst alignment, and by
+/// much less where edges are not aligned with the grid. On these shapes the largest difference
+/// is 1 level; 3 leaves room for that while the accumulated-area answer these pixels had
+/// before is 59 to 255 levels off.
 final class ExactCoverageTests: XCTestCase {
     private static let tolerance = 3
 
