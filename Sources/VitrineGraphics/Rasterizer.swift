@@ -473,7 +473,8 @@ final class Rasterizer {
         _ rowChains: UnsafeMutablePointer<UInt64>,
         x: Int, cover: Int32, area: Int32, _ writer: UInt64
     ) {
-        if cover == 0 { return }
+        // A piece of no height still writes the cell: rounded flat, it is a horizontal
+        // boundary inside the pixel, which the chains must see.
         let p = rowCells + x
         p[0] &+= (cover << 9) &- area
         p[1] &+= area
@@ -631,9 +632,36 @@ final class Rasterizer {
         }
         let p = pair
         if let uniform = p.uniform { return uniform }
-        let cx = Double(column << 8) + 128, cy = Double(row << 8) + 128
-        if abs(p.px - cx) <= 130 && abs(p.py - cy) <= 130 { return false }
-        return ((cx - p.px) * p.adx + (cy - p.py) * p.ady) * ((cx - p.px) * p.bdx + (cy - p.py) * p.bdy) < 0
+        let left = Double(column << 8), top = Double(row << 8)
+        if abs(p.px - left - 128) <= 130 && abs(p.py - top - 128) <= 130 { return false }
+        // Which way each edge's piece in the pixel lies from P, along the edge: by the middle
+        // of the part of the edge inside the pixel (the pixel's centre may lie the other way).
+        let a = edges[first], b = edges[second]
+        guard let ta = Rasterizer.middleInside(a, left: left, top: top),
+            let tb = Rasterizer.middleInside(b, left: left, top: top)
+        else { return false }
+        let lengthA = p.adx * p.adx + p.ady * p.ady, lengthB = p.bdx * p.bdx + p.bdy * p.bdy
+        let pa = ((p.px - Double(a.x0)) * p.adx + (p.py - Double(a.y0)) * p.ady) / lengthA
+        let pb = ((p.px - Double(b.x0)) * p.bdx + (p.py - Double(b.y0)) * p.bdy) / lengthB
+        return (ta > pa) != (tb > pb)
+    }
+
+    /// The parameter (0 at the edge's start, 1 at its end) of the middle of the part of the edge
+    /// inside the pixel whose top-left corner is `left`, `top`; nil when no part is.
+    private static func middleInside(_ e: FixedEdge, left: Double, top: Double) -> Double? {
+        var low = 0.0, high = 1.0
+        func clip(_ start: Double, _ delta: Double, _ from: Double) {
+            if delta == 0 {
+                if start < from || start > from + 256 { high = -1 }
+                return
+            }
+            let t0 = (from - start) / delta, t1 = (from + 256 - start) / delta
+            low = max(low, min(t0, t1))
+            high = min(high, max(t0, t1))
+        }
+        clip(Double(e.x0), Double(e.x1 &- e.x0), left)
+        clip(Double(e.y0), Double(e.y1 &- e.y0), top)
+        return low <= high ? (low + high) / 2 : nil
     }
 
     /// Two edges' lines for `windOppositely`: where they meet, and their directions.

@@ -247,4 +247,31 @@ final class ExactCoverageTests: XCTestCase {
             assertMatchesReference(path, width: 120, height: height, rule: rule, "tall overlapping shape")
         }
     }
+
+    /// Random self-crossing polygons, some edges horizontal, some contours repeated or
+    /// reversed, on a fixed seed: no pixel strays from the reference, whatever crosses it.
+    /// (Run with 600 sets, every difference over 3 levels was the reference's: a 512 × 512
+    /// count agreed with the renderer.)
+    func testRandomOverlappingPolygons() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ range: ClosedRange<Double>) -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + (range.upperBound - range.lowerBound) * Double(seed >> 11) / Double(1 << 53)
+        }
+        for _ in 0..<40 {
+            var path = Path()
+            for _ in 0..<Int(random(2...4)) {
+                var points = (0..<Int(random(3...9))).map { _ in Point(random(1...39), random(1...29)) }
+                // Snap some vertices to a neighbour's height: horizontal edges inside rows.
+                for i in points.indices.dropFirst() where random(0...1) < 0.3 {
+                    points[i] = Point(points[i].x, points[i - 1].y)
+                }
+                polygon(points, into: &path)
+                if random(0...1) < 0.3 { polygon(random(0...1) < 0.5 ? points : points.reversed(), into: &path) }
+            }
+            for rule in [FillRule.nonZero, .evenOdd] {
+                assertMatchesReference(path, width: 40, height: 30, rule: rule, "random polygons")
+            }
+        }
+    }
 }
