@@ -193,7 +193,7 @@ private struct EdgeSink {
         let p0 = current, c = device(control), p1 = device(end)
         current = p1
         switch classify(p0, c, p1) {
-        case .invisible: return
+        case .invisible: rasterizer.breakChain(); return
         case .leftOfClip: line(p0, p1); return
         case .visible: break
         }
@@ -215,7 +215,7 @@ private struct EdgeSink {
         let p0 = current, c1 = device(control1), c2 = device(control2), p1 = device(end)
         current = p1
         switch classify(p0, c1, c2, p1) {
-        case .invisible: return
+        case .invisible: rasterizer.breakChain(); return
         case .leftOfClip: line(p0, p1); return
         case .visible: break
         }
@@ -273,6 +273,7 @@ private struct EdgeSink {
             && (max(a.y, b.y) <= visibleTop || min(a.y, b.y) >= visibleBottom
                 || min(a.x, b.x) >= visibleRight)
         {
+            rasterizer.breakChain()  // so chains, and the pixels they decide, ignore the clip
             return
         }
         if needsClipping { clipped(a, b) } else { emit(a.x, a.y, b.x, b.y) }

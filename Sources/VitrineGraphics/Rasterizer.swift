@@ -4,6 +4,13 @@
     import Darwin
 #endif
 
+/// An edge as the rasterizer keeps it: 24.8 fixed point from the geometry's origin, as added,
+/// and whether it starts where the edge before it ended with nothing skipped between.
+struct FixedEdge {
+    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+    var connected: Bool
+}
+
 /// A run of pixels in one row that share one coverage value.
 struct CoverageSpan {
     /// First pixel (device x).
@@ -45,6 +52,15 @@ struct CoverageSpan {
 /// drawn through a small clip thus gets exactly the pixels it gets without one: damage-tracked
 /// frames equal whole repaints to the bit.
 ///
+/// The sweep applies the fill rule to a pixel's mean winding, which is the mean of the fill
+/// rule only where the winding inside the pixel takes at most two adjacent values. Where
+/// contours overlap or cross inside a pixel it does not (two copies of an edge give the pixel
+/// full coverage, not its area), so the cells watch who writes them (`chainTag`): a pixel whose
+/// edges cannot be shown to leave two windings, or whose row holds ends of horizontal edges
+/// (events) that change the winding along it, is computed exactly from the shape's edges
+/// (`Rasterizer+ExactCoverage.swift`). That is a handful of pixels per shape, a thin stroke's
+/// two sides cost a cheap test per pixel, and every other pixel keeps the fast path.
+///
 /// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips to the
 /// target. One shape per `reset`: its region is fixed when it begins.
 final class Rasterizer {
@@ -55,34 +71,72 @@ final class Rasterizer {
     /// Rows of cells the buffer holds: the height of a band.
     static let bandHeight = 64
 
+    // State read on the per-edge and per-cell paths is `@exclusivity(unchecked)`: a rasterizer
+    // serves one thread, no access to it overlaps another, and the runtime checks cost more
+    // than the accumulation they guard (they were 3 % of the instructions of a frame of
+    // translucent circles).
+
     /// Accumulation cells: the current band's rows of `cellStride` values (a pixel's right
     /// neighbour may be written when an edge sits on the region's right border).
-    private let cells: UnsafeMutablePointer<Int32>
+    let cells: UnsafeMutablePointer<Int32>
     /// One bit per written cell, `wordsPerRow` words per row.
-    private let marks: UnsafeMutablePointer<UInt64>
-    private var cellStride = 0
-    private var wordsPerRow = 0
+    let marks: UnsafeMutablePointer<UInt64>
+    /// Per cell, valid while its mark is set: which edges wrote it (see `chainTag`), so a
+    /// cell whose pixel the accumulated area may get wrong is found as it is written.
+    private let chains: UnsafeMutablePointer<UInt64>
+    /// One bit per cell whose coverage is computed exactly (`exactCoverage`), laid out as `marks`.
+    let conflicts: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private(set) var cellStride = 0
+    @exclusivity(unchecked) private(set) var wordsPerRow = 0
 
     /// The region rows (from `bounds.y`) the cells hold now: `bandTop ..< bandTop + bandRows`.
-    private var bandTop = 0
-    private var bandRows = 0
+    @exclusivity(unchecked) private(set) var bandTop = 0
+    @exclusivity(unchecked) private(set) var bandRows = 0
     /// Whether the shape is taller than a band, so edges are kept in `edges` and accumulated
     /// band by band, rather than as they arrive.
-    private var isBanded = false
-    /// The current shape's edges (24.8 fixed point from the geometry's origin, as added), kept
-    /// while it is banded. Its capacity is kept from shape to shape.
-    private var edges: [(x0: Int32, y0: Int32, x1: Int32, y1: Int32)] = []
+    @exclusivity(unchecked) private var isBanded = false
+    /// The current shape's edges, as added: replayed band by band when banded, and read back
+    /// for the pair test of `chainAgain` and the few pixels computed exactly. Raw storage, so
+    /// the slow paths of the accumulation read it without exclusivity checks; its capacity is
+    /// kept from shape to shape.
+    @exclusivity(unchecked) private(set) var edges: UnsafeMutablePointer<FixedEdge>
+    @exclusivity(unchecked) private(set) var edgeCount = 0
+    @exclusivity(unchecked) private var edgeCapacity = 256
+
+    /// Where the last edge added ended: an edge that starts there, with nothing skipped in
+    /// between, continues its chain.
+    @exclusivity(unchecked) private var lastEndX = -1, lastEndY = -1
+    @exclusivity(unchecked) private var chainBroken = true
+    /// Where the current chain started, and the index of its start event (−1: none).
+    @exclusivity(unchecked) private var chainStartX = -1, chainStartY = -1, chainStartEvent = -1
+    /// Unmatched chain ends inside a row (x, y in geometry fixed point; +1 where a chain starts,
+    /// −1 where it ends): where the winding left of a pixel may change within the pixel's row
+    /// (a horizontal edge ends there). Sorted by row, then x, when the sweep begins.
+    @exclusivity(unchecked) var events: [(x: Int32, y: Int32, delta: Int32)] = []
+    @exclusivity(unchecked) private var eventsReady = false
+    /// Per band row: whether an event lies inside it (its sweep then consults the events).
+    let rowHasEvents = UnsafeMutablePointer<Bool>.allocate(capacity: Rasterizer.bandHeight)
+    /// For the exact pixels of the current band: per band row, the indices of the edges that
+    /// cross it (`rowEdgeStart[r] ..< rowEdgeStart[r + 1]` of `rowEdgeList`), built on first use.
+    @exclusivity(unchecked) var rowEdgeStart: [Int] = []
+    @exclusivity(unchecked) var rowEdgeList: [Int32] = []
+    @exclusivity(unchecked) var rowIndexIsBuilt = false
+    /// Scratch for `exactCoverage` and `sweepWithEvents`, kept from pixel to pixel.
+    @exclusivity(unchecked) var exactScratch = ExactCoverageScratch()
+    @exclusivity(unchecked) var windingProfile = WindingProfile()
+    /// The last pair of edges `windOppositely` looked at.
+    @exclusivity(unchecked) private var pair = PairLines()
 
     /// The device rectangle shapes are clipped to (within 0…width × 0…height).
-    private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
+    @exclusivity(unchecked) private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
     /// The current shape's box within the target, whatever the clip: the origin its edges are
     /// quantized from.
-    private(set) var geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
+    @exclusivity(unchecked) private(set) var geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
     /// The device pixels the current shape may touch (`geometry` within `clip`): the sweep's
     /// domain and the origin of the cell layout.
-    private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    @exclusivity(unchecked) private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
     /// Where `bounds` starts in `geometry`, in pixels.
-    private var offsetX = 0, offsetY = 0
+    @exclusivity(unchecked) private(set) var offsetX = 0, offsetY = 0
 
     init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -93,11 +147,19 @@ final class Rasterizer {
         // calloc: zeroed pages the kernel maps lazily, so an unused region costs nothing.
         cells = calloc(cellCount, MemoryLayout<Int32>.stride)!.bindMemory(to: Int32.self, capacity: cellCount)
         marks = calloc(markCount, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: markCount)
+        chains = calloc(cellCount, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: cellCount)
+        conflicts = calloc(markCount, MemoryLayout<UInt64>.stride)!.bindMemory(to: UInt64.self, capacity: markCount)
+        edges = UnsafeMutablePointer<FixedEdge>.allocate(capacity: edgeCapacity)
+        rowHasEvents.initialize(repeating: false, count: Rasterizer.bandHeight)
     }
 
     deinit {
         free(cells)
         free(marks)
+        free(chains)
+        free(conflicts)
+        edges.deallocate()
+        rowHasEvents.deallocate()
     }
 
     /// Starts a new shape clipped to `clip` (intersected with the rasterizer's own size).
@@ -108,7 +170,20 @@ final class Rasterizer {
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
         isBanded = false
         bandRows = 0
-        edges.removeAll(keepingCapacity: true)
+        resetChains()
+    }
+
+    /// Forgets the current shape's edges, chains and events.
+    private func resetChains() {
+        edgeCount = 0
+        pair = PairLines()
+        events.removeAll(keepingCapacity: true)
+        eventsReady = false
+        lastEndX = -1
+        lastEndY = -1
+        chainBroken = true
+        chainStartEvent = -1
+        rowIndexIsBuilt = false
     }
 
     /// Fixes the current shape's `geometry` (`box` within the target) and its region (the
@@ -121,7 +196,7 @@ final class Rasterizer {
         cellStride = bounds.width + 2
         wordsPerRow = (bounds.width + 1) / 64 + 1
         isBanded = bounds.height > Rasterizer.bandHeight
-        edges.removeAll(keepingCapacity: true)
+        resetChains()
         bandTop = 0
         bandRows = isBanded ? 0 : bounds.height
         return (geometry, bounds)
@@ -139,22 +214,65 @@ final class Rasterizer {
     /// Boundary crossings are shared by the pieces on both sides, so covers telescope exactly.
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
-        if isBanded {
-            edges.append(
-                (
-                    Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0),
-                    Int32(truncatingIfNeeded: x1), Int32(truncatingIfNeeded: y1)
-                ))
-            return
+        let connected = x0 == lastEndX && y0 == lastEndY && !chainBroken
+        if !connected {
+            endChain()
+            chainStartX = x0
+            chainStartY = y0
+            chainStartEvent = addEvent(x: x0, y: y0, delta: 1)
         }
-        accumulate(x0: x0, y0: y0, x1: x1, y1: y1)
+        lastEndX = x1
+        lastEndY = y1
+        chainBroken = false
+        if edgeCount == edgeCapacity {
+            let grown = UnsafeMutablePointer<FixedEdge>.allocate(capacity: edgeCapacity * 2)
+            grown.moveInitialize(from: edges, count: edgeCount)
+            edges.deallocate()
+            edges = grown
+            edgeCapacity *= 2
+        }
+        let index = edgeCount
+        (edges + index).initialize(
+            to: FixedEdge(
+                x0: Int32(truncatingIfNeeded: x0), y0: Int32(truncatingIfNeeded: y0),
+                x1: Int32(truncatingIfNeeded: x1), y1: Int32(truncatingIfNeeded: y1), connected: connected))
+        edgeCount = index &+ 1
+        if isBanded { return }
+        accumulate(index: index)
+    }
+
+    /// Tells the rasterizer that geometry was skipped since the last edge (culled outside the
+    /// clip), so the next edge starts a new chain even if it starts where the last one ended:
+    /// chains then do not depend on the clip.
+    func breakChain() { chainBroken = true }
+
+    /// Records the end of the current chain as an event, unless it closes back on its start
+    /// (then the start's event goes too: the winding left of any pixel does not change there).
+    func endChain() {
+        guard lastEndX >= 0 else { return }
+        if lastEndX == chainStartX && lastEndY == chainStartY {
+            if chainStartEvent >= 0 { events[chainStartEvent].delta = 0 }
+        } else {
+            _ = addEvent(x: lastEndX, y: lastEndY, delta: -1)
+        }
+        lastEndX = -1
+        lastEndY = -1
+    }
+
+    /// Adds an event strictly inside a row (on a row boundary it changes nothing); its index, or −1.
+    private func addEvent(x: Int, y: Int, delta: Int32) -> Int {
+        if y & 255 == 0 { return -1 }
+        events.append((Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), delta))
+        return events.count &- 1
     }
 
     /// Accumulates the part of an edge (geometry coordinates) inside the current band's rows.
-    private func accumulate(x0: Int, y0: Int, x1: Int, y1: Int) {
-        var (xa, ya, xb, yb) = (x0, y0, x1, y1)
+    private func accumulate(index: Int) {
+        let e = edges[index]
+        var (xa, ya, xb, yb) = (Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
         var sign: Int32 = 1
         if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
+        let writer = Rasterizer.chainTag(index: index, connected: e.connected, sign: sign)
         // Rows are the geometry's; the band holds rows offsetY + bandTop … of them.
         let edgeFirstRow = ya >> 8, edgeLastRow = (yb - 1) >> 8
         let bandFirstRow = offsetY &+ bandTop
@@ -164,21 +282,27 @@ final class Rasterizer {
 
         if xa == xb {
             // Vertical: one cell per row, same sub-pixel x throughout.
-            var cx = (xa >> 8) &- offsetX
-            var twiceFx = Int32(xa & 255) << 1
+            let cx = (xa >> 8) &- offsetX
+            let twiceFx = Int32(xa & 255) << 1
             if cx >= bounds.width { return }  // right of the clip: affects nothing visible
-            if cx < 0 { cx = 0; twiceFx = 0 }  // left of it: only its cover reaches the clip
+            let isLeft = cx < 0  // left of it: only its cover reaches the clip
             var rowCells = cells + (firstRow &- bandFirstRow) &* stride
             var rowMarks = marks + (firstRow &- bandFirstRow) &* words
+            var rowChains = chains + (firstRow &- bandFirstRow) &* stride
             var top = max(ya, firstRow << 8)
             var row = firstRow
             while row <= lastRow {
                 let bottom = min(yb, (row &+ 1) << 8)
                 let cover = sign &* Int32(truncatingIfNeeded: bottom &- top)
-                Rasterizer.addCell(rowCells, rowMarks, x: cx, cover: cover, area: cover &* twiceFx)
+                if isLeft {
+                    addFold(rowCells, rowMarks, cover: cover)
+                } else {
+                    addCell(rowCells, rowMarks, rowChains, x: cx, cover: cover, area: cover &* twiceFx, writer)
+                }
                 top = bottom
                 rowCells += stride
                 rowMarks += words
+                rowChains += stride
                 row &+= 1
             }
             return
@@ -186,6 +310,7 @@ final class Rasterizer {
 
         var rowCells = cells + (firstRow &- bandFirstRow) &* stride
         var rowMarks = marks + (firstRow &- bandFirstRow) &* words
+        var rowChains = chains + (firstRow &- bandFirstRow) &* stride
         let rowTop = firstRow << 8
         // x at row boundary y is xa + ⌊(dx·(y − ya) + dy/2) / dy⌋ (rounded to nearest); q and r
         // hold that quotient and remainder for the next boundary. An edge that began in an
@@ -204,7 +329,7 @@ final class Rasterizer {
             let isLast = row == edgeLastRow
             let nextX = isLast ? xb : xa &+ q
             let nextFy = isLast ? yb &- (row << 8) : 256
-            addRowPiece(rowCells, rowMarks, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign)
+            addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
             x = nextX
             fy = 0
             q &+= lift
@@ -212,6 +337,7 @@ final class Rasterizer {
             if r >= dy { r &-= dy; q &+= 1 }
             rowCells += stride
             rowMarks += words
+            rowChains += stride
             row &+= 1
         }
     }
@@ -222,10 +348,10 @@ final class Rasterizer {
         bandTop = top
         bandRows = min(Rasterizer.bandHeight, bounds.height &- top)
         let bandTopY = (offsetY &+ top) << 8, bandBottomY = (offsetY &+ top &+ bandRows) << 8
-        for e in edges {
-            let y0 = Int(e.y0), y1 = Int(e.y1)
+        for index in 0..<edgeCount {
+            let y0 = Int(edges[index].y0), y1 = Int(edges[index].y1)
             if min(y0, y1) >= bandBottomY || max(y0, y1) <= bandTopY { continue }
-            accumulate(x0: Int(e.x0), y0: y0, x1: Int(e.x1), y1: y1)
+            accumulate(index: index)
         }
     }
 
@@ -239,13 +365,13 @@ final class Rasterizer {
     @inline(__always)
     private func addRowPiece(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32
+        _ rowChains: UnsafeMutablePointer<UInt64>,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64
     ) {
         let low = min(x0, x1), high = max(x0, x1)
         if low >= (offsetX &+ bounds.width) << 8 { return }
         if high <= offsetX << 8 {
-            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
-            Rasterizer.addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
+            addFold(rowCells, rowMarks, cover: sign &* Int32(truncatingIfNeeded: fy1 &- fy0))
             return
         }
         // Within the clip, or across one of its sides: each cell is placed (or, across a side,
@@ -257,8 +383,8 @@ final class Rasterizer {
             // Inside one cell (possibly touching its right side).
             let base = firstCell << 8
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
-            Rasterizer.put(
-                rowCells, rowMarks, firstCell &- shift, columns, crossesSide, cover,
+            put(
+                rowCells, rowMarks, rowChains, firstCell &- shift, columns, crossesSide, writer, cover,
                 cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
@@ -277,8 +403,8 @@ final class Rasterizer {
             while cell < lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.put(
-                    rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                put(
+                    rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
                     cover &* Int32(truncatingIfNeeded: fx &+ 256))
                 y = nextY
                 fx = 0
@@ -288,8 +414,8 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.put(
-                rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+            put(
+                rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
                 cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
             let dx = UInt32(truncatingIfNeeded: x0 &- x1)
@@ -302,8 +428,8 @@ final class Rasterizer {
             while cell > lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                Rasterizer.put(
-                    rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+                put(
+                    rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
                     cover &* Int32(truncatingIfNeeded: fx))
                 y = nextY
                 fx = 256
@@ -313,8 +439,8 @@ final class Rasterizer {
                 if r >= dx { r &-= dx; q &+= 1 }
             }
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            Rasterizer.put(
-                rowCells, rowMarks, cell &- shift, columns, crossesSide, cover,
+            put(
+                rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
                 cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
     }
@@ -323,32 +449,227 @@ final class Rasterizer {
     /// side of the clip, a cell left of it adds only its cover to column 0 and one right of
     /// it nothing.
     @inline(__always)
-    private static func put(
+    private func put(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-        _ local: Int, _ columns: Int, _ crossesSide: Bool, _ cover: Int32, _ area: Int32
+        _ rowChains: UnsafeMutablePointer<UInt64>,
+        _ local: Int, _ columns: Int, _ crossesSide: Bool, _ writer: UInt64, _ cover: Int32, _ area: Int32
     ) {
         if crossesSide {
             if local >= columns { return }
             if local < 0 {
-                addCell(rowCells, rowMarks, x: 0, cover: cover, area: 0)
+                addFold(rowCells, rowMarks, cover: cover)
                 return
             }
         }
-        addCell(rowCells, rowMarks, x: local, cover: cover, area: area)
+        addCell(rowCells, rowMarks, rowChains, x: local, cover: cover, area: area, writer)
     }
 
     /// Adds a cell's cover (height crossed, ±0…256) and area (cover × twice the mean
-    /// sub-pixel x inside the cell), and marks the cell.
+    /// sub-pixel x inside the cell), and marks the cell. The first writer of a cell leaves its
+    /// chain tag; a later one goes through `chainAgain`.
     @inline(__always)
-    private static func addCell(
+    private func addCell(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-        x: Int, cover: Int32, area: Int32
+        _ rowChains: UnsafeMutablePointer<UInt64>,
+        x: Int, cover: Int32, area: Int32, _ writer: UInt64
     ) {
-        if cover == 0 { return }
+        // A piece of no height still writes the cell: rounded flat, it is a horizontal
+        // boundary inside the pixel, which the chains must see.
         let p = rowCells + x
         p[0] &+= (cover << 9) &- area
         p[1] &+= area
-        rowMarks[x >> 6] |= 1 &<< UInt64(truncatingIfNeeded: x & 63)
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: x & 63)
+        let word = rowMarks[x >> 6]
+        let chain = rowChains + x
+        if word & bit == 0 {
+            rowMarks[x >> 6] = word | bit
+            chain.pointee = writer
+        } else {
+            chainAgain(chain, rowCells, rowMarks, x: x, writer)
+        }
+    }
+
+    /// Cover from left of the clip, folded into the region's first column: not a writer of
+    /// that pixel (it lies outside it), so its chain is left empty (0) if it was not written.
+    @inline(__always)
+    private func addFold(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>, cover: Int32
+    ) {
+        if cover == 0 { return }
+        rowCells[0] &+= cover << 9
+        let word = rowMarks[0]
+        if word & 1 == 0 {
+            rowMarks[0] = word | 1
+            chains[rowCells - cells] = 0
+        }
+    }
+
+    // MARK: - Chains
+
+    /// A cell's chain word: bits 6–31 the index of the last edge of its chain of writers,
+    /// bits 0–1 whether that chain has a downward and an upward edge, bits 2–3 how many edges
+    /// it has (1, 2, 3 or more); bits 34–63 the index (plus one, 0 for none) of the last edge
+    /// of a second chain, bits 32–33 how many edges that has (1 or 2; 3 for an edge sharing
+    /// an end with the first chain's only edge); bit 4 a conflict;
+    /// bit 5 (in a writer's own tag) when the edge continues the one before it.
+    ///
+    /// The accumulated area is exact where the winding inside a pixel takes at most two
+    /// adjacent values (k and k + 1: then the fill rule of the mean is the mean of the fill
+    /// rule). The winding changes only across the edges inside the pixel (its writers), whose
+    /// pieces cross it from side to side: an edge ending inside continues as another writer,
+    /// or as a horizontal edge, which the events catch. Two points of the pixel differ by the
+    /// signed crossings of the segment between them, so the pixel is right when its writers
+    /// are:
+    /// - a chain: one edge; two consecutive edges (a segment crosses a two-piece polyline at
+    ///   most twice, in opposite directions); or consecutive edges all going down or all
+    ///   going up (a graph x(y), which a segment crosses with net −1, 0 or +1);
+    /// - two chains, the second of one or two edges, where every edge of one crosses no edge
+    ///   of the other inside the pixel and winds opposite to it across it (`windOppositely`).
+    ///   The chains cut the pixel into three parts, the middle one reached from the outer two
+    ///   across one edge of each (along the shortest segment between the chains), and the
+    ///   test says those two crossings change the winding in opposite directions, so the
+    ///   outer parts agree. A thin stroke's two sides are such a pair.
+    /// "Consecutive" needs the edges adjacent in the path, with nothing between (a horizontal
+    /// edge, geometry skipped outside the clip would cross the pixel unseen). Anything else
+    /// is a conflict, and its pixel is computed exactly (`exactCoverage`).
+    @inline(__always)
+    static func chainTag(index: Int, connected: Bool, sign: Int32) -> UInt64 {
+        (UInt64(truncatingIfNeeded: index) << 6) | (connected ? 32 : 0) | 4 | (sign > 0 ? 1 : 2)
+    }
+
+    static let conflictTag: UInt64 = 16
+
+    /// A second or later writer of a cell: extends one of the cell's chains, starts its second
+    /// one, or marks a conflict.
+    @inline(never)
+    private func chainAgain(
+        _ chain: UnsafeMutablePointer<UInt64>, _ rowCells: UnsafeMutablePointer<Int32>,
+        _ rowMarks: UnsafeMutablePointer<UInt64>, x: Int, _ tag: UInt64
+    ) {
+        let old = chain.pointee
+        if old == 0 {
+            chain.pointee = tag
+            return
+        }
+        if old & 16 != 0 { return }
+        let index = Int(truncatingIfNeeded: (tag >> 6) & 0x3FF_FFFF), continues = tag & 32 != 0
+        let last = Int(truncatingIfNeeded: (old >> 6) & 0x3FF_FFFF), count = Int(truncatingIfNeeded: (old >> 2) & 3)
+        let otherLast = Int(truncatingIfNeeded: old >> 34) &- 1, otherCount = Int(truncatingIfNeeded: (old >> 32) & 3)
+        let signs = (old | tag) & 3
+        let longer = min(count &+ 1, 3)
+        if continues && index == last &+ 1 && otherLast < 0 {
+            // The common case: the next edge of the chain, at a vertex inside the pixel.
+            if longer < 3 || signs != 3 {
+                chain.pointee = (UInt64(index) << 6) | UInt64(longer << 2) | signs
+                return
+            }
+        } else {
+            let column = offsetX &+ x, row = offsetY &+ bandTop &+ (rowCells - cells) / cellStride
+            if continues && index == last &+ 1 {
+                if (longer < 3 || signs != 3) && otherCount < 3
+                    && windOppositely(otherLast, index, column: column, row: row)
+                    && (otherCount < 2 || windOppositely(otherLast &- 1, index, column: column, row: row))
+                {
+                    chain.pointee = (old & ~0xFFFF_FFFF) | (UInt64(index) << 6) | UInt64(longer << 2) | signs
+                    return
+                }
+            } else if count < 3 && (otherLast < 0 || continues && index == otherLast &+ 1 && otherCount == 1) {
+                if windOppositely(last, index, column: column, row: row)
+                    && (count < 2 || windOppositely(last &- 1, index, column: column, row: row))
+                {
+                    chain.pointee = (UInt64(index &+ 1) << 34) | (UInt64(otherCount &+ 1) << 32) | (old & 0xFFFF_FFFF)
+                    return
+                }
+                // Two edges sharing an end are one two-piece polyline, which nothing may join
+                // (a second-chain count of 3).
+                if otherLast < 0 && count == 1 && Rasterizer.shareAnEnd(edges[last], edges[index]) {
+                    chain.pointee = (UInt64(index &+ 1) << 34) | (3 << 32) | (old & 0xFFFF_FFFF)
+                    return
+                }
+            }
+        }
+        chain.pointee = Rasterizer.conflictTag
+        let rowConflicts = conflicts + (rowMarks - marks)
+        rowConflicts[x >> 6] |= 1 &<< UInt64(truncatingIfNeeded: x & 63)
+    }
+
+    /// Whether one edge starts where the other ends: a two-piece polyline.
+    private static func shareAnEnd(_ a: FixedEdge, _ b: FixedEdge) -> Bool {
+        (a.x1 == b.x0 && a.y1 == b.y0) || (b.x1 == a.x0 && b.y1 == a.y0)
+    }
+
+    /// The pair test of `chainTag` for two edges in the pixel at geometry `column`, `row`:
+    /// their lines meet at P outside the pixel (or never), so the pixel lies in one of the
+    /// four angles they make, and crossing from one edge to the other changes the winding
+    /// oppositely exactly when one edge runs towards P and the other away from it, seen from
+    /// the pixel's centre (parallel edges: when they run oppositely). The pieces follow their
+    /// lines to the 1/256-pixel rounding, so P is looked for in the pixel grown by two units:
+    /// a crossing the test misses leaves at most a sliver that thin with a third winding.
+    private func windOppositely(_ first: Int, _ second: Int, column: Int, row: Int) -> Bool {
+        // Along a thin stroke the same two sides meet cell after cell: where their lines meet
+        // is kept from one to the next.
+        if first != pair.first || second != pair.second {
+            let a = edges[first], b = edges[second]
+            let ax = Double(a.x0), ay = Double(a.y0), adx = Double(a.x1 &- a.x0), ady = Double(a.y1 &- a.y0)
+            let bx = Double(b.x0), by = Double(b.y0), bdx = Double(b.x1 &- b.x0), bdy = Double(b.y1 &- b.y0)
+            let denominator = adx * bdy - ady * bdx
+            let t = denominator == 0 ? 0 : ((bx - ax) * bdy - (by - ay) * bdx) / denominator
+            let px = ax + t * adx, py = ay + t * ady
+            // When P lies beyond both edges' ends along their lines by two pixels or more, every
+            // pixel both reach (its centre within a half-diagonal of each) sees it the same way,
+            // and outside itself: one answer for all of them.
+            let lengthA = (adx * adx + ady * ady).squareRoot(), lengthB = (bdx * bdx + bdy * bdy).squareRoot()
+            let s = ((px - bx) * bdx + (py - by) * bdy) / (lengthB * lengthB)
+            var uniform: Bool? = nil
+            if denominator == 0 {
+                uniform = adx * bdx + ady * bdy < 0
+            } else if min(t, 1 - t) * lengthA < -512 && min(s, 1 - s) * lengthB < -512 {
+                // Seen from A, P is ahead of it when it lies before A's start; likewise for B.
+                uniform = (t < 0) != (s < 0)
+            }
+            pair = PairLines(
+                first: first, second: second, uniform: uniform, px: px, py: py, adx: adx, ady: ady, bdx: bdx, bdy: bdy)
+        }
+        let p = pair
+        if let uniform = p.uniform { return uniform }
+        let left = Double(column << 8), top = Double(row << 8)
+        if abs(p.px - left - 128) <= 130 && abs(p.py - top - 128) <= 130 { return false }
+        // Which way each edge's piece in the pixel lies from P, along the edge: by the middle
+        // of the part of the edge inside the pixel (the pixel's centre may lie the other way).
+        let a = edges[first], b = edges[second]
+        guard let ta = Rasterizer.middleInside(a, left: left, top: top),
+            let tb = Rasterizer.middleInside(b, left: left, top: top)
+        else { return false }
+        let lengthA = p.adx * p.adx + p.ady * p.ady, lengthB = p.bdx * p.bdx + p.bdy * p.bdy
+        let pa = ((p.px - Double(a.x0)) * p.adx + (p.py - Double(a.y0)) * p.ady) / lengthA
+        let pb = ((p.px - Double(b.x0)) * p.bdx + (p.py - Double(b.y0)) * p.bdy) / lengthB
+        return (ta > pa) != (tb > pb)
+    }
+
+    /// The parameter (0 at the edge's start, 1 at its end) of the middle of the part of the edge
+    /// inside the pixel whose top-left corner is `left`, `top`; nil when no part is.
+    private static func middleInside(_ e: FixedEdge, left: Double, top: Double) -> Double? {
+        var low = 0.0, high = 1.0
+        func clip(_ start: Double, _ delta: Double, _ from: Double) {
+            if delta == 0 {
+                if start < from || start > from + 256 { high = -1 }
+                return
+            }
+            let t0 = (from - start) / delta, t1 = (from + 256 - start) / delta
+            low = max(low, min(t0, t1))
+            high = min(high, max(t0, t1))
+        }
+        clip(Double(e.x0), Double(e.x1 &- e.x0), left)
+        clip(Double(e.y0), Double(e.y1 &- e.y0), top)
+        return low <= high ? (low + high) / 2 : nil
+    }
+
+    /// Two edges' lines for `windOppositely`: where they meet, and their directions.
+    struct PairLines {
+        var first = -1, second = -1
+        /// The answer for every pixel both edges reach, when it does not depend on the pixel.
+        var uniform: Bool? = nil
+        var px = 0.0, py = 0.0, adx = 0.0, ady = 0.0, bdx = 0.0, bdy = 0.0
     }
 
     /// Quotient rounded towards −∞ and the matching remainder in `0..<divisor` (`divisor > 0`).
@@ -377,8 +698,15 @@ final class Rasterizer {
     func sweep<Sink: CoverageSink>(row y: Int, rule: FillRule, into sink: inout Sink) {
         let local = y &- bounds.y
         if local >= bandTop &+ bandRows { accumulateBand(from: local) }
-        let rowCells = cells + (local &- bandTop) &* cellStride
-        let rowMarks = marks + (local &- bandTop) &* wordsPerRow
+        if local == bandTop { beginBandSweep() }
+        let bandRow = local &- bandTop
+        if rowHasEvents[bandRow] {
+            sweepWithEvents(bandRow: bandRow, rule: rule, into: &sink)
+            return
+        }
+        let rowCells = cells + bandRow &* cellStride
+        let rowMarks = marks + bandRow &* wordsPerRow
+        let rowConflicts = conflicts + bandRow &* wordsPerRow
         let origin = bounds.x
         let end = bounds.width
         let evenOdd = rule == .evenOdd
@@ -388,7 +716,10 @@ final class Rasterizer {
             var word = rowMarks[w]
             if word == 0 { continue }
             rowMarks[w] = 0
+            let conflictWord = rowConflicts[w]
+            if conflictWord != 0 { rowConflicts[w] = 0 }
             repeat {
+                let bit = word & (0 &- word)
                 let i = (w << 6) | word.trailingZeroBitCount
                 word &= word &- 1
                 if i > runStart {
@@ -397,7 +728,8 @@ final class Rasterizer {
                 }
                 sum &+= rowCells[i]
                 rowCells[i] = 0
-                let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
+                var c = Rasterizer.coverage(sum, evenOdd: evenOdd)
+                if conflictWord & bit != 0 { c = exactCoverage(bandRow: bandRow, column: i, rule: rule) }
                 if c != 0 && i < end { sink.run(x: origin &+ i, length: 1, coverage: c) }
                 // The right neighbour may hold carried area without a mark of its own.
                 sum &+= rowCells[i &+ 1]
@@ -411,11 +743,30 @@ final class Rasterizer {
         }
     }
 
+    /// Before a band's (or an unbanded shape's) first row: the events are complete and sorted
+    /// (once per shape), and each row of the band knows whether one lies inside it.
+    func beginBandSweep() {
+        if !eventsReady {
+            endChain()
+            events.removeAll { $0.delta == 0 }
+            events.sort { ($0.y >> 8, $0.x) < ($1.y >> 8, $1.x) }
+            eventsReady = true
+        }
+        rowIndexIsBuilt = false
+        for r in 0..<bandRows { rowHasEvents[r] = false }
+        let first = offsetY &+ bandTop
+        for e in events {
+            let r = Int(e.y >> 8) &- first
+            if r >= 0 && r < bandRows { rowHasEvents[r] = true }
+        }
+    }
+
     /// Clears whatever the current shape accumulated, without producing spans.
     func discard() {
         for local in 0..<bandRows {
             let rowMarks = marks + local * wordsPerRow
             let rowCells = cells + local * cellStride
+            for w in 0..<wordsPerRow { conflicts[local * wordsPerRow + w] = 0 }
             for w in 0..<wordsPerRow where rowMarks[w] != 0 {
                 var word = rowMarks[w]
                 rowMarks[w] = 0
@@ -429,7 +780,7 @@ final class Rasterizer {
         }
         geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
-        edges.removeAll(keepingCapacity: true)
+        resetChains()
         bandRows = 0
         isBanded = false
     }

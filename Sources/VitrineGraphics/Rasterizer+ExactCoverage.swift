@@ -1,0 +1,344 @@
+/// Exact coverage for the few pixels where the accumulated area is not: a pixel whose winding
+/// takes more than two adjacent values (contours overlapping or crossing inside it, found by
+/// the chain tags and the events of `Rasterizer`) is computed from the edges that cross it.
+///
+/// The edges are re-cut exactly as the accumulation cut them (the same rounded row and cell
+/// crossings), so the pixel sees the same quantized outline: the winding along its left side
+/// comes from the pieces left of it, and inside it the pieces split its height into strips
+/// where no two cross. In each strip the covered length changes linearly with y, so its value
+/// at mid-height times the strip's height is the strip's exact covered area. Everything is
+/// computed from the shape's geometry alone, in an order that does not depend on the clip or
+/// the band, so these pixels too are the same to the bit however the shape is cut.
+extension Rasterizer {
+    /// Coverage (0…255) of the pixel at `column` of the region in band row `bandRow`.
+    func exactCoverage(bandRow: Int, column: Int, rule: FillRule) -> Int32 {
+        if !rowIndexIsBuilt { buildRowIndex() }
+        let geometryRow = offsetY &+ bandTop &+ bandRow
+        let rowTop = geometryRow << 8
+        let cell = offsetX &+ column
+        var scratch = exactScratch
+        exactScratch = ExactCoverageScratch()
+        defer { exactScratch = scratch }
+        scratch.removeAll()
+        for k in rowEdgeStart[bandRow]..<rowEdgeStart[bandRow &+ 1] {
+            let e = edges[Int(rowEdgeList[k])]
+            var (xa, ya, xb, yb) = (Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
+            var sign = 1
+            if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
+            // The row's piece, rounded as `accumulate` rounds it.
+            let dx = xb &- xa, dy = yb &- ya
+            var x0 = xa, fy0 = ya &- rowTop, x1 = xb, fy1 = yb &- rowTop
+            if ya >> 8 < geometryRow {
+                x0 = xa &+ Rasterizer.floorDivMod(dx &* (rowTop &- ya) &+ (dy >> 1), dy).0
+                fy0 = 0
+            }
+            if (yb &- 1) >> 8 > geometryRow {
+                x1 = xa &+ Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy).0
+                fy1 = 256
+            }
+            scratch.addRowPiece(x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, cell: cell)
+        }
+        let area = scratch.coveredArea(evenOdd: rule == .evenOdd)
+        return Int32(min(255, max(0, Int(area * (255.0 / 65536.0) + 0.5))))
+    }
+
+    /// Lists, for each row of the current band, the edges that cross it.
+    private func buildRowIndex() {
+        rowIndexIsBuilt = true
+        let first = offsetY &+ bandTop, last = first &+ bandRows &- 1
+        rowEdgeStart.removeAll(keepingCapacity: true)
+        rowEdgeStart.append(contentsOf: repeatElement(0, count: bandRows &+ 1))
+        func rows(_ e: FixedEdge) -> ClosedRange<Int>? {
+            let top = Int(min(e.y0, e.y1)), bottom = Int(max(e.y0, e.y1))
+            let a = max(top >> 8, first), b = min((bottom &- 1) >> 8, last)
+            return a <= b ? (a &- first)...(b &- first) : nil
+        }
+        // Each row's count, then where it ends; filling each row from its end backwards leaves
+        // where it starts, in place.
+        for index in 0..<edgeCount {
+            guard let r = rows(edges[index]) else { continue }
+            for row in r { rowEdgeStart[row] &+= 1 }
+        }
+        for row in 1..<(bandRows &+ 1) { rowEdgeStart[row] &+= rowEdgeStart[row &- 1] }
+        rowEdgeList.removeAll(keepingCapacity: true)
+        rowEdgeList.append(contentsOf: repeatElement(0, count: rowEdgeStart[bandRows]))
+        for index in (0..<edgeCount).reversed() {
+            guard let r = rows(edges[index]) else { continue }
+            for row in r {
+                rowEdgeStart[row] &-= 1
+                rowEdgeList[rowEdgeStart[row]] = Int32(truncatingIfNeeded: index)
+            }
+        }
+    }
+
+    /// Sweeps band row `bandRow` when events lie in it: horizontal edges end inside the row,
+    /// so the winding along a pixel's left side may change within the pixel. Each pixel knows
+    /// the events left of it; where they leave that winding constant, the pixel is decided as
+    /// in the plain sweep. Otherwise a written pixel, or one with an event inside, is computed
+    /// exactly, and so is an unwritten run whose left-side winding spans more than two values.
+    func sweepWithEvents<Sink: CoverageSink>(bandRow: Int, rule: FillRule, into sink: inout Sink) {
+        let rowCells = cells + bandRow &* cellStride
+        let rowMarks = marks + bandRow &* wordsPerRow
+        let rowConflicts = conflicts + bandRow &* wordsPerRow
+        let geometryRow = offsetY &+ bandTop &+ bandRow
+        var k = firstEvent(inRow: geometryRow)
+        let kEnd = firstEvent(inRow: geometryRow &+ 1)
+        var profile = windingProfile
+        windingProfile = WindingProfile()
+        defer { windingProfile = profile }
+        profile.removeAll()
+        let clipLeft = offsetX << 8
+        while k < kEnd && Int(events[k].x) < clipLeft {
+            profile.add(y: Int(events[k].y & 255), delta: Int(events[k].delta))
+            k &+= 1
+        }
+        let origin = bounds.x, end = bounds.width
+        let evenOdd = rule == .evenOdd
+        var sum: Int32 = 0
+        var runStart = 0
+        @inline(__always) func eventColumn(_ k: Int) -> Int { (Int(events[k].x) >> 8) &- offsetX }
+        /// Emits the unwritten pixels from `runStart` up to `limit`.
+        func run(to limit: Int, _ sink: inout Sink) {
+            while runStart < limit {
+                let column = k < kEnd ? eventColumn(k) : Int.max
+                let stop = min(column, limit)
+                if stop > runStart {
+                    let c =
+                        profile.range <= 1
+                        ? Rasterizer.coverage(sum, evenOdd: evenOdd)
+                        : exactCoverage(bandRow: bandRow, column: runStart, rule: rule)
+                    if c != 0 { sink.run(x: origin &+ runStart, length: stop &- runStart, coverage: c) }
+                    runStart = stop
+                    continue
+                }
+                // An event inside this unwritten pixel.
+                let c = exactCoverage(bandRow: bandRow, column: runStart, rule: rule)
+                if c != 0 { sink.run(x: origin &+ runStart, length: 1, coverage: c) }
+                while k < kEnd && eventColumn(k) == runStart {
+                    profile.add(y: Int(events[k].y & 255), delta: Int(events[k].delta))
+                    k &+= 1
+                }
+                runStart &+= 1
+            }
+        }
+        for w in 0..<wordsPerRow {
+            var word = rowMarks[w]
+            if word == 0 { continue }
+            rowMarks[w] = 0
+            let conflictWord = rowConflicts[w]
+            rowConflicts[w] = 0
+            repeat {
+                let bit = word & (0 &- word)
+                let i = (w << 6) | word.trailingZeroBitCount
+                word &= word &- 1
+                run(to: i, &sink)
+                let eventInside = k < kEnd && eventColumn(k) == i
+                sum &+= rowCells[i]
+                rowCells[i] = 0
+                let c =
+                    conflictWord & bit != 0 || eventInside || !profile.isConstant
+                    ? exactCoverage(bandRow: bandRow, column: i, rule: rule)
+                    : Rasterizer.coverage(sum, evenOdd: evenOdd)
+                if c != 0 && i < end { sink.run(x: origin &+ i, length: 1, coverage: c) }
+                while k < kEnd && eventColumn(k) == i {
+                    profile.add(y: Int(events[k].y & 255), delta: Int(events[k].delta))
+                    k &+= 1
+                }
+                sum &+= rowCells[i &+ 1]
+                rowCells[i &+ 1] = 0
+                runStart = i &+ 1
+            } while word != 0
+        }
+        run(to: end, &sink)
+    }
+
+    /// Index of the first event in geometry row `row` or below it (events are sorted by row).
+    private func firstEvent(inRow row: Int) -> Int {
+        var low = 0, high = events.count
+        while low < high {
+            let mid = (low &+ high) >> 1
+            if Int(events[mid].y >> 8) < row { low = mid &+ 1 } else { high = mid }
+        }
+        return low
+    }
+}
+
+/// The steps of the winding along a pixel's left side within its row, from the events left of
+/// it: (height 0…256, change), at most one per height, none zero.
+struct WindingProfile {
+    private var steps: [(y: Int, delta: Int)] = []
+
+    mutating func removeAll() {
+        steps.removeAll(keepingCapacity: true)
+        range = 0
+    }
+
+    /// Whether the winding is the same all along the side.
+    var isConstant: Bool { steps.isEmpty }
+
+    /// How many values apart its highest and lowest winding are.
+    private(set) var range = 0
+
+    mutating func add(y: Int, delta: Int) {
+        if let i = steps.firstIndex(where: { $0.y == y }) {
+            steps[i].delta &+= delta
+            if steps[i].delta == 0 { steps.remove(at: i) }
+        } else {
+            steps.append((y, delta))
+            steps.sort { $0.y < $1.y }
+        }
+        var w = 0, low = 0, high = 0
+        for s in steps {
+            w &+= s.delta
+            low = min(low, w)
+            high = max(high, w)
+        }
+        range = high &- low
+    }
+}
+
+/// What `Rasterizer.exactCoverage` gathers for one pixel, kept to reuse its storage.
+struct ExactCoverageScratch {
+    /// The pieces inside the pixel, top to bottom, in 24.8 fixed point from its top-left corner
+    /// (x 0…256, y 0…256), with their winding sign.
+    private var pieces: [(x0: Int, y0: Int, x1: Int, y1: Int, sign: Int)] = []
+    /// Changes of the winding along the left side, from the pieces left of the pixel.
+    private var steps: [(y: Int, delta: Int)] = []
+    private var cuts: [Double] = []
+    private var crossings: [(x: Double, sign: Int)] = []
+
+    mutating func removeAll() {
+        pieces.removeAll(keepingCapacity: true)
+        steps.removeAll(keepingCapacity: true)
+        cuts.removeAll(keepingCapacity: true)
+        crossings.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes one row piece (`fy0 < fy1`, geometry x) apart as `Rasterizer.addRowPiece` does: the
+    /// part in cells left of the pixel becomes a step of the left side's winding, the part in
+    /// the pixel a piece.
+    mutating func addRowPiece(x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int, cell: Int) {
+        let left = cell << 8, right = left &+ 256
+        if x0 == x1 {
+            let c = x0 >> 8
+            if c < cell {
+                addStep(fy0, fy1, sign)
+            } else if c == cell {
+                addPiece(x0 &- left, fy0, x0 &- left, fy1, sign)
+            }
+            return
+        }
+        let dy = fy1 &- fy0, dx = abs(x1 &- x0)
+        @inline(__always) func y(at b: Int) -> Int { fy0 &+ (abs(b &- x0) &* dy &+ (dx >> 1)) / dx }
+        if x0 < x1 {
+            let first = x0 >> 8, last = (x1 &- 1) >> 8
+            if last < cell { addStep(fy0, fy1, sign); return }
+            if first > cell { return }
+            if first < cell { addStep(fy0, y(at: left), sign) }
+            let top = first == cell ? (x0, fy0) : (left, y(at: left))
+            let bottom = last == cell ? (x1, fy1) : (right, y(at: right))
+            addPiece(top.0 &- left, top.1, bottom.0 &- left, bottom.1, sign)
+        } else {
+            let first = (x0 &- 1) >> 8, last = x1 >> 8
+            if first < cell { addStep(fy0, fy1, sign); return }
+            if last > cell { return }
+            if last < cell { addStep(y(at: left), fy1, sign) }
+            let top = first == cell ? (x0, fy0) : (right, y(at: right))
+            let bottom = last == cell ? (x1, fy1) : (left, y(at: left))
+            addPiece(top.0 &- left, top.1, bottom.0 &- left, bottom.1, sign)
+        }
+    }
+
+    private mutating func addStep(_ top: Int, _ bottom: Int, _ sign: Int) {
+        if top >= bottom { return }
+        steps.append((top, sign))
+        steps.append((bottom, -sign))
+    }
+
+    private mutating func addPiece(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ sign: Int) {
+        if y0 < y1 { pieces.append((x0, y0, x1, y1, sign)) }
+    }
+
+    /// The covered area of the pixel, in 1/65536ths: the strips between every height where a
+    /// piece ends, two pieces cross or the left side's winding changes.
+    mutating func coveredArea(evenOdd: Bool) -> Double {
+        // Net steps only: a height where the winding does not change is no cut, so the cuts
+        // do not depend on how the geometry left of the pixel was split (the clip's chords).
+        steps.sort { $0.y < $1.y }
+        var merged = 0
+        for s in steps {
+            if merged > 0 && steps[merged &- 1].y == s.y {
+                steps[merged &- 1].delta &+= s.delta
+                if steps[merged &- 1].delta == 0 { merged &-= 1 }
+            } else {
+                steps[merged] = s
+                merged &+= 1
+            }
+        }
+        steps.removeLast(steps.count &- merged)
+        cuts.append(0)
+        cuts.append(256)
+        for s in steps { cuts.append(Double(s.y)) }
+        for p in pieces {
+            cuts.append(Double(p.y0))
+            cuts.append(Double(p.y1))
+        }
+        for i in pieces.indices {
+            for j in pieces.indices where j > i {
+                if let y = ExactCoverageScratch.crossing(pieces[i], pieces[j]) { cuts.append(y) }
+            }
+        }
+        cuts.sort()
+        var area = 0.0
+        var stepIndex = 0, base = 0
+        var top = cuts[0]
+        for bottom in cuts.dropFirst() where bottom > top {
+            let middle = (top + bottom) / 2
+            while stepIndex < steps.count && Double(steps[stepIndex].y) < middle {
+                base &+= steps[stepIndex].delta
+                stepIndex &+= 1
+            }
+            crossings.removeAll(keepingCapacity: true)
+            for p in pieces where Double(p.y0) < middle && middle < Double(p.y1) {
+                let t = (middle - Double(p.y0)) / Double(p.y1 &- p.y0)
+                crossings.append((Double(p.x0) + Double(p.x1 &- p.x0) * t, p.sign))
+            }
+            crossings.sort { $0.x < $1.x }
+            var winding = base, x = 0.0, covered = 0.0
+            for c in crossings {
+                if ExactCoverageScratch.isInside(winding, evenOdd: evenOdd) { covered += c.x - x }
+                x = c.x
+                winding &+= c.sign
+            }
+            if ExactCoverageScratch.isInside(winding, evenOdd: evenOdd) { covered += 256 - x }
+            area += covered * (bottom - top)
+            top = bottom
+        }
+        return area
+    }
+
+    @inline(__always)
+    private static func isInside(_ winding: Int, evenOdd: Bool) -> Bool {
+        evenOdd ? winding & 1 != 0 : winding != 0
+    }
+
+    /// The height where two pieces cross strictly inside both, if they do. The pair is put in
+    /// a fixed order first, so the result does not depend on the order the pieces came in.
+    private static func crossing(
+        _ a: (x0: Int, y0: Int, x1: Int, y1: Int, sign: Int), _ b: (x0: Int, y0: Int, x1: Int, y1: Int, sign: Int)
+    ) -> Double? {
+        let (p, q) = (a.x0, a.y0, a.x1, a.y1) < (b.x0, b.y0, b.x1, b.y1) ? (a, b) : (b, a)
+        let top = max(p.y0, q.y0), bottom = min(p.y1, q.y1)
+        if top >= bottom { return nil }
+        // x of each at the shared range's ends, scaled by both heights to stay integer.
+        let hp = p.y1 &- p.y0, hq = q.y1 &- q.y0
+        func x(_ s: (x0: Int, y0: Int, x1: Int, y1: Int, sign: Int), _ y: Int, _ h: Int) -> Int {
+            s.x0 &* h &+ (s.x1 &- s.x0) &* (y &- s.y0)
+        }
+        let dTop = x(p, top, hp) &* hq &- x(q, top, hq) &* hp
+        let dBottom = x(p, bottom, hp) &* hq &- x(q, bottom, hq) &* hp
+        if (dTop < 0) == (dBottom < 0) || dTop == 0 || dBottom == 0 { return nil }
+        let t = Double(dTop) / Double(dTop &- dBottom)
+        return Double(top) + Double(bottom &- top) * t
+    }
+}
