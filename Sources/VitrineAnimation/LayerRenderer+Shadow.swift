@@ -2,7 +2,7 @@ import VitrineGraphics
 
 /// Layer shadows (shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath), drawn
 /// under the layer's body and inside its mask and `masksToBounds` clip, as Core Animation
-/// draws them. The blur is the expensive part, so its result is kept (`ShadowCache`) and drawn
+/// draws them. The blur is the expensive part, so its result is kept (`KeptPerLayer`) and drawn
 /// again while what casts the shadow is unchanged and moves by whole device pixels only.
 extension LayerRenderer {
     func drawShadow(of layer: Layer, in ctx: GraphicsContext) {
