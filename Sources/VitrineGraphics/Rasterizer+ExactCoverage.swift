@@ -9,10 +9,20 @@
 /// at mid-height times the strip's height is the strip's exact covered area. Everything is
 /// computed from the shape's geometry alone, in an order that does not depend on the clip or
 /// the band, so these pixels too are the same to the bit however the shape is cut.
+///
+/// The work is bounded: a row crossed by more than `exactRowEdgeLimit` edges, or a pixel cut
+/// into more than `exactPieceLimit` pieces (degenerate geometry: dashes shorter than a pixel, a
+/// path folded on itself thousands of times), keeps the accumulated area, `approximate` — the
+/// cost of the exact area grows with the cube of the pieces, and such a pixel is a blur anyway.
 extension Rasterizer {
-    /// Coverage (0…255) of the pixel at `column` of the region in band row `bandRow`.
-    func exactCoverage(bandRow: Int, column: Int, rule: FillRule) -> Int32 {
+    static let exactRowEdgeLimit = 1024
+    static let exactPieceLimit = 24
+
+    /// Coverage (0…255) of the pixel at `column` of the region in band row `bandRow`, or
+    /// `approximate` (the accumulated area's) where the exact one would cost too much.
+    func exactCoverage(bandRow: Int, column: Int, rule: FillRule, approximate: Int32) -> Int32 {
         if !rowIndexIsBuilt { buildRowIndex() }
+        if rowEdgeStart[bandRow &+ 1] &- rowEdgeStart[bandRow] > Rasterizer.exactRowEdgeLimit { return approximate }
         let geometryRow = offsetY &+ bandTop &+ bandRow
         let rowTop = geometryRow << 8
         let cell = offsetX &+ column
@@ -38,6 +48,7 @@ extension Rasterizer {
             }
             scratch.addRowPiece(x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, cell: cell)
         }
+        guard scratch.pieceCount <= Rasterizer.exactPieceLimit else { return approximate }
         let area = scratch.coveredArea(evenOdd: rule == .evenOdd)
         return Int32(min(255, max(0, Int(area * (255.0 / 65536.0) + 0.5))))
     }
@@ -106,13 +117,17 @@ extension Rasterizer {
                     let c =
                         profile.range <= 1
                         ? Rasterizer.coverage(sum, evenOdd: evenOdd)
-                        : exactCoverage(bandRow: bandRow, column: runStart, rule: rule)
+                        : exactCoverage(
+                            bandRow: bandRow, column: runStart, rule: rule,
+                            approximate: Rasterizer.coverage(sum, evenOdd: evenOdd))
                     if c != 0 { sink.run(x: origin &+ runStart, length: stop &- runStart, coverage: c) }
                     runStart = stop
                     continue
                 }
                 // An event inside this unwritten pixel.
-                let c = exactCoverage(bandRow: bandRow, column: runStart, rule: rule)
+                let c = exactCoverage(
+                    bandRow: bandRow, column: runStart, rule: rule,
+                    approximate: Rasterizer.coverage(sum, evenOdd: evenOdd))
                 if c != 0 { sink.run(x: origin &+ runStart, length: 1, coverage: c) }
                 while k < kEnd && eventColumn(k) == runStart {
                     profile.add(y: Int(events[k].y & 255), delta: Int(events[k].delta))
@@ -137,7 +152,9 @@ extension Rasterizer {
                 rowCells[i] = 0
                 let c =
                     conflictWord & bit != 0 || eventInside || !profile.isConstant
-                    ? exactCoverage(bandRow: bandRow, column: i, rule: rule)
+                    ? exactCoverage(
+                        bandRow: bandRow, column: i, rule: rule, approximate: Rasterizer.coverage(sum, evenOdd: evenOdd)
+                    )
                     : Rasterizer.coverage(sum, evenOdd: evenOdd)
                 if c != 0 && i < end { sink.run(x: origin &+ i, length: 1, coverage: c) }
                 while k < kEnd && eventColumn(k) == i {
@@ -202,6 +219,8 @@ struct ExactCoverageScratch {
     /// The pieces inside the pixel, top to bottom, in 24.8 fixed point from its top-left corner
     /// (x 0…256, y 0…256), with their winding sign.
     private var pieces: [(x0: Int, y0: Int, x1: Int, y1: Int, sign: Int)] = []
+    /// How many pieces cross the pixel.
+    var pieceCount: Int { pieces.count }
     /// Changes of the winding along the left side, from the pieces left of the pixel.
     private var steps: [(y: Int, delta: Int)] = []
     private var cuts: [Double] = []

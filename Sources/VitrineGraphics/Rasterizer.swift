@@ -729,7 +729,9 @@ final class Rasterizer {
                 sum &+= rowCells[i]
                 rowCells[i] = 0
                 var c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                if conflictWord & bit != 0 { c = exactCoverage(bandRow: bandRow, column: i, rule: rule) }
+                if conflictWord & bit != 0 {
+                    c = exactCoverage(bandRow: bandRow, column: i, rule: rule, approximate: c)
+                }
                 if c != 0 && i < end { sink.run(x: origin &+ i, length: 1, coverage: c) }
                 // The right neighbour may hold carried area without a mark of its own.
                 sum &+= rowCells[i &+ 1]
