@@ -23,6 +23,13 @@ public final class NotifySocket {
 
     deinit { close(fd) }
 
+    /// Shrinks the receive queue to the least the kernel allows (a few datagrams), so that a
+    /// test can stop reading and see what the sender does when it is full.
+    public func shrinkQueue() {
+        var size: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Waits up to `seconds` for a datagram equal to `message`.
     public func waitFor(_ message: String, seconds: Double) -> Bool {
         let end = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))

@@ -47,14 +47,18 @@ public final class SystemdNotifier {
     deinit { close(socketFD) }
 
     /// Sends one message such as "READY=1" or "STATUS=playing 'arrow'"; returns false when the
-    /// datagram could not be sent (systemd is then not listening; the player plays on).
+    /// datagram could not be sent (systemd is then not listening; the player plays on). Never
+    /// waits: a notify socket whose reader has stopped (a stalled manager, a full queue) drops
+    /// the message rather than stalling the frame loop; each kind is sent again soon anyway.
     @discardableResult
     public func notify(_ message: String) -> Bool {
         var bytes = Array(message.utf8)
         return withUnsafePointer(to: &address) { ptr in
             ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 bytes.withUnsafeMutableBytes { buf in
-                    sendto(socketFD, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL), sa, addressLength) == buf.count
+                    sendto(
+                        socketFD, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sa, addressLength)
+                        == buf.count
                 }
             }
         }

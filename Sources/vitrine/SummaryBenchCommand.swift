@@ -109,7 +109,11 @@ struct SummaryBenchCommand: ParsableCommand {
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
         let cpuAfter = ProcessMemory.cpuNanoseconds(pid: child.pid)
         let wall = MonotonicInstant.now().seconds - wallBefore
-        let framesAfter = try? frames(at: control)
+        let framesAfter: (presented: Int, skipped: Int)?
+        do { framesAfter = try frames(at: control) } catch {
+            printError("\(playlist): status after \(format(seconds)) s: \(error)")
+            framesAfter = nil
+        }
         guard let before = cpuBefore, let after = cpuAfter, let peak = ProcessMemory.peakResidentKiB(pid: child.pid)
         else { return nil }
         return Live(
@@ -122,7 +126,10 @@ struct SummaryBenchCommand: ParsableCommand {
     private func frames(at control: String) throws -> (presented: Int, skipped: Int) {
         let reply = try ControlCommand.exchange("status", at: control)
         let json = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
-        return ((json?["framesPresented"] as? Int) ?? 0, (json?["framesSkipped"] as? Int) ?? 0)
+        guard let presented = json?["framesPresented"] as? Int, let skipped = json?["framesSkipped"] as? Int else {
+            throw ValidationError("the player's status has no frame counts: \(reply)")
+        }
+        return (presented, skipped)
     }
 
     /// Seconds from starting `vitrine play` to its READY=1 (sent once the first frame is shown).

@@ -323,4 +323,23 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
         let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
         return n > 0 ? String(decoding: chunk[..<n], as: UTF8.self) : ""
     }
+
+    /// A notify socket whose reader stopped (its queue full of watchdog pings) must not stall
+    /// the player: messages are dropped, frames go on and the control socket answers.
+    func testAFullNotifyQueueDoesNotStallThePlayer() throws {
+        let (player, notify) = try startPlayer(environment: ["WATCHDOG_USEC": "200000"])
+        defer { withExtendedLifetime(player) {} }
+        var size: Int32 = 1
+        setsockopt(notify.listener.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        // Not read from now on: pings every 0.1 s fill the few datagrams the queue holds.
+        usleep(2_000_000)
+        // A blocked frame loop would answer nothing (ctl waits 60 s); this one answers at once,
+        // and its scene's time goes on.
+        let start = MonotonicInstant.now()
+        let first = try XCTUnwrap(try status()["sceneTime"] as? Double)
+        usleep(1_000_000)
+        let second = try XCTUnwrap(try status()["sceneTime"] as? Double)
+        XCTAssertLessThan(MonotonicInstant.now().seconds - start.seconds, 5)
+        XCTAssertGreaterThan(second, first + 0.8, "the player goes on while the notify queue is full")
+    }
 }
