@@ -11,6 +11,7 @@ struct BenchCommand: ParsableCommand {
             vitrine bench --pacing --backend wayland   the same under the Wayland compositor at $WAYLAND_DISPLAY
             vitrine bench graphics …          the renderer (peers-bench.py's external-renderer protocol)
             vitrine bench player [CONFIG]     each scene's frame cost, pixels redrawn, CPU share and RSS
+            vitrine bench summary [CONFIG]    the playlist at 1080p and 4K, a still scene and the first frame, in one table
             """,
         subcommands: [GraphicsBenchCommand.self, PlayerBenchCommand.self, SummaryBenchCommand.self])
 
