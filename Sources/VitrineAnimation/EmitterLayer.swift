@@ -135,6 +135,17 @@ open class EmitterLayer: Layer {
         let color: Color
     }
 
+    /// The particles at `emitterTime`: computed once for a presentation copy (its frame draws
+    /// them and the next frame's damage compares them), each time for a model layer.
+    var currentParticles: [Particle] {
+        guard isPresentationCopy else { return particles(at: emitterTime) }
+        if let shownParticles { return shownParticles }
+        let alive = particles(at: emitterTime)
+        shownParticles = alive
+        return alive
+    }
+    private var shownParticles: [Particle]?
+
     /// How many particles are alive at `time` seconds of the emitter (at most `maximumParticles`).
     public func particleCount(at time: Double) -> Int { particles(at: time).count }
 
@@ -197,7 +208,7 @@ open class EmitterLayer: Layer {
 
     /// The particles at `emitterTime`, oldest first (in additive mode, added to what is below).
     open override func draw(in ctx: GraphicsContext) {
-        let alive = particles(at: emitterTime)
+        let alive = currentParticles
         guard !alive.isEmpty else { return }
         if renderMode == .additive { ctx.beginAdditiveTransparencyLayer(alpha: 1) }
         for p in alive {
@@ -223,7 +234,7 @@ open class EmitterLayer: Layer {
         guard changedKeys == ["emitterTime"], let previous = previous as? EmitterLayer else { return nil }
         var area = Rect.null
         for layer in [self, previous] {
-            for p in layer.particles(at: layer.emitterTime) {
+            for p in layer.currentParticles {
                 let cell = emitterCells[p.cell]
                 let side = cell.contents.map { Double(max($0.width, $0.height)) } ?? EmitterCell.squareSize
                 // Half the diagonal of the turned square, and a pixel of anti-aliasing.

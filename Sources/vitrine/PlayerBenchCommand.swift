@@ -171,33 +171,15 @@ struct PlayerBenchCommand: ParsableCommand {
 
     private struct Live { var cpuShare: Double; var peakRSSKiB: Int }
 
-    /// Runs `vitrine play CONFIG --scene NAME` on `display` of `backend` at 60 fps and measures
-    /// it from its READY=1 for `seconds`; nil when it did not become ready.
+    /// `vitrine play CONFIG --scene NAME` on `display` of `backend` at 60 fps, from its READY=1
+    /// for `seconds`; nil when it did not become ready.
     private func measureLive(scene: String, backend: String, display: String) throws -> Live? {
-        let notify = try NotifySocket()
-        let executable = ProcessMemory.executablePath()
-        let child = try ChildProcess(
-            executable,
+        try LivePlayer.measure(
             [
-                "play", config, "--scene", scene, "--backend", backend,
-                "--display", display, "--fps", "60", "--log-level", "warning"
-            ],
-            environment: ["NOTIFY_SOCKET=" + notify.name])
-        defer { child.terminate() }
-        guard notify.waitFor("READY=1", seconds: 20) else {
-            printError("\(scene): the player did not report READY=1")
-            return nil
-        }
-        let cpuBefore = ProcessMemory.cpuNanoseconds(pid: child.pid)
-        let wallBefore = MonotonicInstant.now().seconds
-        var wake = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9)).timespec
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
-        let cpuAfter = ProcessMemory.cpuNanoseconds(pid: child.pid)
-        let wall = MonotonicInstant.now().seconds - wallBefore
-        guard let before = cpuBefore, let after = cpuAfter,
-            let peak = ProcessMemory.peakResidentKiB(pid: child.pid)
-        else { return nil }
-        return Live(cpuShare: Double(after - before) / 1e9 / wall, peakRSSKiB: peak)
+                config, "--scene", scene, "--backend", backend, "--display", display, "--fps", "60", "--log-level",
+                "warning"
+            ], seconds: seconds, label: scene, sample: {}
+        ).map { Live(cpuShare: $0.cpuShare, peakRSSKiB: $0.peakRSSKiB) }
     }
 }
 

@@ -41,11 +41,8 @@ struct SummaryBenchCommand: ParsableCommand {
             rows.append(
                 ("playlist at \(size): CPU", "\(format(live.cpuShare * 100)) % of a core", "≤ \(format(cpuTarget)) %"))
             rows.append(("playlist at \(size): peak RSS", "\(live.peakRSSKiB / 1024) MB", "≤ \(rssTarget) MB"))
-            rows.append(
-                (
-                    "playlist at \(size): frames", "\(live.presented) presented, \(live.skipped) deadlines missed",
-                    "0 missed"
-                ))
+            let frames = live.frames.map { "\($0.presented) presented, \($0.skipped) deadlines missed" } ?? "n/a"
+            rows.append(("playlist at \(size): frames", frames, "0 missed"))
         }
         let server = try Xvfb(width: 1920, height: 1080)
         defer { server.stop() }
@@ -78,48 +75,34 @@ struct SummaryBenchCommand: ParsableCommand {
     private struct Live {
         var cpuShare: Double
         var peakRSSKiB: Int
-        var presented: Int
-        var skipped: Int
+        /// Frames presented and deadlines missed while measured; nil when the player's status
+        /// could not be read.
+        var frames: (presented: Int, skipped: Int)?
     }
 
-    /// Plays `playlist` on X display `display` for `seconds` from its READY=1: CPU share (all
-    /// threads), peak RSS, and the frames it presented and missed meanwhile (its control socket).
+    /// Plays `playlist` on X display `display` for `seconds` from its READY=1: CPU share, peak
+    /// RSS, and the frames it presented and missed meanwhile (from its control socket).
     private func play(_ playlist: String, on display: String, for seconds: Double) throws -> Live? {
-        let notify = try NotifySocket()
         let control = NSTemporaryDirectory() + "vitrine-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        let child = try ChildProcess(
-            ProcessMemory.executablePath(),
-            [
-                "play", playlist, "--backend", "x11", "--display", display, "--fps", "60", "--log-level", "warning",
-                "--control", control
-            ],
-            environment: ["NOTIFY_SOCKET=" + notify.name])
-        defer {
-            child.terminate()
-            unlink(control)
+        defer { unlink(control) }
+        let read = { () -> (presented: Int, skipped: Int)? in
+            do { return try frames(at: control) } catch {
+                printError("\(playlist): \(error)")
+                return nil
+            }
         }
-        guard notify.waitFor("READY=1", seconds: 20) else {
-            printError("\(playlist): the player did not report READY=1")
-            return nil
-        }
-        let framesBefore = try? frames(at: control)
-        let cpuBefore = ProcessMemory.cpuNanoseconds(pid: child.pid)
-        let wallBefore = MonotonicInstant.now().seconds
-        var wake = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9)).timespec
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
-        let cpuAfter = ProcessMemory.cpuNanoseconds(pid: child.pid)
-        let wall = MonotonicInstant.now().seconds - wallBefore
-        let framesAfter: (presented: Int, skipped: Int)?
-        do { framesAfter = try frames(at: control) } catch {
-            printError("\(playlist): status after \(format(seconds)) s: \(error)")
-            framesAfter = nil
-        }
-        guard let before = cpuBefore, let after = cpuAfter, let peak = ProcessMemory.peakResidentKiB(pid: child.pid)
+        guard
+            let live = try LivePlayer.measure(
+                [
+                    playlist, "--backend", "x11", "--display", display, "--fps", "60", "--log-level", "warning",
+                    "--control", control
+                ], seconds: seconds, label: playlist, sample: read)
         else { return nil }
         return Live(
-            cpuShare: Double(after - before) / 1e9 / wall, peakRSSKiB: peak,
-            presented: (framesAfter?.presented ?? 0) - (framesBefore?.presented ?? 0),
-            skipped: (framesAfter?.skipped ?? 0) - (framesBefore?.skipped ?? 0))
+            cpuShare: live.cpuShare, peakRSSKiB: live.peakRSSKiB,
+            frames: live.before.flatMap { before in
+                live.after.map { ($0.presented - before.presented, $0.skipped - before.skipped) }
+            })
     }
 
     /// The player's frame counts, from `status` on its control socket.
