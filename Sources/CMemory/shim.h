@@ -1,6 +1,6 @@
 // Memory operations the renderer's pixel loops need and Swift cannot express: wmemset from
 // <wchar.h> (a 32-bit fill with the widest stores the CPU has, chosen at run time; Swift's
-// Glibc module does not import it), a cache prefetch hint, and glibc's mallopt.
+// Glibc module does not import it), cache prefetch hints, and glibc's mallopt.
 #include <wchar.h>
 #include <malloc.h>
 
@@ -15,4 +15,9 @@ static inline int vitrine_map_allocations_from(int bytes) {
 /// no effect on the program's meaning, never a fault.
 static inline void vitrine_prefetch_for_write(const void *address) {
     __builtin_prefetch(address, 1, 3);
+}
+
+/// Asks the CPU to bring the cache line at `address` towards the core, to be read. A hint.
+static inline void vitrine_prefetch_for_read(const void *address) {
+    __builtin_prefetch(address, 0, 3);
 }

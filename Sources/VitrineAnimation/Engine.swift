@@ -440,10 +440,14 @@ public final class Engine {
                 || before.clip != now.clip || before.visible != now.visible || !sameChildren || before.mask != now.mask
             // A replicator's copies are not in the tree, nor is a transition's old look: any
             // change under them changes what they show.
+            let inSpace =
+                now.presentation is TransformLayer || now.presentation.isProjected || before.presentation.isProjected
             let showsMore =
                 now.presentation is ReplicatorLayer || now.presentation.transitionState != nil
-                || before.presentation.transitionState != nil || now.presentation is TransformLayer
-                || now.presentation.isProjected || before.presentation.isProjected
+                || before.presentation.transitionState != nil
+                // A layer in space shows its subtree flattened: a new copy that looks the same
+                // all through (a turning card held still by its animation) changes nothing.
+                || (inSpace && !Engine.drawsTheSameSubtree(before.presentation, now.presentation))
             let isChanged =
                 needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
                 || surroundingsChanged || (!same && showsMore)
@@ -631,6 +635,25 @@ public final class Engine {
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {
         guard a.slotLayout === b.slotLayout else { return false }
         for i in a.slots.indices where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
+        return true
+    }
+
+    /// Whether two presentation copies of one layer show the same with everything under them:
+    /// the same property values, sublayers and masks, all the way down. Layers whose look
+    /// depends on more than their values (a replicator's delayed copies, a running transition,
+    /// a layer asked to redraw) never count as the same.
+    static func drawsTheSameSubtree(_ a: Layer, _ b: Layer) -> Bool {
+        if a === b { return true }
+        guard a.modelLayer === b.modelLayer, a.modelLayer?.needsDisplayFlag != true,
+            !(a is ReplicatorLayer), a.transitionState == nil, b.transitionState == nil,
+            sameSlots(a, b), a.sublayerStorage.count == b.sublayerStorage.count
+        else { return false }
+        switch (a.maskStorage, b.maskStorage) {
+        case (nil, nil): break
+        case let (am?, bm?): guard drawsTheSameSubtree(am, bm) else { return false }
+        default: return false
+        }
+        for (x, y) in zip(a.sublayerStorage, b.sublayerStorage) where !drawsTheSameSubtree(x, y) { return false }
         return true
     }
 

@@ -19,17 +19,27 @@ extension LayerRenderer {
         var box = Engine.bodyExtent(of: layer)
         if layer.castsShadow { box = box.union(Engine.shadowExtent(of: layer, toRoot: .identity)) }
         let toDevice = projection.concatenating(ctx.transform)
-        guard !box.isNull, box.width > 0, box.height > 0, var scale = toDevice.largestScale(over: box) else {
+        guard !box.isNull, box.width > 0, box.height > 0, let needed = toDevice.axisScales(over: box) else {
             keepStores(of: layer)
             return
         }
-        // The next quarter up (so a turning layer keeps one image over a range of angles, never
-        // much larger than it is seen; a function of the scale alone, so the picture does not
-        // depend on the frames before), at most 4096 pixels a side and 8 megapixels: a plane
-        // seen almost edge-on near the eye would otherwise ask for an enormous image.
-        scale = scale >= 1 ? (scale * 4).rounded(.up) / 4 : pow(2, log2(scale).rounded(.up))
-        scale = min(scale, 4096 / box.width, 4096 / box.height, (8e6 / (box.width * box.height)).squareRoot())
-        let width = Int((box.width * scale).rounded(.up)), height = Int((box.height * scale).rounded(.up))
+        // Each axis at the next quarter up of the finest resolution it is seen at (within 2.5 %
+        // of a step counts as on it), so a turning layer keeps one image over a range of angles,
+        // never much larger than it is seen; a function of the projection alone, so the picture
+        // does not depend on the frames before. Per axis, since a turned layer is foreshortened
+        // along one: its image is then about half the texels the sampler would otherwise read.
+        // At most 4096 pixels a side and 8 megapixels: a plane seen almost edge-on near the eye
+        // would otherwise ask for an enormous image.
+        func step(_ s: Double) -> Double {
+            s >= 1 ? max(1, (s * 4 - 0.1).rounded(.up) / 4) : pow(2, (log2(s) - 0.035).rounded(.up))
+        }
+        var scale = (x: min(step(needed.x), 4096 / box.width), y: min(step(needed.y), 4096 / box.height))
+        let area = box.width * scale.x * box.height * scale.y
+        if area > 8e6 {
+            let shrink = (8e6 / area).squareRoot()
+            scale = (scale.x * shrink, scale.y * shrink)
+        }
+        let width = Int((box.width * scale.x).rounded(.up)), height = Int((box.height * scale.y).rounded(.up))
         guard width > 0, height > 0 else { return }
         // The kept image serves while the layer draws the same in its plane (a turning card's
         // faces are drawn once) at this scale.
@@ -42,13 +52,14 @@ extension LayerRenderer {
             make: {
                 let flat = Bitmap(width: width, height: height)
                 let plane = GraphicsContext(bitmap: flat)
-                plane.scaleBy(x: scale, y: scale)
+                plane.scaleBy(x: scale.x, y: scale.y)
                 plane.translateBy(x: -box.minX, y: -box.minY)
                 renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
                 return PlaneImage(image: Image(bitmap: flat), scale: scale, box: box)
             }
         ).image
-        let drawn = Rect(x: box.minX, y: box.minY, width: Double(width) / scale, height: Double(height) / scale)
+        let drawn = Rect(
+            x: box.minX, y: box.minY, width: Double(width) / scale.x, height: Double(height) / scale.y)
         ctx.draw(image, in: drawn, through: projection)
     }
 
@@ -82,11 +93,11 @@ extension LayerRenderer {
     }
 }
 
-/// A layer in space's flat image as made: the image, its scale and the box of the layer's plane
+/// A layer in space's flat image as made: the image, its scale along each axis and the box of the layer's plane
 /// it covers.
 struct PlaneImage {
     let image: Image
-    let scale: Double
+    let scale: (x: Double, y: Double)
     let box: Rect
 }
 

@@ -93,6 +93,49 @@ final class Transform3DTests: XCTestCase {
         }
     }
 
+    /// A card turned by keyframes that hold each face (as the default playlist's flip does): its
+    /// layer gets a new presentation copy every frame the animation runs, but while the angle
+    /// holds nothing is repainted, and every frame equals a whole repaint.
+    func testAFlipHeldByItsKeyframesRepaintsNothingWhileItHolds() {
+        func make() -> RenderScene {
+            let scene = RenderScene(width: 800, height: 450, background: .black)
+            let space = TransformLayer()
+            space.frame = Rect(x: 250, y: 100, width: 300, height: 250)
+            let face = Layer()
+            face.frame = Rect(x: 0, y: 0, width: 300, height: 250)
+            face.backgroundColor = .white
+            let label = TextLayer()
+            label.frame = Rect(x: 20, y: 90, width: 260, height: 70)
+            label.string = "FRONT"
+            label.foregroundColor = .redColor
+            face.addSublayer(label)
+            space.addSublayer(face)
+            let stage = Layer()
+            stage.frame = Rect(x: 0, y: 0, width: 800, height: 450)
+            stage.sublayerTransform = Transform3D(perspective: 900)
+            stage.addSublayer(space)
+            scene.root.addSublayer(stage)
+            scene.frame(at: 0)
+            let turn = KeyframeAnimation(keyPath: "transform.rotation.y")
+            turn.values = [0.0, 0.0, Double.pi / 3, Double.pi / 3]
+            turn.keyTimes = [0, 0.4, 0.6, 1]
+            turn.duration = 2
+            space.add(turn, forKey: "flip")
+            return scene
+        }
+        let tracked = make(), full = make()
+        full.frames.damageTracking = false
+        for i in 1...20 {
+            let t = Double(i) * 0.1
+            let result = tracked.frame(at: t)
+            full.frame(at: t)
+            XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "t = \(t)")
+            let holds = t < 0.75 || (t > 1.25 && t < 1.95)
+            if holds { XCTAssertEqual(result.pixelsRedrawn, 0, "t = \(t): the card holds still") }
+            if t > 0.85 && t < 1.15 { XCTAssertGreaterThan(result.pixelsRedrawn, 10_000, "t = \(t): it turns") }
+        }
+    }
+
     func testATransformLayerDrawsItsSublayersNearestLast() {
         let scene = RenderScene(width: 400, height: 300, background: .black)
         let space = TransformLayer()
@@ -186,18 +229,21 @@ final class Transform3DTests: XCTestCase {
         let (full, _) = make()
         full.frames.damageTracking = false
         var sawBack = false
-        for i in 1...19 {
-            let t = Double(i) * 0.1
+        for i in 1...119 {
+            let t = Double(i) / 60
             let result = tracked.frame(at: t)
             full.frame(at: t)
             XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "t = \(t)")
             XCTAssertLessThan(result.pixelsRedrawn, 800 * 450 / 4, "t = \(t)")
-            if i == 10 {
+            if i == 60 {
                 assertColor(tracked.bitmap, Point(x: 400, y: 225), .blueColor)
                 sawBack = true
             }
         }
         XCTAssertTrue(sawBack)
-        XCTAssertLessThanOrEqual(tracked.frames.renderer.planes.renderCount, 8, "two faces, a few scale steps")
+        // Per face: a few steps down as it turns edge-on (across) and up as its near edge nears
+        // the eye (down), and back.
+        let made = tracked.frames.renderer.planes.renderCount
+        XCTAssertLessThanOrEqual(made, 24, "two faces, a few scale steps each, in 119 frames")
     }
 }

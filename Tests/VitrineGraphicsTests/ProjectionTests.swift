@@ -54,6 +54,39 @@ final class ProjectionTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(worst, 3, "the same geometry, flattened a little differently")
     }
+
+    /// The sampler filters all four channels in one 64-bit word: the same values as filtering
+    /// across and then down with `PixelMath.lerp`, for any texels and fractions.
+    func testTheFourChannelFilterEqualsTwoLinearSteps() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let p = (0..<4).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+            let fx = UInt32.random(in: 0...255, using: &random), fy = UInt32.random(in: 0...255, using: &random)
+            let expected = PixelMath.lerp(PixelMath.lerp(p[0], p[1], fx), PixelMath.lerp(p[2], p[3], fx), fy)
+            XCTAssertEqual(
+                ProjectiveImageSampler.bilinear(p[0], p[1], p[2], p[3], UInt64(fx), UInt64(fy)), expected,
+                "\(p) at \(fx), \(fy)")
+        }
+    }
+
+    /// A plane turned about y with perspective is foreshortened across and not down: its image
+    /// needs fewer texels across than down. Unturned, one texel per pixel each way.
+    func testAxisScalesFollowForeshortening() throws {
+        let box = Rect(x: -150, y: -100, width: 300, height: 200)
+        let flat = try XCTUnwrap(Projection(Transform2D.identity).axisScales(over: box))
+        XCTAssertEqual(flat.x, 1, accuracy: 1e-6)
+        XCTAssertEqual(flat.y, 1, accuracy: 1e-6)
+        // Turned 60° about y, seen from 900 px: x → x·cos θ / w, y → y / w, w = 1 + x·sin θ / 900.
+        let c = cos(Double.pi / 3), s = sin(Double.pi / 3)
+        let turned = Projection(m00: c, m01: 0, m02: 0, m10: 0, m11: 1, m12: 0, m20: s / 900, m21: 0, m22: 1)
+        let scales = try XCTUnwrap(turned.axisScales(over: box))
+        let nearW = 1 - 150 * s / 900
+        XCTAssertEqual(scales.y, 1 / nearW, accuracy: 1e-3, "down: the near edge's magnification")
+        // Across, at a near corner (v = ±100): ∂x/∂u = c / w², ∂y/∂u = −v·sin θ / (900 w²).
+        let across = (c * c + pow(100 * s / 900, 2)).squareRoot() / (nearW * nearW)
+        XCTAssertEqual(scales.x, across, accuracy: 1e-3, "across: foreshortened, at the near edge")
+        XCTAssertLessThan(scales.x, scales.y)
+    }
 }
 
 /// Gradients are dithered: a long shallow ramp has no 8-bit bands, yet exact colours stay exact.

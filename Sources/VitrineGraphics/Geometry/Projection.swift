@@ -111,6 +111,27 @@ public struct Projection: Equatable, Sendable {
         return max(1e-6, min(1e6, samples.map { localScale(at: $0) }.max() ?? 1))
     }
 
+    /// How far one unit along x, and one along y, reach at most over `box` after projecting
+    /// (sampled at its corners and centre, as `largestScale`): the resolution an image of the box
+    /// needs along each axis. Nil for an empty or infinite box.
+    public func axisScales(over box: Rect) -> (x: Double, y: Double)? {
+        guard !box.isNull, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
+            return nil
+        }
+        var x = 0.0, y = 0.0
+        for p in [
+            Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY), Point(x: box.minX, y: box.maxY),
+            Point(x: box.maxX, y: box.maxY), Point(x: box.midX, y: box.midY)
+        ] {
+            guard let o = apply(to: p), let dx = apply(to: Point(x: p.x + 1e-3, y: p.y)),
+                let dy = apply(to: Point(x: p.x, y: p.y + 1e-3))
+            else { continue }
+            x = max(x, (dx - o).length * 1e3)
+            y = max(y, (dy - o).length * 1e3)
+        }
+        return (max(1e-6, min(1e6, x)), max(1e-6, min(1e6, y)))
+    }
+
     /// The determinant of the map's derivative at `p` (negative: the plane is seen from behind).
     public func orientation(at p: Point) -> Double {
         let w = m20 * p.x + m21 * p.y + m22
