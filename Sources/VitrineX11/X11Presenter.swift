@@ -140,8 +140,8 @@ public final class X11Presenter: Presenter {
         blanking = X11Screen.suspendBlanking(display: display)
         canPowerDown = X11Screen.canPowerDown(display: display)
         XSync(display, 0)
-        // init is fully done here: if buffers fail, deinit closes everything opened above.
-        try makeBuffers(for: screenSize, count: 2)
+        // No buffers yet: the first frame makes what it needs (one buffer drawn into directly,
+        // or two to copy into), so the first picture is not kept waiting for memory it never uses.
         logger.info(
             "presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(usesSharedMemory ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")"
         )

@@ -97,27 +97,47 @@ struct PlayCommand: ParsableCommand {
         // Blocked before anything else can start a thread: the signals reach only the signalfd.
         let signals = try SignalSource()
 
+        let environment = StandardErrorLogHandler.processEnvironment
+        let notifier = SystemdNotifier(environment: environment)
+        let underSystemd = notifier != nil || environment["INVOCATION_ID"] != nil
+
+        // The playlist loads on a thread of its own while the display opens (one try, no
+        // waiting): with two cores the first frame waits for the longer of the two, not their
+        // sum. A bad config is still reported before anything plays. The thread also starts
+        // fontconfig and loads the default face, which the first text would otherwise wait for
+        // (fontconfig reads its whole configuration on first use).
+        let file = config
+        let loading = BackgroundWork { () throws -> Playlist in
+            let playlist = try PlaylistLoader.load(file: file)
+            _ = try? Font(size: 12)
+            return playlist
+        }
+        let opened = backend == .headless ? nil : openDisplayNow(underSystemd: underSystemd)
+        func close(_ presenter: Presenter?) {
+            (presenter as? X11Presenter)?.close()  // restores the screen saver
+            (presenter as? WaylandPresenter)?.close()
+        }
         let playlist: Playlist
-        do { playlist = try PlaylistLoader.load(file: config) } catch {
+        switch loading.wait() {
+        case .success(let loaded): playlist = loaded
+        case .failure(let error):
+            close(opened)
             printError(error)
             throw ExitStatus.invalidConfig.exit
         }
         if let scene, !playlist.scenes.contains(where: { $0.name == scene }) {
+            close(opened)
             printError(
                 "\(config): no scene named '\(scene)' (scenes: \(playlist.scenes.map(\.name).joined(separator: ", ")))")
             throw ExitStatus.usage.exit
         }
 
-        let environment = StandardErrorLogHandler.processEnvironment
-        let notifier = SystemdNotifier(environment: environment)
-        let underSystemd = notifier != nil || environment["INVOCATION_ID"] != nil
-        let presenter = try makePresenter(
-            for: playlist, underSystemd: underSystemd, notifier: notifier,
-            signals: signals, logger: logger)
-        defer {
-            (presenter as? X11Presenter)?.close()  // restores the screen saver
-            (presenter as? WaylandPresenter)?.close()
-        }
+        let presenter =
+            try opened
+            ?? makePresenter(
+                for: playlist, underSystemd: underSystemd, notifier: notifier,
+                signals: signals, logger: logger)
+        defer { close(presenter) }
 
         let player = Player(
             playlist: playlist,
@@ -161,12 +181,7 @@ struct PlayCommand: ParsableCommand {
     ) throws -> Presenter {
         if backend != .headless {
             // Under systemd without --backend: whichever display comes up first, waited for.
-            let stacks: [DisplayStack] =
-                switch backend {
-                case .wayland: [.wayland]
-                case .x11: [.x11]
-                default: DisplayStack.available(socketName: display, underSystemd: underSystemd)
-                }
+            let stacks = displayStacks(underSystemd: underSystemd)
             let waits = backend != nil || underSystemd
             let wait = waits ? waitForDisplay ?? (underSystemd ? 60 : 0) : 0
             do {
@@ -195,6 +210,24 @@ struct PlayCommand: ParsableCommand {
         return HeadlessPresenter(size: size) { screen, index in
             try screen.writePNG(to: "\(directory)/\(PlayCommand.frameName(index))", fast: true)
         }
+    }
+
+    /// The display stacks to try, in order: the one --backend names, else those that may answer.
+    private func displayStacks(underSystemd: Bool) -> [DisplayStack] {
+        switch backend {
+        case .wayland: [.wayland]
+        case .x11: [.x11]
+        default: DisplayStack.available(socketName: display, underSystemd: underSystemd)
+        }
+    }
+
+    /// The first display stack that answers right now, or nil (`makePresenter` then tries again,
+    /// waiting and reporting as it does).
+    private func openDisplayNow(underSystemd: Bool) -> Presenter? {
+        for stack in displayStacks(underSystemd: underSystemd) {
+            if let opened = try? open(stack) { return opened.presenter }
+        }
+        return nil
     }
 
     /// A display stack a presenter can open.

@@ -12,7 +12,7 @@ import VitrinePlayer
 import VitrineSystem
 import VitrineBench
 
-/// `vitrine bench player`: what each scene of a playlist costs at 1920×1080.
+/// `vitrine bench player`: what each scene of a playlist costs at 1920×1080 (or `--size`).
 ///
 /// - Frame cost, in this process: `Player.frameWillRender` + `FrameRenderer.renderFrame` (engine
 ///   evaluation, damage, rasterizing) + `present`, wall time per frame over `--seconds` of the
@@ -23,7 +23,8 @@ import VitrineBench
 struct PlayerBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player",
-        abstract: "Frame cost, pixels redrawn, CPU share and peak RSS of each scene of a playlist at 1920x1080.")
+        abstract:
+            "Frame cost, pixels redrawn, CPU share and peak RSS of each scene of a playlist at 1920x1080 (or --size).")
 
     @Argument(help: "The playlist (TOML).")
     var config = "config/default.toml"
@@ -39,7 +40,7 @@ struct PlayerBenchCommand: ParsableCommand {
     @Option(
         name: .customLong("x-display"),
         help:
-            "X display at 1920x1080 to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column)."
+            "X display at the --size to present on and play under (default: a private Xvfb when installed, else in-memory presenting and no CPU column)."
     )
     var display: String?
 
@@ -52,8 +53,19 @@ struct PlayerBenchCommand: ParsableCommand {
     @Option(help: "Measure only the scene with this name.")
     var scene: String?
 
+    @Option(
+        help:
+            "Screen size WIDTHxHEIGHT of the frames and of the private Xvfb (the canvas scaled to fit, letterboxed), e.g. 3840x2160."
+    )
+    var size = "1920x1080"
+
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--duration must be from 0 to 600") }
+        guard RenderCommand.parseSize(size) != nil else {
+            throw ValidationError(
+                "--size must be WIDTHxHEIGHT, each from 1 to \(RenderCommand.maximumSide) and at most 8192x8192 pixels in all, e.g. 3840x2160"
+            )
+        }
     }
 
     func run() throws {
@@ -66,15 +78,16 @@ struct PlayerBenchCommand: ParsableCommand {
         let names = playlist.scenes.map(\.name).filter { scene == nil || $0 == scene }
         guard !names.isEmpty else { throw ValidationError("no scene named '\(scene ?? "")' in \(config)") }
 
+        let (width, height) = RenderCommand.parseSize(size) ?? (1920, 1080)
         var server: Xvfb?
         var displayName = display
         if displayName == nil, waylandDisplay == nil {
-            do { server = try Xvfb(width: 1920, height: 1080) } catch Xvfb.Failure.notInstalled {}
+            do { server = try Xvfb(width: width, height: height) } catch Xvfb.Failure.notInstalled {}
             displayName = server?.name
         }
         defer { server?.stop() }
 
-        let size = PixelSize(width: 1920, height: 1080)
+        let size = PixelSize(width: width, height: height)
         let presenter: Presenter
         let presenting: String
         if let waylandDisplay {
@@ -92,7 +105,7 @@ struct PlayerBenchCommand: ParsableCommand {
         let frameCount = Int((seconds * 60).rounded())
 
         print(
-            "vitrine bench player \(config): 1920x1080, \(frameCount) frames per mode (\(format(seconds)) s at 60 fps), \(presenting)"
+            "vitrine bench player \(config): \(width)x\(height), \(frameCount) frames per mode (\(format(seconds)) s at 60 fps), \(presenting)"
         )
         print("")
         print(

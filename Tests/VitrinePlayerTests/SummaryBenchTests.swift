@@ -24,3 +24,20 @@ final class SummaryBenchTests: XCTestCase {
         XCTAssertGreaterThan(presented, 30, String(frames))
     }
 }
+
+/// `vitrine bench player --size` measures at the screen size asked for, on an Xvfb of that size.
+final class PlayerBenchSizeTests: XCTestCase {
+    func testBenchPlayerMeasuresAtTheSizeAskedFor() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "needs Xvfb")
+        let (status, output) = try runTool(
+            try PlayProcess.executable(),
+            ["bench", "player", ConfigPaths.defaultConfig, "--size", "1280x720", "--duration", "0.5", "--scene", "pie"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains(": 1280x720, 30 frames per mode"), output)
+        let row = try XCTUnwrap(output.split(separator: "\n").first { $0.hasPrefix("| pie |") }, output)
+        XCTAssertTrue(row.contains(" %"), "a CPU share measured live: \(row)")
+        let (refused, message) = try runTool(try PlayProcess.executable(), ["bench", "player", "--size", "4K"])
+        XCTAssertNotEqual(refused, 0)
+        XCTAssertTrue(message.contains("--size must be WIDTHxHEIGHT"), message)
+    }
+}
