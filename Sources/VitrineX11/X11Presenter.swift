@@ -140,8 +140,21 @@ public final class X11Presenter: Presenter {
         blanking = X11Screen.suspendBlanking(display: display)
         canPowerDown = X11Screen.canPowerDown(display: display)
         XSync(display, 0)
-        // No buffers yet: the first frame makes what it needs (one buffer drawn into directly,
-        // or two to copy into), so the first picture is not kept waiting for memory it never uses.
+        // No frame buffers yet: the first frame makes what it needs (one drawn into directly, or
+        // two to copy into), so the first picture is not kept waiting for memory it never uses.
+        // Whether the server can attach our segments at all (not when the player runs in an IPC
+        // namespace of its own) is asked now with a one-pixel one, so the line below is true.
+        if usesSharedMemory {
+            let (probe, failure) = X11FrameBuffer.shared(
+                display: display, visual: choice.visual, depth: choice.depth, size: PixelSize(width: 1, height: 1))
+            if let probe {
+                probe.detach(display: display)
+            } else {
+                usesSharedMemory = false
+                logger.notice(
+                    "MIT-SHM unusable on \(resolvedName) (\(failure ?? "unknown")); frames go through XPutImage")
+            }
+        }
         logger.info(
             "presenting on \(resolvedName): \(screenSize), depth \(choice.depth), \(usesSharedMemory ? "MIT-SHM" : "XPutImage"), \(windowManager ? "window manager full screen" : "override-redirect")\(refreshRate.map { ", \($0) Hz" } ?? "")"
         )
