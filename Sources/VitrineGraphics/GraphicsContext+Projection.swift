@@ -148,10 +148,11 @@ struct ProjectiveImageSampler {
             }
             var u = a.u, v = a.v
             let du = (b.u - a.u) / n, dv = (b.v - a.v) / n
-            // The texels the next chunk starts on, both rows: a row of the image seen at a slant
+            // The texels three chunks past this one, both rows: a row of the image seen at a slant
             // begins a new cache line every few pixels, and the hardware prefetcher only follows
             // straight runs.
-            let aheadX = min(max((4 &* b.u &- 3 &* a.u) >> 16, 0), maxX), aheadY = min(max((4 &* b.v &- 3 &* a.v) >> 16, 0), maxY)
+            let aheadX = min(max((4 &* b.u &- 3 &* a.u) >> 16, 0), maxX)
+            let aheadY = min(max((4 &* b.v &- 3 &* a.v) >> 16, 0), maxY)
             let ahead = pixels + aheadY * width + aheadX
             vitrine_prefetch_for_read(ahead)
             vitrine_prefetch_for_read(aheadY < maxY ? ahead + width : ahead)
