@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
-swift build -c release --product vitrine >&2
+swift build -c release --product vitrine --static-swift-stdlib >&2
 exec python3 scripts/soak.py "${1:-10}" "${@:2}"

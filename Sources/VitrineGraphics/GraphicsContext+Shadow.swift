@@ -79,13 +79,18 @@ extension GraphicsContext {
         for y in region.y..<region.maxY {
             // Element x of `coverage` is the mask's value that lands on device pixel x.
             let coverage = mask.deviceRow(y - offsetY) - offsetX
+            guard let clipMask else {
+                SpanBlitter.blendSolid(
+                    target.row(y) + region.x, coverage: coverage + region.x, count: region.width, color: pixel)
+                continue
+            }
             for i in 0..<region.width {
                 let m = UInt32(coverage[region.x + i])
                 samples[i] = m == 0 ? 0 : m == 255 ? pixel : PixelMath.scale(pixel, m)
             }
             SpanBlitter.blendPixels(
                 target.row(y), x: region.x, samples, count: region.width, factor: 255,
-                mask: clipMask.map { UnsafePointer($0.deviceRow(y)) })
+                mask: UnsafePointer(clipMask.deviceRow(y)))
         }
         dirty = dirty.union(region)
     }

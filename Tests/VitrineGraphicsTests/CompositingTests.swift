@@ -61,6 +61,31 @@ final class CompositingTests: XCTestCase {
         XCTAssertEqual((0..<n).map { dst[$0] }, expected)
     }
 
+    /// A colour through per-pixel coverage (a shadow's mask): the 8-wide path, its skipping of
+    /// zero runs and its scalar tail give `sourceOver(scale(colour, c), d)` for every pixel.
+    func testCoverageBlendMatchesTheScalarFormula() {
+        var state: UInt32 = 777
+        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        let n = 61
+        let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+        defer { dst.deallocate(); coverage.deallocate() }
+        for colour: UInt32 in [0xFF10_8040, 0x8040_2010, 0x0101_0000] {
+            var expected: [UInt32] = []
+            for i in 0..<n {
+                let a = next() & 0xFF
+                dst[i] = a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
+                // Runs of zeros (skipped whole), full and partial coverage.
+                let c = (8..<24).contains(i) ? 0 : i % 5 == 0 ? 255 : next() & 0xFF
+                coverage[i] = UInt8(c)
+                expected.append(
+                    c == 0 ? dst[i] : PixelMath.sourceOver(PixelMath.scale(colour, c), dst[i]))
+            }
+            SpanBlitter.blendSolid(dst, coverage: coverage, count: n, color: colour)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "colour \(String(colour, radix: 16))")
+        }
+    }
+
     func testOpaqueFullCoverageWritesTheExactColour() {
         let bitmap = Bitmap(width: 64, height: 64)
         bitmap.fill(0xFF80_8080)
