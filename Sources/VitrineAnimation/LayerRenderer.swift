@@ -58,11 +58,29 @@ public final class LayerRenderer {
         for rect in dirty where !rect.isEmpty {
             context.saveGState()
             context.clip(toDeviceRect: rect)
-            context.clear(background)
+            // Under a root that paints all of the rectangle opaque (a player's stage), the
+            // background would be painted over at once: a whole frame is then filled once, not
+            // twice (the same pixels either way).
+            if !paintsOpaquely(root, all: rect, in: context) { context.clear(background) }
             renderLayer(root, in: context)
             context.restoreGState()
         }
         endPass()
+    }
+
+    /// Whether drawing `layer` starts by filling all of `rect` (device pixels) with an opaque
+    /// colour: a plain, visible, unrounded layer whose opaque background covers the rectangle
+    /// with an axis-aligned transform.
+    private func paintsOpaquely(_ layer: Layer, all rect: IntRect, in ctx: GraphicsContext) -> Bool {
+        guard let color = layer.backgroundColor, color.alpha >= 1, !layer.isHidden, layer.opacity >= 1,
+            layer.mask == nil, layer.clampedCornerRadius == 0, layer.transitionState == nil,
+            !(layer is TransformLayer), !layer.isProjected
+        else { return false }
+        let toDevice = layer.transformToSuperlayer.concatenating(ctx.transform)
+        guard toDevice.b == 0, toDevice.c == 0 else { return false }
+        let covered = toDevice.apply(to: layer.bounds.standardized)
+        return covered.minX <= Double(rect.x) && covered.minY <= Double(rect.y)
+            && covered.maxX >= Double(rect.maxX) && covered.maxY >= Double(rect.maxY)
     }
 
     /// Marks the contents of these layers (model layers or their presentation copies) for
