@@ -275,7 +275,10 @@ public final class GraphicsContext {
                 // mask would otherwise be filtered across the whole hole of the ring.
                 var i = x
                 let end = x + length
+                let maskBytes = UnsafeRawPointer(maskRow)
                 while i < end {
+                    // Eight hidden pixels at a time, then one by one to the first shown.
+                    while i &+ 8 <= end && maskBytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 { i &+= 8 }
                     while i < end && maskRow[i] == 0 { i += 1 }
                     let start = i
                     while i < end && maskRow[i] != 0 { i += 1 }

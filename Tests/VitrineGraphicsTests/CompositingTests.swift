@@ -86,6 +86,37 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// Source pixels through a mask (an image under a shape mask): hidden blocks, whole blocks
+    /// and mixed ones of the 8-wide path and its scalar tail all give
+    /// `sourceOver(scale(s, mul255(factor, m)), d)`.
+    func testMaskedBlendMatchesTheScalarFormula() {
+        var state: UInt32 = 4242
+        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        func premultiplied() -> UInt32 {
+            let a = next() & 0xFF
+            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
+        }
+        let n = 53
+        let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+        defer { dst.deallocate(); src.deallocate(); mask.deallocate() }
+        for factor: UInt32 in [255, 200, 3] {
+            var expected: [UInt32] = []
+            for i in 0..<n {
+                dst[i] = premultiplied()
+                src[i] = premultiplied()
+                let m: UInt32 = (0..<8).contains(i) ? 0 : (8..<16).contains(i) ? 255 : next() & 0xFF
+                mask[i] = UInt8(m)
+                let f = PixelMath.mul255(factor, m)
+                expected.append(
+                    f == 0 ? dst[i] : PixelMath.sourceOver(f == 255 ? src[i] : PixelMath.scale(src[i], f), dst[i]))
+            }
+            SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: mask)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
+        }
+    }
+
     func testOpaqueFullCoverageWritesTheExactColour() {
         let bitmap = Bitmap(width: 64, height: 64)
         bitmap.fill(0xFF80_8080)
