@@ -44,20 +44,24 @@ extension GraphicsContext {
         }
         let (layer, region) = endLayer()
         guard !region.isEmpty else { return }
-        let pixels = layer.bitmap.drawTarget
-        for y in region.y..<region.maxY {
-            let source = pixels.row(y) + region.x
-            if alpha != 0 {
-                if let tint { GraphicsContext.multiply(source, count: region.width, by: tint) }
-                if adds {
-                    GraphicsContext.add(source, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
-                } else {
-                    SpanBlitter.blendPixels(
-                        target.row(y), x: region.x, source, count: region.width,
-                        factor: alpha, mask: nil)
+        let pixels = layer.bitmap.drawTarget, target = self.target
+        // A fade's group covers the frame: its rows are shared among the cores.
+        RowBands.forEach(rows: region.y..<region.maxY, width: region.width) { rows in
+            for y in rows {
+                let source = pixels.row(y) + region.x
+                if alpha != 0 {
+                    if let tint { GraphicsContext.multiply(source, count: region.width, by: tint) }
+                    if adds {
+                        GraphicsContext.add(
+                            source, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
+                    } else {
+                        SpanBlitter.blendPixels(
+                            target.row(y), x: region.x, source, count: region.width,
+                            factor: alpha, mask: nil)
+                    }
                 }
+                source.update(repeating: 0, count: region.width)
             }
-            source.update(repeating: 0, count: region.width)
         }
         dirty = dirty.union(region)
     }

@@ -142,12 +142,15 @@ public final class GraphicsContext {
         if let box = pixelAlignedDeviceRect(rect) {
             let r = box.intersection(state.clipBox)
             guard !r.isEmpty else { return }
-            let mask = state.clipMask
-            for y in r.y..<r.maxY {
-                spans[0] = CoverageSpan(x: Int32(r.x), length: Int32(r.width), coverage: 255)
-                SpanBlitter.fillSolid(
-                    row: target.row(y), spans: spans, count: 1, color: pixel,
-                    mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+            let mask = state.clipMask, target = self.target
+            // A layer's background filling the frame: rows shared among the cores.
+            RowBands.forEach(rows: r.y..<r.maxY, width: r.width) { rows in
+                var whole = CoverageSpan(x: Int32(r.x), length: Int32(r.width), coverage: 255)
+                for y in rows {
+                    SpanBlitter.fillSolid(
+                        row: target.row(y), spans: &whole, count: 1, color: pixel,
+                        mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+                }
             }
             dirty = dirty.union(r)
             return
@@ -301,8 +304,12 @@ public final class GraphicsContext {
         guard !r.isEmpty else { return }
         let mask = state.clipMask
         if mask == nil && r.x == 0 && r.width == target.stride {
-            // Whole rows are one contiguous run: a single fill at memory speed.
-            PixelFill.fill(target.row(r.y), pixel, count: r.width * r.height)
+            // Whole rows are one contiguous run: a fill at memory speed (a frame's shared among
+            // the cores).
+            let target = self.target
+            RowBands.forEach(rows: r.y..<r.maxY, width: r.width) { rows in
+                PixelFill.fill(target.row(rows.lowerBound), pixel, count: r.width * rows.count)
+            }
             dirty = dirty.union(r)
             return
         }
