@@ -161,7 +161,7 @@ struct ProjectiveImageSampler {
             let lastU = u &+ du &* (n - 1), lastV = v &+ dv &* (n - 1)
             if min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
                 for k in i..<(i + n) {
-                    out[k] = Self.bilinear(
+                    out[k] = PixelMath.bilinear(
                         pixels + ((v &>> 16) &* width &+ (u &>> 16)), width,
                         UInt16(truncatingIfNeeded: (u &>> 8) & 0xFF), UInt16(truncatingIfNeeded: (v &>> 8) & 0xFF))
                     u &+= du
@@ -195,24 +195,6 @@ struct ProjectiveImageSampler {
             (p00, p01, p10, p11) = (rowA[xa], rowA[xb], rowB[xa], rowB[xb])
         }
         return Self.bilinear(p00, p01, p10, p11, UInt64(fx), UInt64(fy))
-    }
-
-    /// The four texels at `texel` (and right of it, and the row below) weighed by the fractions
-    /// `fx` and `fy` (0…255): the same values as the other `bilinear`, with each pair of texels
-    /// loaded as eight bytes and weighed in 16-bit vector lanes (SSE2, NEON).
-    @inline(__always)
-    static func bilinear(_ texel: UnsafePointer<UInt32>, _ width: Int, _ fx: UInt16, _ fy: UInt16) -> UInt32 {
-        let top = UnsafeRawPointer(texel).loadUnaligned(as: SIMD8<UInt8>.self)
-        let bottom = UnsafeRawPointer(texel + width).loadUnaligned(as: SIMD8<UInt8>.self)
-        if unsafeBitCast(top, to: UInt64.self) | unsafeBitCast(bottom, to: UInt64.self) == 0 { return 0 }
-        let ix = 256 &- fx
-        let across = SIMD8<UInt16>(ix, ix, ix, ix, fx, fx, fx, fx)
-        let t = SIMD8<UInt16>(truncatingIfNeeded: top) &* across
-        let b = SIMD8<UInt16>(truncatingIfNeeded: bottom) &* across
-        let half = SIMD4<UInt16>(repeating: 128)
-        let upper = (t.lowHalf &+ t.highHalf &+ half) &>> 8, lower = (b.lowHalf &+ b.highHalf &+ half) &>> 8
-        let both = (upper &* (256 &- fy) &+ lower &* fy &+ half) &>> 8
-        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: both), to: UInt32.self)
     }
 
     /// Four texels weighed by the fractions `fx` and `fy` (0…255): PixelMath.lerp across, then

@@ -42,6 +42,15 @@ struct ImageSampler {
         let du = ImageSampler.fixed(inverse.a), dv = ImageSampler.fixed(inverse.b)
         for i in 0..<count {
             let x0 = Int(truncatingIfNeeded: u >> 16), y0 = Int(truncatingIfNeeded: v >> 16)
+            if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
+                // Inside: the four texels are there, filtered in vector lanes (the same values).
+                out[i] = PixelMath.bilinear(
+                    pixels + (y0 &* width &+ x0), width, UInt16(truncatingIfNeeded: (u >> 8) & 0xFF),
+                    UInt16(truncatingIfNeeded: (v >> 8) & 0xFF))
+                u &+= du
+                v &+= dv
+                continue
+            }
             let fx = UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> 8) & 0xFF)
             let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
             let rowA = pixels + min(max(y0, 0), maxY) * width

@@ -70,7 +70,7 @@ final class ProjectionTests: XCTestCase {
             // The vector form, reading the texels from memory (a 2 × 2 image).
             let texels = [p[0], p[1], p[2], p[3]]
             let vector = texels.withUnsafeBufferPointer {
-                ProjectiveImageSampler.bilinear($0.baseAddress!, 2, UInt16(fx), UInt16(fy))
+                PixelMath.bilinear($0.baseAddress!, 2, UInt16(fx), UInt16(fy))
             }
             XCTAssertEqual(vector, expected, "\(p) at \(fx), \(fy), vector")
         }
