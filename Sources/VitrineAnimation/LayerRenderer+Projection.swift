@@ -93,8 +93,8 @@ extension LayerRenderer {
     }
 }
 
-/// A layer in space's flat image as made: the image, its scale along each axis and the box of the layer's plane
-/// it covers.
+/// A layer in space's flat image as made: the image, its scale along each axis and the box of
+/// the layer's plane it covers.
 struct PlaneImage {
     let image: Image
     let scale: (x: Double, y: Double)
