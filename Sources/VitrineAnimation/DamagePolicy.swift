@@ -8,7 +8,7 @@ public struct DamagePolicy: Sendable, Equatable {
     /// Pixels added on every side (anti-aliasing reaches half a pixel beyond an edge).
     public var outset: Int = 1
     /// Two rectangles merge when their bounding box is at most this many times their combined
-    /// area (so overlapping and adjacent ones merge, distant ones stay apart).
+    /// area (so adjacent ones and ones mostly overlapping merge, distant ones stay apart).
     public var mergeSlack: Double = 1.25
     /// More rectangles than this are merged, the pair that wastes the least area first, until
     /// this many remain (each rectangle costs a walk of the tree and one X request).
@@ -64,10 +64,12 @@ public struct DamagePolicy: Sendable, Equatable {
             changed = false
             search: for i in out.indices {
                 for j in out.indices where j > i {
+                    // Overlapping rectangles merge only when their box wastes little too: a band
+                    // of strips along a moving outline, each overlapping the next, must not
+                    // become the box around the whole outline (the overlaps are repainted
+                    // twice, the same pixels each time).
                     let u = out[i].union(out[j])
-                    if out[i].intersects(out[j])
-                        || Double(u.area) <= mergeSlack * Double(out[i].area + out[j].area)
-                    {
+                    if Double(u.area) <= mergeSlack * Double(out[i].area + out[j].area) {
                         out[i] = u
                         out.remove(at: j)
                         changed = true

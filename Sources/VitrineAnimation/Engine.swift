@@ -454,10 +454,11 @@ public final class Engine {
             guard isChanged else { continue }
             changed.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
-                let area = changedDrawingArea(now.presentation, since: before.presentation)
+                let areas = changedDrawingAreas(now.presentation, since: before.presentation)
             {
                 // Only the layer's own drawing changed, and the layer knows where.
-                damage(now.toRoot.apply(to: area).intersection(now.extent.union(before.extent)))
+                let extent = now.extent.union(before.extent)
+                for area in areas { damage(now.toRoot.apply(to: area).intersection(extent)) }
                 continue
             }
             damage(now.extent)
@@ -621,15 +622,15 @@ public final class Engine {
     }
 
     /// Where `now`'s drawing differs from `before`'s when they differ in property values only,
-    /// as the layer reports it (`Layer.changedDrawingArea(since:changedKeys:)`); nil: anywhere.
-    private func changedDrawingArea(_ now: Layer, since before: Layer) -> Rect? {
+    /// as the layer reports it (`Layer.changedDrawingAreas(since:changedKeys:)`); nil: anywhere.
+    private func changedDrawingAreas(_ now: Layer, since before: Layer) -> [Rect]? {
         guard now.slotLayout === before.slotLayout else { return nil }
         changedKeys.removeAll(keepingCapacity: true)
         for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
             changedKeys.append(now.slotLayout.keys[i])
         }
         guard !changedKeys.isEmpty else { return nil }
-        return now.changedDrawingArea(since: before, changedKeys: changedKeys)
+        return now.changedDrawingAreas(since: before, changedKeys: changedKeys)
     }
 
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {

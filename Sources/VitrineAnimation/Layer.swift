@@ -354,6 +354,13 @@ open class Layer {
     /// anti-aliasing included: pixels outside it are not repainted.
     open func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? { nil }
 
+    /// `changedDrawingArea` as several rectangles, for a change spread thinly over a large area
+    /// (a path's outline moving across the screen): the same contract, the union being the
+    /// area. The default is `changedDrawingArea`'s one rectangle.
+    open func changedDrawingAreas(since previous: Layer, changedKeys: [String]) -> [Rect]? {
+        changedDrawingArea(since: previous, changedKeys: changedKeys).map { [$0] }
+    }
+
     /// Whether the layer paints anything of its own across its bounds: a visible background,
     /// a border or contents.
     public var paintsItsBounds: Bool {

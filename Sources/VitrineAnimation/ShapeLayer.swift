@@ -90,6 +90,52 @@ open class ShapeLayer: Layer {
         return extent.isNull ? bounds.standardized : extent
     }
 
+    /// When only the path of a filled, unstroked layer changed: the fill differs only where the
+    /// two paths' edges differ. At a point, the winding of each path counts the edges a
+    /// vertical ray from it crosses; edges the two paths share count alike, so the windings can
+    /// differ only between the highest and lowest differing edge in the point's column. The
+    /// area is that band over 16 strips across the differing edges (a wave moving down the
+    /// screen repaints a band along its outline, not the whole shape).
+    open override func changedDrawingAreas(since previous: Layer, changedKeys: [String]) -> [Rect]? {
+        guard changedKeys == ["path"], let previous = previous as? ShapeLayer, fills, !strokes, !previous.strokes,
+            let path, let old = previous.path
+        else { return changedDrawingArea(since: previous, changedKeys: changedKeys).map { [$0] } }
+        var counts: [FillEdge: Int] = [:]
+        for edge in FillEdge.edges(of: path) { counts[edge, default: 0] += 1 }
+        for edge in FillEdge.edges(of: old) { counts[edge, default: 0] -= 1 }
+        let differing = counts.filter { $0.value != 0 }.map(\.key)
+        guard !differing.isEmpty else { return [] }
+        var segments: [(Point, Point)] = []
+        let tolerance = 0.25
+        for edge in differing {
+            for line in edge.path.flattened(tolerance: tolerance) {
+                for (p, q) in zip(line.points, line.points.dropFirst()) {
+                    guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { return nil }
+                    segments.append((p, q))
+                }
+            }
+        }
+        let minX = segments.map { min($0.0.x, $0.1.x) }.min() ?? 0
+        let maxX = segments.map { max($0.0.x, $0.1.x) }.max() ?? 0
+        let strips = 16, width = max(maxX - minX, 1e-9) / Double(strips)
+        var low = [Double](repeating: .infinity, count: strips), high = [Double](repeating: -.infinity, count: strips)
+        func strip(_ x: Double) -> Int { min(max(Int(((x - minX) / width).rounded(.down)), 0), strips - 1) }
+        for (p, q) in segments {
+            for i in strip(min(p.x, q.x))...strip(max(p.x, q.x)) {
+                low[i] = min(low[i], p.y, q.y)
+                high[i] = max(high[i], p.y, q.y)
+            }
+        }
+        // The flattening's error, and a pixel of anti-aliasing.
+        let margin = tolerance + 1
+        return (0..<strips).compactMap { i in
+            guard low[i] <= high[i] else { return nil }
+            return Rect(
+                x: minX + Double(i) * width - margin, y: low[i] - margin, width: width + 2 * margin,
+                height: high[i] - low[i] + 2 * margin)
+        }
+    }
+
     /// When only `strokeStart` or `strokeEnd` moved, the strokes share every whole segment
     /// before and after the moved ends (trimming keeps them as they are): they differ only
     /// around the segments between each end's old and new place, out to the stroke's reach.
@@ -135,5 +181,65 @@ open class ShapeLayer: Layer {
         }
         let reach = lineWidth * factor + 1
         return area.isNull ? .null : area.insetBy(dx: -reach, dy: -reach)
+    }
+}
+
+/// One edge of a filled path, from where it starts: what two paths share when they draw the
+/// same edge (subpaths are closed for filling, so an open one ends with its closing line).
+private enum FillEdge: Hashable {
+    case line(Point, Point)
+    case quad(Point, Point, Point)
+    case cubic(Point, Point, Point, Point)
+
+    /// The edges `path` fills between.
+    static func edges(of path: Path) -> [FillEdge] {
+        var edges: [FillEdge] = []
+        var start = Point.zero, current = Point.zero, open = false
+        func close() {
+            if open && current != start { edges.append(.line(current, start)) }
+            open = false
+            current = start
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                close()
+                start = p
+                current = p
+            case .line(let p):
+                edges.append(.line(current, p))
+                current = p
+                open = true
+            case .quad(let c, let p):
+                edges.append(.quad(current, c, p))
+                current = p
+                open = true
+            case .cubic(let c1, let c2, let p):
+                edges.append(.cubic(current, c1, c2, p))
+                current = p
+                open = true
+            case .close:
+                close()
+            }
+        }
+        close()
+        return edges
+    }
+
+    /// The edge alone, as a path.
+    var path: Path {
+        var path = Path()
+        switch self {
+        case let .line(a, b):
+            path.move(to: a)
+            path.addLine(to: b)
+        case let .quad(a, c, b):
+            path.move(to: a)
+            path.addQuadCurve(to: b, control: c)
+        case let .cubic(a, c1, c2, b):
+            path.move(to: a)
+            path.addCurve(to: b, control1: c1, control2: c2)
+        }
+        return path
     }
 }

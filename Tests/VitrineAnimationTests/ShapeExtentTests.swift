@@ -81,6 +81,56 @@ final class ShapeExtentTests: XCTestCase {
         }
     }
 
+    /// A filled path whose outline moves (the default playlist's wave dropping down; a star
+    /// turning into another under the even-odd rule, edges crossing) repaints a band along the
+    /// edges that differ, not the whole shape, and every frame matches a whole repaint.
+    func testAMovingOutlineRepaintsAlongTheEdgesThatDiffer() throws {
+        let wave = (
+            from: try Path(svgPathData: "M0 0 L0 300 Q400 400 800 300 L800 0 Z"),
+            to: try Path(svgPathData: "M0 0 L0 420 Q400 330 800 420 L800 0 Z"), rule: FillRule.nonZero,
+            partialBelow: 0.35
+        )
+        let stars = (
+            from: try Path(svgPathData: "M400 40 L520 400 L210 170 L590 170 L280 400 Z M60 60 L140 60 L140 140 Z"),
+            to: try Path(svgPathData: "M400 80 L560 420 L180 200 L620 190 L250 430 Z M60 60 L140 60 L140 140 Z"),
+            rule: FillRule.evenOdd, partialBelow: 0.9
+        )
+        for (index, (from, to, rule, partialBelow)) in [wave, stars].enumerated() {
+            func scene() -> RenderScene {
+                let scene = RenderScene(width: 800, height: 450, background: .black)
+                let shape = ShapeLayer()
+                shape.frame = Rect(x: 0, y: 0, width: 800, height: 450)
+                shape.path = to
+                shape.fillRule = rule
+                shape.fillColor = Color(red: 1, green: 0.62, blue: 0.04, alpha: 0.9)
+                scene.root.addSublayer(shape)
+                scene.frame(at: 0)
+                let morph = BasicAnimation(keyPath: "path")
+                morph.fromValue = from
+                morph.toValue = to
+                morph.duration = 1
+                shape.add(morph, forKey: "morph")
+                return scene
+            }
+            let tracked = scene(), full = scene()
+            full.frames.damageTracking = false
+            var partial = 0
+            for i in 1..<30 {
+                let t = Double(i) / 30
+                let result = tracked.frame(at: t)
+                full.frame(at: t)
+                if Double(result.pixelsRedrawn) < partialBelow * 800 * 450 { partial += 1 }
+                let difference = maximumChannelDifference(tracked.bitmap, full.bitmap)
+                guard difference == 0 else {
+                    savePNG(tracked.bitmap, "outline-\(index)-tracked")
+                    savePNG(full.bitmap, "outline-\(index)-full")
+                    return XCTFail("shape \(index), frame \(i): differs by \(difference) from a whole repaint")
+                }
+            }
+            XCTAssertGreaterThanOrEqual(partial, 25, "shape \(index): frames repaint a band, not the whole shape")
+        }
+    }
+
     /// Dashes run from the stroke's start: moving `strokeStart` moves every dash, so the whole
     /// shape repaints.
     func testMovingTheStartOfADashedStrokeRepaintsTheWholeShape() {
