@@ -255,9 +255,12 @@ def main():
         # Peaks, and a median that fell, are compared only when each third is long enough (a
         # few minutes) to hold the same mix of scenes and storms; in a one-minute run a third
         # is a dozen seconds, whose median follows the scenes then on stage, so only growth of
-        # the median counts.
+        # the median counts, within 3 MB: six one-minute runs of the same code on 2026-11-25
+        # drifted by -1.4 to +2.0 MB (+2.0 once, under sway), while a leak shows in the long
+        # runs, which keep the 2 MB bound.
         peaks_comparable = third >= 60
-        if drift > 2 or (peaks_comparable and (drift < -2 or max(last) > max(first) + 2)):
+        allowed = 2 if peaks_comparable else 3
+        if drift > allowed or (peaks_comparable and (drift < -2 or max(last) > max(first) + 2)):
             failures.append(f"RSS moved after warm-up: first third median {statistics.median(first):.1f} MB, peak"
                             f" {max(first):.1f} MB; last third median {statistics.median(last):.1f} MB, peak {max(last):.1f} MB")
         if max(s[2] for s in after) > after[0][2] + 2:
