@@ -185,35 +185,12 @@ struct ProjectiveImageSampler {
     ) -> UInt32 {
         let x0 = p.u >> 16, y0 = p.v >> 16
         let fx = UInt32((p.u >> 8) & 0xFF), fy = UInt32((p.v >> 8) & 0xFF)
-        let p00: UInt32, p01: UInt32, p10: UInt32, p11: UInt32
         if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
-            let row = pixels + y0 * width + x0
-            (p00, p01, p10, p11) = (row[0], row[1], row[width], row[width + 1])
-        } else {
-            let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
-            let rowA = pixels + min(max(y0, 0), maxY) * width, rowB = pixels + min(max(y0 + 1, 0), maxY) * width
-            (p00, p01, p10, p11) = (rowA[xa], rowA[xb], rowB[xa], rowB[xb])
+            return PixelMath.bilinear(pixels + y0 * width + x0, width, UInt16(fx), UInt16(fy))
         }
-        return Self.bilinear(p00, p01, p10, p11, UInt64(fx), UInt64(fy))
-    }
-
-    /// Four texels weighed by the fractions `fx` and `fy` (0…255): PixelMath.lerp across, then
-    /// down, with the same rounding, but on all four channels at once in 16-bit lanes of a
-    /// 64-bit word (each lane holds at most 255 · 256).
-    @inline(__always)
-    static func bilinear(
-        _ p00: UInt32, _ p01: UInt32, _ p10: UInt32, _ p11: UInt32, _ fx: UInt64, _ fy: UInt64
-    ) -> UInt32 {
-        if p00 | p01 | p10 | p11 == 0 { return 0 }
-        @inline(__always) func lanes(_ p: UInt32) -> UInt64 {
-            let q = UInt64(p)
-            return (q & 0x00FF_00FF) | ((q & 0xFF00_FF00) << 24)
-        }
-        let lanesMask: UInt64 = 0x00FF_00FF_00FF_00FF, half: UInt64 = 0x0080_0080_0080_0080
-        let ix = 256 &- fx, iy = 256 &- fy
-        let top = ((lanes(p00) &* ix &+ lanes(p01) &* fx &+ half) >> 8) & lanesMask
-        let bottom = ((lanes(p10) &* ix &+ lanes(p11) &* fx &+ half) >> 8) & lanesMask
-        let both = ((top &* iy &+ bottom &* fy &+ half) >> 8) & lanesMask
-        return UInt32(truncatingIfNeeded: both & 0x00FF_00FF) | UInt32(truncatingIfNeeded: (both >> 24) & 0xFF00_FF00)
+        // At the edges: clamped texels, the same filter one channel pair at a time.
+        let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
+        let rowA = pixels + min(max(y0, 0), maxY) * width, rowB = pixels + min(max(y0 + 1, 0), maxY) * width
+        return PixelMath.lerp(PixelMath.lerp(rowA[xa], rowA[xb], fx), PixelMath.lerp(rowB[xa], rowB[xb], fx), fy)
     }
 }

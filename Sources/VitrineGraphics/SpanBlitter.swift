@@ -145,6 +145,22 @@ enum SpanBlitter {
         }
     }
 
+    /// Eight per-pixel factors (0…255) in both 16-bit lanes of their pixel, as `scaleWide`
+    /// takes them.
+    @inline(__always)
+    static func lanes(_ factors: SIMD8<UInt32>) -> SIMD16<UInt16> {
+        unsafeBitCast(factors | (factors &<< 16), to: SIMD16<UInt16>.self)
+    }
+
+    /// Eight premultiplied pixels source-over the eight `offset` bytes into `dst`:
+    /// `s + d·(255 − αs)/255` each, `PixelMath.sourceOver`'s values.
+    @inline(__always)
+    static func sourceOverWide(_ sv: SIMD8<UInt32>, onto dst: UnsafeMutableRawPointer, at offset: Int) {
+        let inverse = SIMD8<UInt32>(repeating: 255) &- (sv &>> 24)
+        let dv = dst.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self)
+        dst.storeBytes(of: sv &+ scaleWide(dv, lanes(inverse)), toByteOffset: offset, as: SIMD8<UInt32>.self)
+    }
+
     /// Eight pixels scaled channel-wise by 16-bit factors (0…255, one per channel lane), with
     /// `PixelMath.scale`'s exact rounding. Red/blue and alpha/green are split into 16-bit
     /// lanes, so the multiply and the division by 255 are plain 16-bit vector operations on
@@ -169,16 +185,11 @@ enum SpanBlitter {
     ) -> Int {
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
-        let full = SIMD8<UInt32>(repeating: 255)
         var i = 0
         while i &+ 8 <= count {
             var sv = src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             if factor != 255 { sv = scaleWide(sv, f) }
-            // Each pixel's 255 − alpha in both of its 16-bit lanes.
-            let inverse = full &- (sv &>> 24)
-            let perLane = unsafeBitCast(inverse | (inverse &<< 16), to: SIMD16<UInt16>.self)
-            let dv = dst.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-            dst.storeBytes(of: sv &+ scaleWide(dv, perLane), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+            sourceOverWide(sv, onto: dst, at: i &* 4)
             i &+= 8
         }
         return i
@@ -192,18 +203,13 @@ enum SpanBlitter {
         _ d: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int, color: UInt32
     ) {
         let dst = UnsafeMutableRawPointer(d), bytes = UnsafeRawPointer(coverage)
-        let source = SIMD8<UInt32>(repeating: color), full = SIMD8<UInt32>(repeating: 255)
+        let source = SIMD8<UInt32>(repeating: color)
         var i = 0
         while i &+ 8 <= count {
             let eight = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             if eight != 0 {
-                // Each pixel's coverage, then 255 − its scaled alpha, in both of its 16-bit lanes.
                 let c = SIMD8<UInt32>(truncatingIfNeeded: unsafeBitCast(eight, to: SIMD8<UInt8>.self))
-                let sv = scaleWide(source, unsafeBitCast(c | (c &<< 16), to: SIMD16<UInt16>.self))
-                let inverse = full &- (sv &>> 24)
-                let perLane = unsafeBitCast(inverse | (inverse &<< 16), to: SIMD16<UInt16>.self)
-                let dv = dst.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-                dst.storeBytes(of: sv &+ scaleWide(dv, perLane), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+                sourceOverWide(scaleWide(source, lanes(c)), onto: dst, at: i &* 4)
             }
             i &+= 8
         }
@@ -226,7 +232,7 @@ enum SpanBlitter {
         mask: UnsafePointer<UInt8>
     ) -> Int {
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s), bytes = UnsafeRawPointer(mask)
-        let full = SIMD8<UInt32>(repeating: 255), f = SIMD8<UInt32>(repeating: factor)
+        let f = SIMD8<UInt32>(repeating: factor)
         var i = 0
         while i &+ 8 <= count {
             let eight = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
@@ -241,13 +247,8 @@ enum SpanBlitter {
             let m = SIMD8<UInt32>(truncatingIfNeeded: unsafeBitCast(eight, to: SIMD8<UInt8>.self))
             let t = m &* f &+ 128
             let perPixel = (t &+ (t &>> 8)) &>> 8
-            let sv = scaleWide(
-                src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self),
-                unsafeBitCast(perPixel | (perPixel &<< 16), to: SIMD16<UInt16>.self))
-            let inverse = full &- (sv &>> 24)
-            let perLane = unsafeBitCast(inverse | (inverse &<< 16), to: SIMD16<UInt16>.self)
-            let dv = dst.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-            dst.storeBytes(of: sv &+ scaleWide(dv, perLane), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+            let sv = scaleWide(src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self), lanes(perPixel))
+            sourceOverWide(sv, onto: dst, at: i &* 4)
             i &+= 8
         }
         return i

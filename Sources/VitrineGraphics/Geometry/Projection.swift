@@ -101,18 +101,11 @@ public struct Projection: Equatable, Sendable {
     /// homography's scale is largest at the box's edge nearest the eye), within 10⁻⁶…10⁶; nil
     /// when the box is not finite.
     public func largestScale(over box: Rect) -> Double? {
-        guard !box.isNull, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
-            return nil
-        }
-        let samples = [
-            Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY), Point(x: box.minX, y: box.maxY),
-            Point(x: box.maxX, y: box.maxY), Point(x: box.midX, y: box.midY)
-        ]
-        return max(1e-6, min(1e6, samples.map { localScale(at: $0) }.max() ?? 1))
+        axisScales(over: box).map { max($0.x, $0.y) }
     }
 
     /// How far one unit along x, and one along y, reach at most over `box` after projecting
-    /// (sampled at its corners and centre, as `largestScale`): the resolution an image of the box
+    /// (sampled at its corners and centre), within 10⁻⁶…10⁶: the resolution an image of the box
     /// needs along each axis. Nil for an empty or infinite box.
     public func axisScales(over box: Rect) -> (x: Double, y: Double)? {
         guard !box.isNull, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
@@ -137,14 +130,5 @@ public struct Projection: Equatable, Sendable {
         let w = m20 * p.x + m21 * p.y + m22
         let det = m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20)
         return det / (w * w * w)
-    }
-
-    /// How far one unit at `p` reaches after projecting (the larger of the two axes' images);
-    /// 0 where w ≤ 0.
-    func localScale(at p: Point) -> Double {
-        guard let o = apply(to: p), let x = apply(to: Point(x: p.x + 1e-3, y: p.y)),
-            let y = apply(to: Point(x: p.x, y: p.y + 1e-3))
-        else { return 0 }
-        return max((x - o).length, (y - o).length) * 1e3
     }
 }
