@@ -17,7 +17,10 @@ final class BackingStore {
     private(set) var size: (width: Int, height: Int) = (0, 0)
     /// Layer coordinates → store pixels for the current content; nil when there is none.
     private(set) var transform: Transform2D?
-    /// The slots of the layer as drawn (a snapshot), to compare drawing keys with.
+    /// The layer as drawn, to compare drawing keys with: a presentation copy kept whole (the
+    /// engine recycles only copies no one holds, so it stays as drawn), or a model layer's
+    /// slots snapshotted.
+    private var drawnCopy: Layer?
     private var drawnSlots: [AnyLayerSlot] = []
     private var drawnLayout: SlotLayout?
     /// The last render pass that used the store.
@@ -43,6 +46,7 @@ final class BackingStore {
     /// layer draws the same (`Layer.drawsTheSame`) as when it was stored.
     func matches(_ layer: Layer, transform: Transform2D, width: Int, height: Int) -> Bool {
         guard let drawn = self.transform, size == (width, height), drawn.isClose(to: transform) else { return false }
+        if let drawnCopy { return layer.drawsTheSame(as: drawnCopy.slots, layout: drawnCopy.slotLayout) }
         return layer.drawsTheSame(as: drawnSlots, layout: drawnLayout)
     }
 
@@ -79,10 +83,15 @@ final class BackingStore {
     private func record(_ layer: Layer, transform: Transform2D, width: Int, height: Int) {
         size = (width, height)
         self.transform = transform
+        if layer.isPresentationCopy {
+            drawnCopy = layer
+            drawnSlots = []
+        } else {
+            // A model layer's slots change in place: copy them.
+            drawnCopy = nil
+            drawnSlots = layer.slots.map { $0.snapshot() }
+        }
         drawnLayout = layer.slotLayout
-        // A presentation copy never changes after its frame, so its slots are a snapshot as
-        // they are; a model layer's slots change in place, so copy them.
-        drawnSlots = layer.isPresentationCopy ? layer.slots : layer.slots.map { $0.snapshot() }
     }
 }
 

@@ -24,6 +24,16 @@ public struct DamagePolicy: Sendable, Equatable {
     /// space that `transform` maps to device pixels. Empty when nothing is damaged.
     public func deviceRects(for rects: [Rect], frame: IntRect, transform: Transform2D = .identity) -> [IntRect] {
         var out: [IntRect] = []
+        deviceRects(for: rects, frame: frame, transform: transform, into: &out)
+        return out
+    }
+
+    /// `deviceRects(for:frame:transform:)` written into `out`, whose storage is reused (a
+    /// renderer keeps one array for every frame).
+    public func deviceRects(
+        for rects: [Rect], frame: IntRect, transform: Transform2D = .identity, into out: inout [IntRect]
+    ) {
+        out.removeAll(keepingCapacity: true)
         for r in rects where !r.isNull {
             let box = IntRect(enclosing: transform.isIdentity ? r : transform.apply(to: r))
             guard !box.isEmpty else { continue }
@@ -34,13 +44,21 @@ public struct DamagePolicy: Sendable, Equatable {
             if !clipped.isEmpty { out.append(clipped) }
         }
         // Pairwise merging is quadratic per round: past a few dozen, take the bounding box.
-        if out.count <= 64 { out = merged(out) } else { out = [out.dropFirst().reduce(out[0]) { $0.union($1) }] }
+        if out.count <= 64 {
+            merge(&out)
+        } else {
+            let box = out.dropFirst().reduce(out[0]) { $0.union($1) }
+            out.removeAll(keepingCapacity: true)
+            out.append(box)
+        }
         // Widely spaced changes (four squares across the screen) stay apart: only the cheapest
         // merges are made, never one bounding box over everything.
         while out.count > max(1, maximumRectCount) { mergeCheapestPair(&out) }
         let area = out.reduce(0) { $0 + $1.area }
-        if Double(area) > fullFrameFraction * Double(frame.area) { return frame.isEmpty ? [] : [frame] }
-        return out
+        if Double(area) > fullFrameFraction * Double(frame.area) {
+            out.removeAll(keepingCapacity: true)
+            if !frame.isEmpty { out.append(frame) }
+        }
     }
 
     /// Replaces the two rectangles whose bounding box adds the least area by that box.
@@ -57,8 +75,7 @@ public struct DamagePolicy: Sendable, Equatable {
     }
 
     /// Merges pairs whose bounding box wastes little area until no pair does.
-    func merged(_ rects: [IntRect]) -> [IntRect] {
-        var out = rects
+    func merge(_ out: inout [IntRect]) {
         var changed = true
         while changed {
             changed = false
@@ -78,6 +95,5 @@ public struct DamagePolicy: Sendable, Equatable {
                 }
             }
         }
-        return out
     }
 }

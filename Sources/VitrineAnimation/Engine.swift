@@ -45,6 +45,18 @@ public final class Engine {
     /// The keys that differ between a layer's two presentations, reused from layer to layer
     /// and frame to frame (no allocation per changed layer).
     private var changedKeys: [String] = []
+    /// The sublayer copies of the layers being evaluated, innermost last.
+    private var childCopies: [Layer] = []
+    /// What the last diff found (one array each for every frame; a caller that keeps a frame's
+    /// update keeps its own).
+    private var changedLayers: [Layer] = []
+    private var redrawLayers: [Layer] = []
+    private var dirtyRects: [Rect] = []
+    /// The samples of a replicator's delayed instances, to compare with the last ones.
+    private var instanceSamples: [TimingSample?] = []
+    /// Copies that evaluation replaced: the last frame's diff still compared them; the next
+    /// frame recycles those no one else holds.
+    private var retiredCopies: [Layer] = []
 
     /// An engine for the tree under `root`, at time `time` until its first frame.
     public init(root: Layer, time: Double = 0) {
@@ -85,14 +97,15 @@ public final class Engine {
     @discardableResult
     public func tick(at t: Double) -> FrameUpdate {
         beginFrame(at: t)
+        recycleRetiredCopies()
         commit(at: t)
-        var presentation = Engine.evaluate(root, parentTime: t)
+        var presentation = evaluate(root, parentTime: t)
         if !observers.isEmpty {
             let generation = Layer.modelGeneration
             for observer in observers { observer.body(t) }
             if Layer.modelGeneration != generation {
                 commit(at: t)
-                presentation = Engine.evaluate(root, parentTime: t)
+                presentation = evaluate(root, parentTime: t)
             }
         }
         let isAnimating = deliverAnimationEvents(at: t)
@@ -153,7 +166,7 @@ public final class Engine {
 
     /// The presentation copy of `model` at `parentTime`, reusing `model.lastPresentation`
     /// when nothing it shows changed; records the result as `model.lastPresentation`.
-    private static func evaluate(_ model: Layer, parentTime: Double) -> Layer {
+    private func evaluate(_ model: Layer, parentTime: Double) -> Layer {
         let local = model.localTime(fromParentTime: parentTime)
         var reusable = model.presentedVersion == model.modelVersion
         for entry in model.animationEntries where entry.animation.runtime.isCommitted {
@@ -169,59 +182,128 @@ public final class Engine {
         if let o = old, o.sublayerStorage.count != children.count || (o.maskStorage == nil) != (model.mask == nil) {
             old = nil
         }
-        // Sublayer copies: nil while each is the old copy's sublayer at the same index.
-        var childCopies: [Layer]?
-        if let old {
-            let oldChildren = old.sublayerStorage
-            for i in children.indices {
-                let c = evaluate(children[i], parentTime: local)
-                if childCopies == nil, c !== oldChildren[i] {
-                    childCopies = []
-                    childCopies!.reserveCapacity(children.count)
-                    childCopies!.append(contentsOf: oldChildren[..<i])
-                }
-                childCopies?.append(c)
-            }
-        } else {
-            childCopies = children.map { evaluate($0, parentTime: local) }
+        // The sublayers' copies wait on one stack for the whole tree (no array per layer).
+        let base = childCopies.count
+        var childrenChanged = old == nil
+        for (i, child) in children.enumerated() {
+            let c = evaluate(child, parentTime: local)
+            if !childrenChanged, c !== old!.sublayerStorage[i] { childrenChanged = true }
+            childCopies.append(c)
         }
         let maskCopy = model.mask.map { evaluate($0, parentTime: local) }
-        if let old, childCopies == nil, maskCopy === old.maskStorage {
-            // A replicator's delayed instances change while their animations' samples do.
-            guard let replicator = old as? ReplicatorLayer, replicator.delaysInstances,
-                let model = model as? ReplicatorLayer,
-                model.instanceSamples != Engine.instanceSamples(of: model, as: replicator, at: local)
-            else { return old }
+        if let old, !childrenChanged, maskCopy === old.maskStorage,
+            !delayedInstancesChanged(of: model, shownBy: old, at: local)
+        {
+            childCopies.removeLast(children.count)
+            return old
         }
 
-        let copy = presentationCopy(of: model)
+        let copy = newCopy(of: model)
         for entry in model.animationEntries where entry.animation.runtime.isCommitted {
             if let s = entry.animation.runtime.presentedSample { entry.animation.apply(to: copy, sample: s) }
         }
-        attach(childCopies ?? old!.sublayerStorage, mask: maskCopy, to: copy)
+        copy.sublayerStorage.removeAll(keepingCapacity: true)
+        copy.sublayerStorage.append(contentsOf: childCopies[base...])
+        childCopies.removeLast(children.count)
+        for child in copy.sublayerStorage { child.superlayer = copy }
+        maskCopy?.maskOwner = copy
+        copy.maskStorage = maskCopy
         if let replicator = copy as? ReplicatorLayer, let model = model as? ReplicatorLayer {
-            Engine.evaluateDelayedInstances(of: model, into: replicator, at: local)
+            evaluateDelayedInstances(of: model, into: replicator, at: local)
         }
+        if let replaced = model.lastPresentation { retiredCopies.append(replaced) }
         model.lastPresentation = copy
         model.presentedVersion = model.modelVersion
         return copy
     }
 
+    /// A presentation copy of `model`'s own properties: one of its spare copies made over, else
+    /// a new one.
+    private func newCopy(of model: Layer) -> Layer {
+        while !model.spareCopies.isEmpty {
+            var spare = model.spareCopies.removeLast()
+            guard isKnownUniquelyReferenced(&spare) else { continue }
+            spare.recycle(asCopyOf: model)
+            return spare
+        }
+        return Engine.presentationCopy(of: model)
+    }
+
+    /// Gives the copies replaced since the last frame's diff back to their model layers as
+    /// spares, each one that no one holds: no earlier frame's tree the caller kept, no renderer
+    /// cache, no `presentation()` result still in use.
+    private func recycleRetiredCopies() {
+        // Parents first (taken from the end: evaluation retires sublayers first). A retired
+        // copy lets go of its sublayers, mask and instances, which may then be unheld in turn.
+        while !retiredCopies.isEmpty {
+            var copy = retiredCopies.removeLast()
+            guard isKnownUniquelyReferenced(&copy) else { continue }
+            copy.retire(releasingInto: &retiredCopies)
+            guard Layer.recyclableCopyClasses.contains(ObjectIdentifier(type(of: copy))), let model = copy.modelLayer
+            else { continue }
+            model.spareCopies.append(copy)
+        }
+    }
+
     // MARK: Replicator instances
 
+    /// Whether a replicator's delayed instances differ from those its copy `shown` has: they
+    /// change while their animations' samples do.
+    private func delayedInstancesChanged(of model: Layer, shownBy shown: Layer, at local: Double) -> Bool {
+        guard let replicator = shown as? ReplicatorLayer, replicator.delaysInstances,
+            let model = model as? ReplicatorLayer
+        else { return false }
+        Engine.instanceSamples(of: model, as: replicator, at: local, into: &instanceSamples)
+        return instanceSamples != model.instanceSamples
+    }
+
     /// Gives `copy` (a presentation of `model` at local time `local`) the sublayers of its
-    /// delayed instances: instance i's at `local − i × instanceDelay`, as fresh copies (the
-    /// incremental copies are the first instance's).
-    private static func evaluateDelayedInstances(
-        of model: ReplicatorLayer, into copy: ReplicatorLayer, at local: Double
-    ) {
-        guard copy.delaysInstances else {
-            copy.delayedInstances = []
-            model.instanceSamples = []
-            return
+    /// delayed instances: instance i's at `local − i × instanceDelay` (the incremental copies
+    /// are the first instance's), made of recycled copies where there are some.
+    private func evaluateDelayedInstances(of model: ReplicatorLayer, into copy: ReplicatorLayer, at local: Double) {
+        fillDelayedInstances(of: model, into: copy, at: local)
+        if copy.delaysInstances {
+            Engine.instanceSamples(of: model, as: copy, at: local, into: &model.instanceSamples)
+        } else {
+            model.instanceSamples.removeAll()
         }
-        attachDelayedInstances(of: model, to: copy, at: local)
-        model.instanceSamples = instanceSamples(of: model, as: copy, at: local)
+    }
+
+    private func fillDelayedInstances(of model: Layer, into copy: ReplicatorLayer, at local: Double) {
+        let count = copy.delaysInstances ? copy.drawnInstanceCount - 1 : 0
+        if copy.delayedInstances.count > count { copy.delayedInstances.removeLast(copy.delayedInstances.count - count) }
+        while copy.delayedInstances.count < count { copy.delayedInstances.append([]) }
+        for i in 0..<count {
+            let time = local - Double(i + 1) * copy.instanceDelay
+            copy.delayedInstances[i].removeAll(keepingCapacity: true)
+            for child in model.sublayerStorage {
+                let c = instanceCopy(of: child, parentTime: time)
+                c.superlayer = copy
+                copy.delayedInstances[i].append(c)
+            }
+        }
+    }
+
+    /// What `Engine.presentation(of:parentTime:)` makes, of recycled copies where there are
+    /// some (a replicator's delayed instance; retired with the replicator's copy).
+    private func instanceCopy(of model: Layer, parentTime: Double) -> Layer {
+        let local = model.localTime(fromParentTime: parentTime)
+        let copy = newCopy(of: model)
+        for entry in model.animationEntries where entry.animation.runtime.isCommitted {
+            entry.animation.apply(to: copy, atParentTime: local, removedAtEnd: entry.animation.isRemovedOnCompletion)
+        }
+        for child in model.sublayerStorage {
+            let c = instanceCopy(of: child, parentTime: local)
+            c.superlayer = copy
+            copy.sublayerStorage.append(c)
+        }
+        if let mask = model.mask {
+            let m = instanceCopy(of: mask, parentTime: local)
+            m.maskOwner = copy
+            copy.maskStorage = m
+        }
+        if let replicator = copy as? ReplicatorLayer { fillDelayedInstances(of: model, into: replicator, at: local) }
+        return copy
     }
 
     private static func attachDelayedInstances(of model: Layer, to copy: ReplicatorLayer, at local: Double) {
@@ -235,13 +317,13 @@ public final class Engine {
     }
 
     /// The samples of every committed animation under `model`'s sublayers at each delayed
-    /// instance's time (with `presentation`'s count and delay): equal samples, equal copies.
+    /// instance's time (with `presentation`'s count and delay), into `samples`: equal samples,
+    /// equal copies.
     static func instanceSamples(
-        of model: ReplicatorLayer, as presentation: ReplicatorLayer, at local: Double
-    )
-        -> [TimingSample?]
-    {
-        var samples: [TimingSample?] = []
+        of model: ReplicatorLayer, as presentation: ReplicatorLayer, at local: Double,
+        into samples: inout [TimingSample?]
+    ) {
+        samples.removeAll(keepingCapacity: true)
         for i in 1..<max(1, presentation.drawnInstanceCount) {
             let time = local - Double(i) * presentation.instanceDelay
             for child in model.sublayerStorage {
@@ -253,7 +335,6 @@ public final class Engine {
                 }
             }
         }
-        return samples
     }
 
     /// Whether an animation under `layer` (at its parent's time `parentTime`) is running.
@@ -397,9 +478,10 @@ public final class Engine {
         order.removeAll(keepingCapacity: true)
         record(presentation, toRoot: .identity, opacity: 1, clip: nil, visible: true, maskOwner: nil)
 
-        var changed: [Layer] = [], redraw: [Layer] = []
-        var dirty: [Rect] = []
-        func addDirty(_ r: Rect) { if !r.isNull && !r.isEmpty { dirty.append(r) } }
+        changedLayers.removeAll(keepingCapacity: true)
+        redrawLayers.removeAll(keepingCapacity: true)
+        dirtyRects.removeAll(keepingCapacity: true)
+        func addDirty(_ r: Rect) { if !r.isNull && !r.isEmpty { dirtyRects.append(r) } }
         var kept = 0
         for model in order {
             let id = ObjectIdentifier(model)
@@ -422,12 +504,12 @@ public final class Engine {
             }
             let needsRedraw =
                 model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
-            if needsRedraw { redraw.append(model); model.needsDisplayFlag = false }
+            if needsRedraw { redrawLayers.append(model); model.needsDisplayFlag = false }
             // A mask shows its owner only where it has alpha, so what a change in a mask's tree
             // can alter lies within its old and new extents, and within what the owner draws.
             func damage(_ r: Rect) { addDirty(now.maskOwner == nil ? r : maskDamage(r, owner: now.maskOwner)) }
             guard let before else {
-                changed.append(model)
+                changedLayers.append(model)
                 damage(now.extent)
                 continue
             }
@@ -452,7 +534,7 @@ public final class Engine {
                 needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
                 || surroundingsChanged || (!same && showsMore)
             guard isChanged else { continue }
-            changed.append(model)
+            changedLayers.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
                 let areas = changedDrawingAreas(now.presentation, since: before.presentation)
             {
@@ -477,8 +559,8 @@ public final class Engine {
         current.removeAll(keepingCapacity: true)
         previousPresentation = presentation
         return FrameUpdate(
-            time: t, presentation: presentation, changedLayers: changed, redrawLayers: redraw,
-            dirtyRects: dirty, isAnimating: isAnimating)
+            time: t, presentation: presentation, changedLayers: changedLayers, redrawLayers: redrawLayers,
+            dirtyRects: dirtyRects, isAnimating: isAnimating)
     }
 
     /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,

@@ -37,6 +37,8 @@ public final class FrameRenderer {
 
     private var context: GraphicsContext
     private var needsFullFrame = true
+    /// The rectangles repainted by the last frame (one array for every frame).
+    private var repainted: [IntRect] = []
 
     /// A renderer of `engine`'s tree into a `size.width × size.height` bitmap (negative sizes
     /// count as 0) over `background`.
@@ -67,21 +69,21 @@ public final class FrameRenderer {
     public func renderFrame(at time: Double) -> FrameResult {
         let update = engine.tick(at: time)
         renderer.invalidateContents(of: update.redrawLayers)
-        let rects: [IntRect]
         if needsFullFrame || !damageTracking {
-            rects = frameRect.isEmpty ? [] : [frameRect]
+            repainted.removeAll(keepingCapacity: true)
+            if !frameRect.isEmpty { repainted.append(frameRect) }
         } else {
-            rects = damagePolicy.deviceRects(for: update.dirtyRects, frame: frameRect)
+            damagePolicy.deviceRects(for: update.dirtyRects, frame: frameRect, into: &repainted)
         }
         needsFullFrame = false
-        if !rects.isEmpty {
-            renderer.render(update.presentation, into: context, dirty: rects, background: background)
+        if !repainted.isEmpty {
+            renderer.render(update.presentation, into: context, dirty: repainted, background: background)
         }
         // Idle frames count too: offscreen buffers a past animation needed are released.
         context.endFrame()
         return FrameResult(
-            time: time, dirty: rects, isAnimating: update.isAnimating,
-            pixelsRedrawn: rects.reduce(0) { $0 + $1.area })
+            time: time, dirty: repainted, isAnimating: update.isAnimating,
+            pixelsRedrawn: repainted.reduce(0) { $0 + $1.area })
     }
 
     /// Makes the next frame repaint everything (after the bitmap was changed from outside).

@@ -166,6 +166,9 @@ open class Layer {
     var modelVersion: UInt64 = 0
     /// `modelVersion` when `lastPresentation` was made.
     var presentedVersion: UInt64 = .max
+    /// Copies of earlier frames that no one holds any more (model layers only): the engine
+    /// makes them the next copies this layer needs instead of allocating new ones.
+    var spareCopies: [Layer] = []
 
     /// Bumped by every model change anywhere, so the engine knows whether to re-evaluate.
     nonisolated(unsafe) static var modelGeneration: UInt64 = 0
@@ -393,6 +396,44 @@ open class Layer {
         return extent
     }
     private var cachedExtent: Rect?
+
+    /// The library's classes whose presentation copies hold nothing but their slots and the
+    /// engine's own fields, so a copy no one holds can become a later frame's copy in place
+    /// (no allocation per frame). A subclass may copy state of its own in `init(layer:)`, and
+    /// the replicator, emitter and pie do: their copies are always new.
+    static let recyclableCopyClasses: Set<ObjectIdentifier> = [
+        ObjectIdentifier(Layer.self), ObjectIdentifier(ShapeLayer.self), ObjectIdentifier(TextLayer.self),
+        ObjectIdentifier(ArrowLayer.self), ObjectIdentifier(ProgressLayer.self), ObjectIdentifier(SectorLayer.self),
+        ObjectIdentifier(GradientLayer.self), ObjectIdentifier(TransformLayer.self),
+        ObjectIdentifier(SliceLayer.self), ObjectIdentifier(ReplicatorLayer.self)
+    ]
+
+    /// Empties a presentation copy that no frame shows any more and no one else holds, ready to
+    /// be recycled: no sublayers, mask, instances or transition (the arrays keep their
+    /// storage). The copies it let go of go to `released`: they may be unheld now.
+    func retire(releasingInto released: inout [Layer]) {
+        released.append(contentsOf: sublayerStorage)
+        sublayerStorage.removeAll(keepingCapacity: true)
+        if let mask = maskStorage { released.append(mask) }
+        maskStorage = nil
+        if let replicator = self as? ReplicatorLayer {
+            for i in replicator.delayedInstances.indices {
+                released.append(contentsOf: replicator.delayedInstances[i])
+                replicator.delayedInstances[i].removeAll(keepingCapacity: true)
+            }
+        }
+        transitionState = nil
+        superlayer = nil
+        maskOwner = nil
+    }
+
+    /// Makes this retired copy what `init(layer: model)` makes of its model: the model's values
+    /// in the same slots, and nothing computed from the old ones.
+    func recycle(asCopyOf model: Layer) {
+        for i in slots.indices { slots[i].copyValue(fromSameType: model.slots[i]) }
+        needsDisplayOnBoundsChange = model.needsDisplayOnBoundsChange
+        cachedExtent = nil
+    }
 }
 
 extension Layer: CustomStringConvertible {

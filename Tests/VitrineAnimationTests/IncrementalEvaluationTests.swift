@@ -75,6 +75,38 @@ final class IncrementalEvaluationTests: XCTestCase {
         XCTAssertEqual(f3.changedLayers.map { $0 === still }, [true])
     }
 
+    /// A copy no one holds any more is made over into a later frame's copy (no allocation per
+    /// frame), while a frame the caller keeps, and a kept `presentation()`, stay as they were.
+    func testCopiesNoOneHoldsAreRecycledAndKeptOnesStayAsTheyWere() throws {
+        let scene = Scene()
+        let group = Layer(), moving = ShapeLayer()
+        group.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        moving.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        group.addSublayer(moving)
+        scene.root.addSublayer(group)
+        _ = scene.frame(at: 0)
+        moving.add(linearAnimation("position.x", from: 0, to: 100, duration: 1), forKey: "x")
+        weak var early: Layer?
+        early = scene.frame(at: 0.1).presentation.sublayers[0].sublayers[0]
+        _ = scene.frame(at: 0.2)
+        let later = scene.frame(at: 0.3).presentation.sublayers[0].sublayers[0]
+        XCTAssertTrue(later === early, "the copy of two frames before, held by no one, is made over")
+        XCTAssertEqual(later.position.x, 30, accuracy: 1e-9)
+        XCTAssertTrue(later.superlayer === later.superlayer?.superlayer?.sublayers[0])
+
+        let kept = scene.frame(at: 0.4)
+        let keptCopy = try XCTUnwrap(moving.presentation())
+        for i in 5...9 {
+            let shown = scene.frame(at: Double(i) / 10).presentation.sublayers[0].sublayers[0]
+            XCTAssertFalse(shown === keptCopy || shown === kept.presentation.sublayers[0].sublayers[0])
+            XCTAssertEqual(shown.position.x, Double(i) * 10, accuracy: 1e-9)
+        }
+        XCTAssertEqual(kept.presentation.sublayers[0].sublayers[0].position.x, 40, accuracy: 1e-9)
+        XCTAssertTrue(kept.presentation.sublayers[0].sublayers[0].superlayer === kept.presentation.sublayers[0])
+        XCTAssertEqual(keptCopy.position.x, 40, accuracy: 1e-9)
+        assertSameTree(kept.presentation, scene.engine.presentationTree(at: 0.4))
+    }
+
     /// A finished animation held by its fill mode, and a paused layer, evaluate to the same
     /// copies frame after frame: the tree is not copied again and nothing is reported.
     func testHeldAndPausedAnimationsReuseTheWholeTree() {
