@@ -160,6 +160,17 @@ public final class GraphicsContext {
         blendSolid(pixel, rule: .nonZero)
     }
 
+    /// Fills a rectangle with rounded corners (the radius clamped to half the shorter side) with
+    /// `color`: the outline of `Path.addRoundedRect(_:cornerRadius:)`, without building a path.
+    public func fill(_ rect: Rect, cornerRadius: Double, color: Color) {
+        guard cornerRadius > 0 else { return fill(rect, color: color) }
+        let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
+        guard pixel >> 24 != 0 else { return }
+        rasterizer.reset(clip: state.clipBox)
+        guard rasterizer.addRoundedRect(rect, cornerRadius: cornerRadius, transform: state.transform) else { return }
+        blendSolid(pixel, rule: .nonZero)
+    }
+
     /// Fills the interior of `path` with `gradient` (its points in the current user space).
     public func fill(_ path: Path, gradient: Gradient, rule: FillRule = .nonZero) {
         guard

@@ -351,10 +351,10 @@ public struct Path: Hashable, Sendable {
             case .quad(let c, let p):
                 // Raise to a cubic: same curve, one extremum routine.
                 let c1 = current + (c - current) * (2.0 / 3.0), c2 = p + (c - p) * (2.0 / 3.0)
-                for q in Path.cubicExtrema(current, c1, c2, p) { add(q) }
+                Path.forEachCubicExtremum(current, c1, c2, p, add)
                 add(p); current = p
             case .cubic(let c1, let c2, let p):
-                for q in Path.cubicExtrema(current, c1, c2, p) { add(q) }
+                Path.forEachCubicExtremum(current, c1, c2, p, add)
                 add(p); current = p
             case .close: current = start
             }
@@ -363,25 +363,28 @@ public struct Path: Hashable, Sendable {
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
-    /// The points of a cubic where x or y reaches a local extremum strictly inside (0, 1).
-    static func cubicExtrema(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) -> [Point] {
-        var ts: [Double] = []
+    /// Calls `body` with each point of a cubic where x or y reaches a local extremum strictly
+    /// inside (0, 1).
+    static func forEachCubicExtremum(
+        _ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ body: (Point) -> Void
+    ) {
+        @inline(__always) func visit(_ t: Double) { if t > 0 && t < 1 { body(Path.cubicPoint(p0, p1, p2, p3, t)) } }
         for axis in 0..<2 {
             let v0 = axis == 0 ? p0.x : p0.y, v1 = axis == 0 ? p1.x : p1.y
             let v2 = axis == 0 ? p2.x : p2.y, v3 = axis == 0 ? p3.x : p3.y
             // Derivative / 3: a t² + b t + c
             let a = -v0 + 3 * v1 - 3 * v2 + v3, b = 2 * (v0 - 2 * v1 + v2), c = v1 - v0
             if abs(a) < 1e-12 {
-                if abs(b) > 1e-12 { ts.append(-c / b) }
+                if abs(b) > 1e-12 { visit(-c / b) }
             } else {
                 let disc = b * b - 4 * a * c
                 if disc >= 0 {
                     let s = disc.squareRoot()
-                    ts.append((-b + s) / (2 * a)); ts.append((-b - s) / (2 * a))
+                    visit((-b + s) / (2 * a))
+                    visit((-b - s) / (2 * a))
                 }
             }
         }
-        return ts.filter { $0 > 0 && $0 < 1 }.map { Path.cubicPoint(p0, p1, p2, p3, $0) }
     }
 
     @inline(__always)

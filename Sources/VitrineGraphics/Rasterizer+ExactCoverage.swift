@@ -26,9 +26,7 @@ extension Rasterizer {
         let geometryRow = offsetY &+ bandTop &+ bandRow
         let rowTop = geometryRow << 8
         let cell = offsetX &+ column
-        var scratch = exactScratch
-        exactScratch = ExactCoverageScratch()
-        defer { exactScratch = scratch }
+        let scratch = exactScratch
         scratch.removeAll()
         for k in rowEdgeStart[bandRow]..<rowEdgeStart[bandRow &+ 1] {
             let e = edges[Int(rowEdgeList[k])]
@@ -94,9 +92,7 @@ extension Rasterizer {
         let geometryRow = offsetY &+ bandTop &+ bandRow
         var k = firstEvent(inRow: geometryRow)
         let kEnd = firstEvent(inRow: geometryRow &+ 1)
-        var profile = windingProfile
-        windingProfile = WindingProfile()
-        defer { windingProfile = profile }
+        let profile = windingProfile
         profile.removeAll()
         let clipLeft = offsetX << 8
         while k < kEnd && Int(events[k].x) < clipLeft {
@@ -182,10 +178,10 @@ extension Rasterizer {
 
 /// The steps of the winding along a pixel's left side within its row, from the events left of
 /// it: (height 0…256, change), at most one per height, none zero.
-struct WindingProfile {
+final class WindingProfile {
     private var steps: [(y: Int, delta: Int)] = []
 
-    mutating func removeAll() {
+    func removeAll() {
         steps.removeAll(keepingCapacity: true)
         range = 0
     }
@@ -196,7 +192,7 @@ struct WindingProfile {
     /// How many values apart its highest and lowest winding are.
     private(set) var range = 0
 
-    mutating func add(y: Int, delta: Int) {
+    func add(y: Int, delta: Int) {
         if let i = steps.firstIndex(where: { $0.y == y }) {
             steps[i].delta &+= delta
             if steps[i].delta == 0 { steps.remove(at: i) }
@@ -215,7 +211,7 @@ struct WindingProfile {
 }
 
 /// What `Rasterizer.exactCoverage` gathers for one pixel, kept to reuse its storage.
-struct ExactCoverageScratch {
+final class ExactCoverageScratch {
     /// The pieces inside the pixel, top to bottom, in 24.8 fixed point from its top-left corner
     /// (x 0…256, y 0…256), with their winding sign.
     private var pieces: [(x0: Int, y0: Int, x1: Int, y1: Int, sign: Int)] = []
@@ -226,7 +222,7 @@ struct ExactCoverageScratch {
     private var cuts: [Double] = []
     private var crossings: [(x: Double, sign: Int)] = []
 
-    mutating func removeAll() {
+    func removeAll() {
         pieces.removeAll(keepingCapacity: true)
         steps.removeAll(keepingCapacity: true)
         cuts.removeAll(keepingCapacity: true)
@@ -236,7 +232,7 @@ struct ExactCoverageScratch {
     /// Takes one row piece (`fy0 < fy1`, geometry x) apart as `Rasterizer.addRowPiece` does: the
     /// part in cells left of the pixel becomes a step of the left side's winding, the part in
     /// the pixel a piece.
-    mutating func addRowPiece(x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int, cell: Int) {
+    func addRowPiece(x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int, cell: Int) {
         let left = cell << 8, right = left &+ 256
         if x0 == x1 {
             let c = x0 >> 8
@@ -268,24 +264,26 @@ struct ExactCoverageScratch {
         }
     }
 
-    private mutating func addStep(_ top: Int, _ bottom: Int, _ sign: Int) {
+    private func addStep(_ top: Int, _ bottom: Int, _ sign: Int) {
         if top >= bottom { return }
         steps.append((top, sign))
         steps.append((bottom, -sign))
     }
 
-    private mutating func addPiece(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ sign: Int) {
+    private func addPiece(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ sign: Int) {
         if y0 < y1 { pieces.append((x0, y0, x1, y1, sign)) }
     }
 
     /// The covered area of the pixel, in 1/65536ths: the strips between every height where a
     /// piece ends, two pieces cross or the left side's winding changes.
-    mutating func coveredArea(evenOdd: Bool) -> Double {
+    func coveredArea(evenOdd: Bool) -> Double {
         // Net steps only: a height where the winding does not change is no cut, so the cuts
         // do not depend on how the geometry left of the pixel was split (the clip's chords).
         steps.sort { $0.y < $1.y }
         var merged = 0
-        for s in steps {
+        // By index: iterating the array would hold its storage and make the writes copy it.
+        for k in steps.indices {
+            let s = steps[k]
             if merged > 0 && steps[merged &- 1].y == s.y {
                 steps[merged &- 1].delta &+= s.delta
                 if steps[merged &- 1].delta == 0 { merged &-= 1 }

@@ -76,15 +76,23 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
 
     /// This transform, then `t` (self · t, as CATransform3DConcat).
     public func concatenating(_ t: Transform3D) -> Transform3D {
-        let a = entries, b = t.entries
-        var out = [Double](repeating: 0, count: 16)
-        for i in 0..<4 {
-            for j in 0..<4 {
-                out[i * 4 + j] =
-                    a[i * 4] * b[j] + a[i * 4 + 1] * b[4 + j] + a[i * 4 + 2] * b[8 + j] + a[i * 4 + 3] * b[12 + j]
-            }
+        // Row i of the product is row i of self combined with the rows of t (each sum in the
+        // order of the entries, as the matrix product writes it).
+        let b1 = SIMD4(t.m11, t.m12, t.m13, t.m14), b2 = SIMD4(t.m21, t.m22, t.m23, t.m24)
+        let b3 = SIMD4(t.m31, t.m32, t.m33, t.m34), b4 = SIMD4(t.m41, t.m42, t.m43, t.m44)
+        func row(_ x: Double, _ y: Double, _ z: Double, _ w: Double) -> SIMD4<Double> {
+            x * b1 + y * b2 + z * b3 + w * b4
         }
-        return Transform3D(out)
+        return Transform3D(
+            rows: row(m11, m12, m13, m14), row(m21, m22, m23, m24), row(m31, m32, m33, m34),
+            row(m41, m42, m43, m44))
+    }
+
+    private init(rows r1: SIMD4<Double>, _ r2: SIMD4<Double>, _ r3: SIMD4<Double>, _ r4: SIMD4<Double>) {
+        (m11, m12, m13, m14) = (r1[0], r1[1], r1[2], r1[3])
+        (m21, m22, m23, m24) = (r2[0], r2[1], r2[2], r2[3])
+        (m31, m32, m33, m34) = (r3[0], r3[1], r3[2], r3[3])
+        (m41, m42, m43, m44) = (r4[0], r4[1], r4[2], r4[3])
     }
 
     /// Whether points of the plane z = 0 stay affine (no perspective reaches them): then
