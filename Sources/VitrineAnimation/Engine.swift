@@ -45,6 +45,8 @@ public final class Engine {
     /// The keys that differ between a layer's two presentations, reused from layer to layer
     /// and frame to frame (no allocation per changed layer).
     private var changedKeys: [String] = []
+    /// Where a layer says its drawing changed (reused likewise).
+    private var changedAreas: [Rect] = []
     /// The sublayer copies of the layers being evaluated, innermost last.
     private var childCopies: [Layer] = []
     /// What the last diff found (one array each for every frame; a caller that keeps a frame's
@@ -536,11 +538,11 @@ public final class Engine {
             guard isChanged else { continue }
             changedLayers.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
-                let areas = changedDrawingAreas(now.presentation, since: before.presentation)
+                findChangedDrawingAreas(now.presentation, since: before.presentation)
             {
                 // Only the layer's own drawing changed, and the layer knows where.
                 let extent = now.extent.union(before.extent)
-                for area in areas { damage(now.toRoot.apply(to: area).intersection(extent)) }
+                for area in changedAreas { damage(now.toRoot.apply(to: area).intersection(extent)) }
                 continue
             }
             damage(now.extent)
@@ -704,15 +706,17 @@ public final class Engine {
     }
 
     /// Where `now`'s drawing differs from `before`'s when they differ in property values only,
-    /// as the layer reports it (`Layer.changedDrawingAreas(since:changedKeys:)`); nil: anywhere.
-    private func changedDrawingAreas(_ now: Layer, since before: Layer) -> [Rect]? {
-        guard now.slotLayout === before.slotLayout else { return nil }
+    /// as the layer reports it (`Layer.changedDrawingAreas(since:changedKeys:into:)`), into
+    /// `changedAreas`; false: anywhere.
+    private func findChangedDrawingAreas(_ now: Layer, since before: Layer) -> Bool {
+        guard now.slotLayout === before.slotLayout else { return false }
         changedKeys.removeAll(keepingCapacity: true)
         for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
             changedKeys.append(now.slotLayout.keys[i])
         }
-        guard !changedKeys.isEmpty else { return nil }
-        return now.changedDrawingAreas(since: before, changedKeys: changedKeys)
+        guard !changedKeys.isEmpty else { return false }
+        changedAreas.removeAll(keepingCapacity: true)
+        return now.changedDrawingAreas(since: before, changedKeys: changedKeys, into: &changedAreas)
     }
 
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {

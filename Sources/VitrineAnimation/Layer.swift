@@ -358,10 +358,14 @@ open class Layer {
     open func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? { nil }
 
     /// `changedDrawingArea` as several rectangles, for a change spread thinly over a large area
-    /// (a path's outline moving across the screen): the same contract, the union being the
-    /// area. The default is `changedDrawingArea`'s one rectangle.
-    open func changedDrawingAreas(since previous: Layer, changedKeys: [String]) -> [Rect]? {
-        changedDrawingArea(since: previous, changedKeys: changedKeys).map { [$0] }
+    /// (a path's outline moving across the screen): the same contract, the union of the
+    /// rectangles appended to `areas` being the area; false means anywhere. (Appending to the
+    /// engine's array spares an allocation per frame.) The default is `changedDrawingArea`'s
+    /// one rectangle.
+    open func changedDrawingAreas(since previous: Layer, changedKeys: [String], into areas: inout [Rect]) -> Bool {
+        guard let area = changedDrawingArea(since: previous, changedKeys: changedKeys) else { return false }
+        areas.append(area)
+        return true
     }
 
     /// Whether the layer paints anything of its own across its bounds: a visible background,

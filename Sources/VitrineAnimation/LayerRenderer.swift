@@ -181,7 +181,7 @@ public final class LayerRenderer {
         let bounds = layer.bounds.standardized
         let radius = layer.clampedCornerRadius
         if let color = layer.backgroundColor, color.alpha > 0 {
-            fillRoundedRect(bounds, radius: radius, color: color, in: ctx)
+            ctx.fill(bounds, cornerRadius: radius, color: color)
         }
         if layer.masksToBounds {
             ctx.saveGState()
@@ -249,16 +249,6 @@ public final class LayerRenderer {
                     : $0.offset < $1.offset
             }
             for (_, child) in sorted { renderLayer(child, in: ctx) }
-        }
-    }
-
-    private func fillRoundedRect(_ rect: Rect, radius: Double, color: Color, in ctx: GraphicsContext) {
-        if radius == 0 {
-            ctx.fill(rect, color: color)
-        } else {
-            var path = Path()
-            path.addRoundedRect(rect, cornerRadius: radius)
-            ctx.fill(path, color: color)
         }
     }
 

@@ -96,45 +96,59 @@ open class ShapeLayer: Layer {
     /// differ only between the highest and lowest differing edge in the point's column. The
     /// area is that band over 16 strips across the differing edges (a wave moving down the
     /// screen repaints a band along its outline, not the whole shape).
-    open override func changedDrawingAreas(since previous: Layer, changedKeys: [String]) -> [Rect]? {
-        guard changedKeys == ["path"], let previous = previous as? ShapeLayer, fills, !strokes, !previous.strokes,
-            let path, let old = previous.path
-        else { return changedDrawingArea(since: previous, changedKeys: changedKeys).map { [$0] } }
-        var counts: [FillEdge: Int] = [:]
-        for edge in FillEdge.edges(of: path) { counts[edge, default: 0] += 1 }
-        for edge in FillEdge.edges(of: old) { counts[edge, default: 0] -= 1 }
-        let differing = counts.filter { $0.value != 0 }.map(\.key)
-        guard !differing.isEmpty else { return [] }
-        var segments: [(Point, Point)] = []
+    open override func changedDrawingAreas(
+        since previous: Layer, changedKeys: [String], into areas: inout [Rect]
+    ) -> Bool {
+        guard changedKeys.count == 1, changedKeys[0] == "path", let previous = previous as? ShapeLayer, fills,
+            !strokes, !previous.strokes, let path, let old = previous.path
+        else { return super.changedDrawingAreas(since: previous, changedKeys: changedKeys, into: &areas) }
+        // Kept per thread: a path animating every frame allocates nothing here.
+        let scratch = ShapeLayer.bandScratch.value
+        scratch.counts.removeAll(keepingCapacity: true)
+        FillEdge.forEachEdge(of: path) { scratch.counts[$0, default: 0] += 1 }
+        FillEdge.forEachEdge(of: old) { scratch.counts[$0, default: 0] -= 1 }
         let tolerance = 0.25
-        for edge in differing {
-            for line in edge.path.flattened(tolerance: tolerance) {
-                for (p, q) in zip(line.points, line.points.dropFirst()) {
-                    guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { return nil }
-                    segments.append((p, q))
-                }
-            }
+        scratch.segments.removeAll(keepingCapacity: true)
+        for (edge, count) in scratch.counts where count != 0 {
+            guard edge.appendSegments(tolerance: tolerance, to: &scratch.segments) else { return false }
         }
-        let minX = segments.map { min($0.0.x, $0.1.x) }.min() ?? 0
-        let maxX = segments.map { max($0.0.x, $0.1.x) }.max() ?? 0
-        let strips = 16, width = max(maxX - minX, 1e-9) / Double(strips)
-        var low = [Double](repeating: .infinity, count: strips), high = [Double](repeating: -.infinity, count: strips)
+        guard !scratch.segments.isEmpty else { return true }
+        var minX = Double.infinity, maxX = -Double.infinity
+        for (p, q) in scratch.segments {
+            minX = min(minX, p.x, q.x)
+            maxX = max(maxX, p.x, q.x)
+        }
+        let strips = BandScratch.strips, width = max(maxX - minX, 1e-9) / Double(strips)
+        scratch.low.removeAll(keepingCapacity: true)
+        scratch.low.append(contentsOf: repeatElement(.infinity, count: strips))
+        scratch.high.removeAll(keepingCapacity: true)
+        scratch.high.append(contentsOf: repeatElement(-.infinity, count: strips))
         func strip(_ x: Double) -> Int { min(max(Int(((x - minX) / width).rounded(.down)), 0), strips - 1) }
-        for (p, q) in segments {
+        for (p, q) in scratch.segments {
             for i in strip(min(p.x, q.x))...strip(max(p.x, q.x)) {
-                low[i] = min(low[i], p.y, q.y)
-                high[i] = max(high[i], p.y, q.y)
+                scratch.low[i] = min(scratch.low[i], p.y, q.y)
+                scratch.high[i] = max(scratch.high[i], p.y, q.y)
             }
         }
         // The flattening's error, and a pixel of anti-aliasing.
         let margin = tolerance + 1
-        return (0..<strips).compactMap { i in
-            guard low[i] <= high[i] else { return nil }
-            return Rect(
-                x: minX + Double(i) * width - margin, y: low[i] - margin, width: width + 2 * margin,
-                height: high[i] - low[i] + 2 * margin)
+        for i in 0..<strips where scratch.low[i] <= scratch.high[i] {
+            areas.append(
+                Rect(
+                    x: minX + Double(i) * width - margin, y: scratch.low[i] - margin, width: width + 2 * margin,
+                    height: scratch.high[i] - scratch.low[i] + 2 * margin))
         }
+        return true
     }
+
+    /// What `changedDrawingAreas` works in, kept from call to call.
+    private final class BandScratch {
+        static let strips = 16
+        var counts: [FillEdge: Int] = [:]
+        var segments: [(Point, Point)] = []
+        var low: [Double] = [], high: [Double] = []
+    }
+    private static let bandScratch = ThreadLocal { BandScratch() }
 
     /// When only `strokeStart` or `strokeEnd` moved, the strokes share every whole segment
     /// before and after the moved ends (trimming keeps them as they are): they differ only
@@ -191,12 +205,11 @@ private enum FillEdge: Hashable {
     case quad(Point, Point, Point)
     case cubic(Point, Point, Point, Point)
 
-    /// The edges `path` fills between.
-    static func edges(of path: Path) -> [FillEdge] {
-        var edges: [FillEdge] = []
+    /// Calls `body` with each edge `path` fills between.
+    static func forEachEdge(of path: Path, _ body: (FillEdge) -> Void) {
         var start = Point.zero, current = Point.zero, open = false
         func close() {
-            if open && current != start { edges.append(.line(current, start)) }
+            if open && current != start { body(.line(current, start)) }
             open = false
             current = start
         }
@@ -207,15 +220,15 @@ private enum FillEdge: Hashable {
                 start = p
                 current = p
             case .line(let p):
-                edges.append(.line(current, p))
+                body(.line(current, p))
                 current = p
                 open = true
             case .quad(let c, let p):
-                edges.append(.quad(current, c, p))
+                body(.quad(current, c, p))
                 current = p
                 open = true
             case .cubic(let c1, let c2, let p):
-                edges.append(.cubic(current, c1, c2, p))
+                body(.cubic(current, c1, c2, p))
                 current = p
                 open = true
             case .close:
@@ -223,23 +236,43 @@ private enum FillEdge: Hashable {
             }
         }
         close()
-        return edges
     }
 
-    /// The edge alone, as a path.
-    var path: Path {
-        var path = Path()
+    /// Appends the edge's segments, flattened as `Path.flattened(tolerance:)` flattens it alone;
+    /// false when a point is not finite.
+    func appendSegments(tolerance: Double, to segments: inout [(Point, Point)]) -> Bool {
+        var previous: Point
+        let last: Point
         switch self {
         case let .line(a, b):
-            path.move(to: a)
-            path.addLine(to: b)
+            previous = a
+            last = b
         case let .quad(a, c, b):
-            path.move(to: a)
-            path.addQuadCurve(to: b, control: c)
+            previous = a
+            last = b
+            let n = Flattening.segmentCount(a, c, b, tolerance: tolerance)
+            for i in 1..<n {
+                let t = Double(i) / Double(n), mt = 1 - t
+                let p = Point(
+                    x: mt * mt * a.x + 2 * mt * t * c.x + t * t * b.x, y: mt * mt * a.y + 2 * mt * t * c.y + t * t * b.y
+                )
+                guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return false }
+                segments.append((previous, p))
+                previous = p
+            }
         case let .cubic(a, c1, c2, b):
-            path.move(to: a)
-            path.addCurve(to: b, control1: c1, control2: c2)
+            previous = a
+            last = b
+            let n = Flattening.segmentCount(a, c1, c2, b, tolerance: tolerance)
+            for i in 1..<n {
+                let p = Path.cubicPoint(a, c1, c2, b, Double(i) / Double(n))
+                guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return false }
+                segments.append((previous, p))
+                previous = p
+            }
         }
-        return path
+        guard last.x.isFinite, last.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return false }
+        segments.append((previous, last))
+        return true
     }
 }

@@ -387,8 +387,9 @@ public struct Path: Hashable, Sendable {
         }
     }
 
+    /// The point of the cubic p0 … p3 at parameter `t`.
     @inline(__always)
-    static func cubicPoint(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
+    public static func cubicPoint(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
         let mt = 1 - t
         let a = mt * mt * mt, b = 3 * mt * mt * t, c = 3 * mt * t * t, d = t * t * t
         return Point(
