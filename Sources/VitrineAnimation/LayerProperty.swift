@@ -1,4 +1,5 @@
 import Foundation
+import VitrineGraphics
 
 /// Declares an animatable property of a `Layer` subclass in one line:
 ///

@@ -181,7 +181,7 @@ open class ShapeLayer: Layer {
         case (nil, nil):
             return .null
         }
-        let measure = PathMeasure(path)
+        let measure = PathMeasure.measure(of: path)
         var area = Rect.null
         // The stroke's reach here: half the width, more at square caps and at the miters of
         // the corners these segments actually have (not the limit's worst case).

@@ -1,4 +1,5 @@
 import Foundation
+import VitrineGraphics
 
 /// Batches model changes and sets how implicit animations run (CATransaction).
 ///

@@ -235,14 +235,22 @@ public final class GraphicsContext {
             path: path, strokeStart: strokeStart, strokeEnd: strokeEnd,
             dashPattern: style.dashPattern, dashPhase: style.dashPhase)
         if let cached = visibleParts.first(where: { $0.key == key }) { return cached.path }
-        var visible = whole ? path : path.trimmed(from: strokeStart, to: strokeEnd)
+        // The slot given up lends its path's storage to the new part (a trim moving every frame).
+        let slot = visibleParts.count < Self.visiblePartSlots ? visibleParts.count : nextVisiblePartSlot
+        var visible = Path()
+        if slot < visibleParts.count { swap(&visible, &visibleParts[slot].path) }
+        if whole {
+            visible = path
+        } else {
+            path.trimmed(from: strokeStart, to: strokeEnd, into: &visible)
+        }
         if !style.dashPattern.isEmpty {
             visible = visible.dashed(pattern: style.dashPattern, phase: style.dashPhase)
         }
-        if visibleParts.count < Self.visiblePartSlots {
+        if slot == visibleParts.count {
             visibleParts.append((key, visible))
         } else {
-            visibleParts[nextVisiblePartSlot] = (key, visible)
+            visibleParts[slot] = (key, visible)
             nextVisiblePartSlot = (nextVisiblePartSlot + 1) % Self.visiblePartSlots
         }
         return visible

@@ -58,6 +58,13 @@ public struct Path: Hashable, Sendable {
     /// Makes room for `count` elements in total, for builders that know their size up front.
     public mutating func reserveCapacity(_ count: Int) { elements.reserveCapacity(count) }
 
+    /// Empties the path; with `keepingCapacity`, its storage stays for the next one built in it.
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        elements.removeAll(keepingCapacity: keepingCapacity)
+        currentPoint = nil
+        subpathStart = nil
+    }
+
     // MARK: - Primitive commands
 
     public mutating func move(to p: Point) {

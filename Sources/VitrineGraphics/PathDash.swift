@@ -25,7 +25,7 @@ extension Path {
         let period = intervals.reduce(0, +)
         guard period > 0, period.isFinite else { return self }
 
-        let measure = PathMeasure(self)
+        let measure = PathMeasure.measure(of: self)
         let dashCount = measure.length * Double(intervals.count / 2) / period
         guard dashCount <= Double(Path.maximumDashCount) else { return self }
 

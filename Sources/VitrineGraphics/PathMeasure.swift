@@ -28,6 +28,28 @@ public struct PathMeasure: Sendable {
     /// short interval is then accurate far below it.
     static let subdivisionTolerance = 0.25
 
+    /// The measure of `path`: one of the last few measured on this thread when it is among
+    /// them (a stroke trimmed by an animation measures the same path every frame), else a new one.
+    public static func measure(of path: Path) -> PathMeasure {
+        let recent = recentlyMeasured.value
+        if let i = recent.entries.firstIndex(where: { $0.path == path }) { return recent.entries[i].measure }
+        let measure = PathMeasure(path)
+        if recent.entries.count < RecentMeasures.capacity {
+            recent.entries.append((path, measure))
+        } else {
+            recent.entries[recent.next] = (path, measure)
+            recent.next = (recent.next + 1) % RecentMeasures.capacity
+        }
+        return measure
+    }
+
+    private final class RecentMeasures {
+        static let capacity = 4
+        var entries: [(path: Path, measure: PathMeasure)] = []
+        var next = 0
+    }
+    private static let recentlyMeasured = ThreadLocal { RecentMeasures() }
+
     /// Measures `path`.
     public init(_ path: Path) {
         var builder = Builder()

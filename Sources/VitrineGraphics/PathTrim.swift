@@ -10,16 +10,26 @@ extension Path {
     /// wholly inside a partial range comes out open: it runs from its start around to its start
     /// again, with ends instead of a join there. Zero-length subpaths are skipped.
     public func trimmed(from start: Double, to end: Double) -> Path {
-        guard !start.isNaN, !end.isNaN else { return Path() }
-        let from = min(max(start, 0), 1), to = min(max(end, 0), 1)
-        if from >= to { return Path() }
-        if from == 0 && to == 1 { return self }
-
-        let measure = PathMeasure(self)
-        let total = measure.length
-        guard total > 0 else { return Path() }
-        let lower = from * total, upper = to * total
         var result = Path()
+        trimmed(from: start, to: end, into: &result)
+        return result
+    }
+
+    /// `trimmed(from:to:)` built in `result` (emptied first, its storage reused).
+    public func trimmed(from start: Double, to end: Double, into result: inout Path) {
+        result.removeAll(keepingCapacity: true)
+        guard !start.isNaN, !end.isNaN else { return }
+        let from = min(max(start, 0), 1), to = min(max(end, 0), 1)
+        if from >= to { return }
+        if from == 0 && to == 1 {
+            result = self
+            return
+        }
+
+        let measure = PathMeasure.measure(of: self)
+        let total = measure.length
+        guard total > 0 else { return }
+        let lower = from * total, upper = to * total
         for (index, contour) in measure.contours.enumerated() where contour.length > 0 {
             let contourEnd = contour.start + contour.length
             let a = max(lower, contour.start), b = min(upper, contourEnd)
@@ -29,6 +39,5 @@ extension Path {
                 ofContour: index, from: a - contour.start, to: b - contour.start,
                 startWithMove: true, into: &result)
         }
-        return result
     }
 }

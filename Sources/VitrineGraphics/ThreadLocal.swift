@@ -2,12 +2,12 @@ import Foundation
 
 /// One instance of `Value` per thread, made on first use and released when its thread ends
 /// (a pthread key: much cheaper to read per call than `Thread.current.threadDictionary`).
-final class ThreadLocal<Value: AnyObject> {
+package final class ThreadLocal<Value: AnyObject> {
     private var key = pthread_key_t()
     private let make: () -> Value
 
     /// Thread-local values made by `make`.
-    init(_ make: @escaping () -> Value) {
+    package init(_ make: @escaping () -> Value) {
         self.make = make
         pthread_key_create(&key) { pointer in
             if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
@@ -15,7 +15,7 @@ final class ThreadLocal<Value: AnyObject> {
     }
 
     /// The calling thread's value.
-    var value: Value {
+    package var value: Value {
         if let p = pthread_getspecific(key) { return Unmanaged<Value>.fromOpaque(p).takeUnretainedValue() }
         let value = make()
         pthread_setspecific(key, Unmanaged.passRetained(value).toOpaque())
