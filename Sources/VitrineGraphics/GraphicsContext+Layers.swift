@@ -46,29 +46,15 @@ extension GraphicsContext {
         guard !region.isEmpty else { return }
         let pixels = layer.bitmap.drawTarget, target = self.target
         // A fade's group covers the frame: its rows are shared among the cores.
-        RowBands.forEach(rows: region.y..<region.maxY, width: region.width) { rows in
-            for y in rows {
-                let source = pixels.row(y) + region.x
-                if alpha != 0 {
-                    if let tint { GraphicsContext.multiply(source, count: region.width, by: tint) }
-                    if adds {
-                        GraphicsContext.add(
-                            source, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
-                    } else {
-                        SpanBlitter.blendPixels(
-                            target.row(y), x: region.x, source, count: region.width,
-                            factor: alpha, mask: nil)
-                    }
-                }
-                source.update(repeating: 0, count: region.width)
-            }
-        }
+        RowBands.forEach(
+            rows: region.y..<region.maxY, width: region.width,
+            LayerComposite(source: pixels, target: target, region: region, alpha: alpha, tint: tint, adds: adds))
         dirty = dirty.union(region)
     }
 
     /// `target += source × factor / 255`, channel by channel (premultiplied stays so: each
     /// channel and alpha are summed alike, then held at 255).
-    private static func add(
+    fileprivate static func add(
         _ source: UnsafeMutablePointer<UInt32>, scaledBy factor: UInt32, to target: UnsafeMutablePointer<UInt32>,
         count: Int
     ) {
@@ -163,5 +149,32 @@ extension GraphicsContext {
         target = layer.parent
         dirty = layer.parentDirty
         return (layer, region)
+    }
+}
+
+/// A transparency layer's rows composited into the level below (and cleared for reuse), as a
+/// `RowBands` job.
+private struct LayerComposite: RowBandJob {
+    let source: DrawTarget
+    let target: DrawTarget
+    let region: IntRect
+    let alpha: UInt32
+    let tint: UInt32?
+    let adds: Bool
+
+    func run(rows: Range<Int>) {
+        for y in rows {
+            let pixels = source.row(y) + region.x
+            if alpha != 0 {
+                if let tint { GraphicsContext.multiply(pixels, count: region.width, by: tint) }
+                if adds {
+                    GraphicsContext.add(pixels, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
+                } else {
+                    SpanBlitter.blendPixels(
+                        target.row(y), x: region.x, pixels, count: region.width, factor: alpha, mask: nil)
+                }
+            }
+            pixels.update(repeating: 0, count: region.width)
+        }
     }
 }

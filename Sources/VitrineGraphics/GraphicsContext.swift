@@ -142,16 +142,10 @@ public final class GraphicsContext {
         if let box = pixelAlignedDeviceRect(rect) {
             let r = box.intersection(state.clipBox)
             guard !r.isEmpty else { return }
-            let mask = state.clipMask, target = self.target
             // A layer's background filling the frame: rows shared among the cores.
-            RowBands.forEach(rows: r.y..<r.maxY, width: r.width) { rows in
-                var whole = CoverageSpan(x: Int32(r.x), length: Int32(r.width), coverage: 255)
-                for y in rows {
-                    SpanBlitter.fillSolid(
-                        row: target.row(y), spans: &whole, count: 1, color: pixel,
-                        mask: mask.map { UnsafePointer($0.deviceRow(y)) })
-                }
-            }
+            RowBands.forEach(
+                rows: r.y..<r.maxY, width: r.width,
+                SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
             dirty = dirty.union(r)
             return
         }
@@ -325,10 +319,8 @@ public final class GraphicsContext {
         if mask == nil && r.x == 0 && r.width == target.stride {
             // Whole rows are one contiguous run: a fill at memory speed (a frame's shared among
             // the cores).
-            let target = self.target
-            RowBands.forEach(rows: r.y..<r.maxY, width: r.width) { rows in
-                PixelFill.fill(target.row(rows.lowerBound), pixel, count: r.width * rows.count)
-            }
+            RowBands.forEach(
+                rows: r.y..<r.maxY, width: r.width, WholeRowsFill(target: target, pixel: pixel, width: r.width))
             dirty = dirty.union(r)
             return
         }
@@ -437,4 +429,30 @@ struct VisiblePartKey: Equatable {
     var strokeEnd: Double
     var dashPattern: [Double]
     var dashPhase: Double
+}
+
+/// Rows of a rectangle filled with one colour through the clip mask, as a `RowBands` job.
+private struct SolidRectRows: RowBandJob {
+    let target: DrawTarget
+    let rect: IntRect
+    let pixel: UInt32
+    let mask: AlphaMask?
+
+    func run(rows: Range<Int>) {
+        var whole = CoverageSpan(x: Int32(rect.x), length: Int32(rect.width), coverage: 255)
+        for y in rows {
+            SpanBlitter.fillSolid(
+                row: target.row(y), spans: &whole, count: 1, color: pixel,
+                mask: mask.map { UnsafePointer($0.deviceRow(y)) })
+        }
+    }
+}
+
+/// Whole rows (one contiguous run of memory) set to one pixel value, as a `RowBands` job.
+private struct WholeRowsFill: RowBandJob {
+    let target: DrawTarget
+    let pixel: UInt32
+    let width: Int
+
+    func run(rows: Range<Int>) { PixelFill.fill(target.row(rows.lowerBound), pixel, count: width * rows.count) }
 }

@@ -24,17 +24,31 @@ public enum RowBands {
     /// that the parallel path ran).
     public static var parallelLoopCount: Int { pool.lock.withLock { pool.parallelLoops } }
 
-    /// Calls `body` with bands of `rows` covering them in order, in parallel when the loop
-    /// covers at least `minimumPixels` of `width`-pixel rows.
-    public static func forEach(rows: Range<Int>, width: Int, _ body: (Range<Int>) -> Void) {
+    /// Runs `job` on bands of `rows` covering them, in parallel when the loop covers at least
+    /// `minimumPixels` of `width`-pixel rows.
+    public static func forEach<Job: RowBandJob>(rows: Range<Int>, width: Int, _ job: Job) {
         guard rows.count >= 2, rows.count * max(width, 0) >= minimumPixels else {
-            body(rows)
+            job.run(rows: rows)
             return
         }
-        pool.run(rows: rows, body)
+        pool.run(rows: rows, job)
     }
 
     private static let pool = BandPool()
+}
+
+/// A loop over rows that `RowBands` may share among threads: a value holding what the loop
+/// needs (a closure would be copied to the heap to reach the helpers, once per loop).
+public protocol RowBandJob {
+    /// Does the loop's work for `rows`, the same whatever band they are part of.
+    func run(rows: Range<Int>)
+}
+
+extension RowBandJob {
+    /// Runs the job of this type at `pointer`.
+    fileprivate static func run(at pointer: UnsafeRawPointer, rows: Range<Int>) {
+        pointer.assumingMemoryBound(to: Self.self).pointee.run(rows: rows)
+    }
 }
 
 /// The helper threads of `RowBands`, and the hand-over of one loop to them.
@@ -46,29 +60,30 @@ private final class BandPool: @unchecked Sendable {
     private let running = NSLock()
     private var helpers: [(start: DispatchSemaphore, thread: Thread)] = []
     private let finished = DispatchSemaphore(value: 0)
-    /// The loop being run and its bands: written before the helpers are started, read by them
-    /// until they signal `finished` (the semaphores order the accesses).
-    private var body: ((Range<Int>) -> Void)?
+    /// The loop being run (where its job is, and the job's type) and its bands: written before
+    /// the helpers are started, read by them until they signal `finished` (the semaphores order
+    /// the accesses).
+    private var job: (pointer: UnsafeRawPointer, type: any RowBandJob.Type)?
     private var rows = 0..<0
     private var bandCount = 1
 
-    func run(rows: Range<Int>, _ body: (Range<Int>) -> Void) {
+    func run<Job: RowBandJob>(rows: Range<Int>, _ job: Job) {
         let bands = min(lock.withLock { wanted }, rows.count)
         guard bands > 1, running.try() else {
-            body(rows)
+            job.run(rows: rows)
             return
         }
         defer { running.unlock() }
         lock.withLock { parallelLoops += 1 }
         while helpers.count < bands - 1 { startHelper(index: helpers.count + 1) }
-        withoutActuallyEscaping(body) { body in
-            self.body = body
+        withUnsafePointer(to: job) { pointer in
+            self.job = (UnsafeRawPointer(pointer), Job.self)
             self.rows = rows
             bandCount = bands
             for helper in helpers.prefix(bands - 1) { helper.start.signal() }
-            body(band(0))
+            job.run(rows: band(0))
             for _ in 1..<bands { finished.wait() }
-            self.body = nil
+            self.job = nil
         }
     }
 
@@ -83,7 +98,7 @@ private final class BandPool: @unchecked Sendable {
         let thread = Thread { [unowned self] in
             while true {
                 start.wait()
-                body?(band(index))
+                if let job { job.type.run(at: job.pointer, rows: band(index)) }
                 finished.signal()
             }
         }
