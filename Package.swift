@@ -149,6 +149,8 @@ let package = Package(
 
         // Test helpers shared by test targets: a private Xvfb per test (the benchmarks' launcher).
         .target(name: "VitrineTestSupport", dependencies: ["CX11", "VitrineBench"], path: "Tests/VitrineTestSupport"),
+        // The test binary's counting malloc: how the tests see that a frame allocates nothing.
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VitrineTOMLTests", dependencies: ["VitrineTOML"]),
         .testTarget(name: "VitrineGraphicsTests", dependencies: ["VitrineGraphics", "VitrineConfig", "CTurboJPEG"]),
         .testTarget(name: "VitrineAnimationTests", dependencies: ["VitrineAnimation"]),
@@ -163,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "VitrinePlayerTests",
             dependencies: [
-                "VitrinePlayer", "VitrineConfig", "VitrineSystem", "CX11", "VitrineTestSupport",
+                "VitrinePlayer", "VitrineConfig", "VitrineSystem", "CX11", "VitrineTestSupport", "CAllocationCounter",
                 .product(name: "Logging", package: "swift-log")
             ],
             // Broken configs, read from the source tree (found through #filePath).
