@@ -38,6 +38,10 @@ public final class LayerRenderer {
     /// The flat images of layers in space.
     let planes = KeptPerLayer<PlaneImage>()
     private(set) var pass = 0
+    /// Dirty rectangles over this many pixels are drawn in bands of whole rows holding at least
+    /// this many (the default: just enough for a band's large loops to be shared among the
+    /// cores, `RowBands`).
+    public var bandPixels = RowBands.minimumPixels
 
     /// A renderer with no backing stores yet.
     public init() {}
@@ -56,14 +60,22 @@ public final class LayerRenderer {
     public func render(_ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear) {
         beginPass()
         for rect in dirty where !rect.isEmpty {
-            context.saveGState()
-            context.clip(toDeviceRect: rect)
-            // Under a root that paints all of the rectangle opaque (a player's stage), the
-            // background would be painted over at once: a whole frame is then filled once, not
-            // twice (the same pixels either way).
-            if !paintsOpaquely(root, all: rect, in: context) { context.clear(background) }
-            renderLayer(root, in: context)
-            context.restoreGState()
+            // A large rectangle is drawn band by band: every offscreen buffer the tree needs
+            // there (a fade's group, a mask) is then the size of a band, not of the frame.
+            let rows = max(16, bandPixels / rect.width + (bandPixels % rect.width == 0 ? 0 : 1))
+            var top = rect.y
+            while top < rect.maxY {
+                let band = IntRect(x: rect.x, y: top, width: rect.width, height: min(rows, rect.maxY - top))
+                context.saveGState()
+                context.clip(toDeviceRect: band)
+                // Under a root that paints all of the band opaque (a player's stage), the
+                // background would be painted over at once: a whole frame is then filled once,
+                // not twice (the same pixels either way).
+                if !paintsOpaquely(root, all: band, in: context) { context.clear(background) }
+                renderLayer(root, in: context)
+                context.restoreGState()
+                top = band.maxY
+            }
         }
         endPass()
     }
