@@ -6,13 +6,15 @@ import VitrineGraphics
 /// The pixels are valid for one mapping from the layer's coordinates to store pixels (the
 /// layer's device transform, a translation and scale, moved so the content's device box
 /// starts at the store's origin) and for the values its drawing keys had. Moving the layer by
-/// whole pixels keeps them valid; anything else redraws. The bitmap and its context are kept
-/// and reused for any later size that fits and is not much smaller.
+/// whole pixels keeps them valid; anything else redraws. The bitmap and its context are made
+/// by the first redraw, kept and reused for any later size that fits and is not much smaller,
+/// and released while the layer is drawn straight to the target (content that changes every
+/// frame, such as a full-screen emitter, then holds no pixels of its own).
 final class BackingStore {
     /// The model layer the content belongs to (checked, since identifiers can be reused).
     weak var owner: Layer?
-    private(set) var bitmap: Bitmap
-    private(set) var context: GraphicsContext
+    private(set) var bitmap: Bitmap?
+    private(set) var context: GraphicsContext?
     /// The pixels in use, from the bitmap's origin.
     private(set) var size: (width: Int, height: Int) = (0, 0)
     /// Layer coordinates → store pixels for the current content; nil when there is none.
@@ -32,14 +34,15 @@ final class BackingStore {
     /// The render pass of the last direct draw.
     private(set) var directPass = -1
 
-    init(owner: Layer, width: Int, height: Int) {
+    init(owner: Layer) {
         self.owner = owner
-        bitmap = Bitmap(width: width, height: height)
-        context = GraphicsContext(bitmap: bitmap)
     }
 
     /// Forgets the content, so the next use redraws.
     func invalidate() { transform = nil }
+
+    /// Whether a draw was recorded since the store was made or invalidated.
+    var hasRecord: Bool { transform != nil }
 
     /// Whether the content last drawn is what `layer` (its presentation) shows drawn through
     /// `transform` into a box of `width × height` pixels: same mapping, same size, and the
@@ -54,12 +57,16 @@ final class BackingStore {
     /// fit, shrinking it when it is less than a quarter used), maps the layer's coordinates with
     /// `transform`, clips to `extent` (layer coordinates) and lets the layer draw.
     func redraw(_ layer: Layer, transform: Transform2D, extent: Rect, width: Int, height: Int) {
-        let fits = width <= bitmap.width && height <= bitmap.height
-        if !fits || width * height * 4 < bitmap.width * bitmap.height {
+        let bitmap: Bitmap, context: GraphicsContext
+        if let kept = self.bitmap, let keptContext = self.context, width <= kept.width, height <= kept.height,
+            width * height * 4 >= kept.width * kept.height
+        {
+            (bitmap, context) = (kept, keptContext)
+            bitmap.fill(0, in: IntRect(x: 0, y: 0, width: width, height: height))
+        } else {
             bitmap = Bitmap(width: width, height: height)
             context = GraphicsContext(bitmap: bitmap)
-        } else {
-            bitmap.fill(0, in: IntRect(x: 0, y: 0, width: width, height: height))
+            (self.bitmap, self.context) = (bitmap, context)
         }
         size = (width, height)
         context.saveGState()
@@ -78,6 +85,8 @@ final class BackingStore {
         record(layer, transform: transform, width: width, height: height)
         hasPixels = false
         directPass = pass
+        bitmap = nil
+        context = nil
     }
 
     private func record(_ layer: Layer, transform: Transform2D, width: Int, height: Int) {

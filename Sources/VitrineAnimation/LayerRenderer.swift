@@ -128,7 +128,7 @@ public final class LayerRenderer {
         shadows.endPass(pass)
         crops.endPass(pass)
         planes.endPass(pass)
-        for store in stores.values { store.context.endFrame() }
+        for store in stores.values { store.context?.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
     }
@@ -307,7 +307,7 @@ public final class LayerRenderer {
             contentDrawCount += 1
             return
         }
-        let store = backingStore(for: layer, width: device.width, height: device.height)
+        let store = backingStore(for: layer)
         var toStore = t
         toStore.tx -= Double(device.x)
         toStore.ty -= Double(device.y)
@@ -315,9 +315,14 @@ public final class LayerRenderer {
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
             // target: storing it would clear and composite the store every frame for nothing.
-            // Only at full alpha, where that is the same as compositing the store; a pass that
-            // drew it directly once draws it so in every dirty rectangle.
-            let direct = store.directPass == pass || (!unchanged && store.changedAtLastDraw && ctx.alpha == 1)
+            // So is content drawn for the first time while an animation of its drawing runs
+            // (a full-screen emitter's clock): it never allocates a store. Only at full alpha,
+            // where that is the same as compositing the store; a pass that drew it directly
+            // once draws it so in every dirty rectangle.
+            let direct =
+                store.directPass == pass
+                || (!unchanged && (store.changedAtLastDraw || (!store.hasRecord && drawingIsAnimated(layer)))
+                    && ctx.alpha == 1)
             if direct {
                 if store.directPass != pass {
                     store.noteDirectDraw(
@@ -334,20 +339,38 @@ public final class LayerRenderer {
             store.changedAtLastDraw = !unchanged
             contentDrawCount += 1
         }
+        guard let pixels = store.bitmap else { return }
         ctx.composite(
-            store.bitmap, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
+            pixels, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
             toX: device.x, y: device.y)
     }
 
+    /// Whether a running animation of one of the layer's drawing keys changes its drawing
+    /// from frame to frame.
+    private func drawingIsAnimated(_ layer: Layer) -> Bool {
+        guard let model = layer.modelLayer else { return false }
+        for entry in model.animationEntries where entry.animation.runtime.presentedSample?.phase == .active {
+            guard let keyPath = (entry.animation as? PropertyAnimation)?.keyPath else { continue }
+            let key = keyPath.firstIndex(of: ".").map { String(keyPath[..<$0]) } ?? keyPath
+            if type(of: layer).needsDisplay(forKey: key) { return true }
+        }
+        return false
+    }
+
+    /// Bytes of pixels the backing stores hold.
+    var backingStoreBytes: Int {
+        stores.values.reduce(0) { $0 + ($1.bitmap.map { $0.width * $0.height * 4 } ?? 0) }
+    }
+
     /// The layer's store, made on first use, marked as used by this pass.
-    private func backingStore(for layer: Layer, width: Int, height: Int) -> BackingStore {
+    private func backingStore(for layer: Layer) -> BackingStore {
         let model = layer.model()
         let id = ObjectIdentifier(model)
         if let store = stores[id], store.owner === model {
             store.lastPass = pass
             return store
         }
-        let store = BackingStore(owner: model, width: width, height: height)
+        let store = BackingStore(owner: model)
         store.lastPass = pass
         stores[id] = store
         return store

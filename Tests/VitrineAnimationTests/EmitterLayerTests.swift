@@ -33,6 +33,23 @@ final class EmitterLayerTests: XCTestCase {
         return (scene, emitter)
     }
 
+    /// An emitter's drawing changes with its clock from its first frame: it is drawn straight
+    /// to the frame, and keeps no pixels of its own (a full-screen emitter at 4K would keep
+    /// 33 MB); a still emitter is stored once and composited from then on.
+    func testARunningEmitterKeepsNoStoreOfPixels() {
+        let (scene, emitter) = fountain()
+        for i in 0...10 {
+            scene.frame(at: Double(i) * 0.1)
+            XCTAssertEqual(scene.frames.renderer.backingStoreBytes, 0, "frame \(i)")
+        }
+        emitter.speed = 0
+        for i in 11...13 {
+            scene.frames.setNeedsFullFrame()
+            scene.frame(at: Double(i) * 0.1)
+        }
+        XCTAssertGreaterThan(scene.frames.renderer.backingStoreBytes, 0, "held still, it is stored")
+    }
+
     func testAFrameIsTheSameWhetherOrNotEarlierFramesWereDrawn() {
         let (played, _) = fountain()
         for i in 0...50 { played.frame(at: Double(i) * 0.1) }
