@@ -38,6 +38,11 @@ public final class LayerRenderer {
     /// The flat images of layers in space.
     let planes = KeptPerLayer<PlaneImage>()
     private(set) var pass = 0
+    /// Whether a background that the first sublayer paints over at once is left unpainted (on;
+    /// tests turn it off to compare).
+    var skipsCoveredBackgrounds = true
+    /// How many backgrounds were left unpainted so (for tests).
+    private(set) var coveredBackgroundCount = 0
     /// Dirty rectangles over this many pixels are drawn in bands of whole rows holding at least
     /// this many (the default: just enough for a band's large loops to be shared among the
     /// cores, `RowBands`).
@@ -93,6 +98,47 @@ public final class LayerRenderer {
         let covered = toDevice.apply(to: layer.bounds.standardized)
         return covered.minX <= Double(rect.x) && covered.minY <= Double(rect.y)
             && covered.maxX >= Double(rect.maxX) && covered.maxY >= Double(rect.maxY)
+    }
+
+    /// Whether the layer's first sublayer paints all of the clip opaque as it begins to draw (a
+    /// player's stage under a scene that fills the screen): the layer's background would be
+    /// painted over at once, so it is not painted (the same pixels either way).
+    private func firstSublayerCoversClip(of layer: Layer, in ctx: GraphicsContext) -> Bool {
+        guard ctx.alpha >= 1, !ctx.hasClipMask, !(layer is ReplicatorLayer),
+            !layer.masksToBounds || layer.clampedCornerRadius == 0, let first = firstDrawn(of: layer)
+        else { return false }
+        return beginsOpaque(first, covering: ctx.clipBoundingBox, parentToDevice: ctx.transform, levels: 4)
+    }
+
+    /// Whether drawing `layer` (its superlayer mapped to device pixels by `parentToDevice`)
+    /// paints all of `rect` opaque before anything else of it shows: its own opaque background
+    /// covers the rectangle, or its first sublayer's drawing does (down to `levels` levels).
+    private func beginsOpaque(_ layer: Layer, covering rect: IntRect, parentToDevice: Transform2D, levels: Int) -> Bool
+    {
+        let local = layer.transformToSuperlayer
+        guard levels > 0, !layer.isHidden, layer.opacity >= 1, layer.mask == nil, layer.transitionState == nil,
+            !(layer is TransformLayer), !layer.isProjected, !(layer is ReplicatorLayer),
+            local.determinant != 0, layer.isDoubleSided || local.determinant > 0
+        else { return false }
+        let toDevice = local.concatenating(parentToDevice)
+        guard toDevice.b == 0, toDevice.c == 0 else { return false }
+        let box = toDevice.apply(to: layer.bounds.standardized)
+        let coversRect =
+            box.minX <= Double(rect.x) && box.minY <= Double(rect.y) && box.maxX >= Double(rect.maxX)
+            && box.maxY >= Double(rect.maxY)
+        let square = layer.clampedCornerRadius == 0
+        if let color = layer.backgroundColor, color.alpha >= 1, square, coversRect { return true }
+        // Its sublayers are clipped to its bounds when it masks to them.
+        if layer.masksToBounds, !square || !coversRect { return false }
+        guard let first = firstDrawn(of: layer) else { return false }
+        return beginsOpaque(first, covering: rect, parentToDevice: toDevice, levels: levels - 1)
+    }
+
+    /// The sublayer drawn first: the first of the lowest `zPosition`.
+    private func firstDrawn(of layer: Layer) -> Layer? {
+        var first: Layer?
+        for child in layer.sublayerStorage where first == nil || child.zPosition < first!.zPosition { first = child }
+        return first
     }
 
     /// Marks the contents of these layers (model layers or their presentation copies) for
@@ -193,7 +239,11 @@ public final class LayerRenderer {
         let bounds = layer.bounds.standardized
         let radius = layer.clampedCornerRadius
         if let color = layer.backgroundColor, color.alpha > 0 {
-            ctx.fill(bounds, cornerRadius: radius, color: color)
+            if skipsCoveredBackgrounds, firstSublayerCoversClip(of: layer, in: ctx) {
+                coveredBackgroundCount += 1
+            } else {
+                ctx.fill(bounds, cornerRadius: radius, color: color)
+            }
         }
         if layer.masksToBounds {
             ctx.saveGState()

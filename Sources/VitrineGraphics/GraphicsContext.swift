@@ -83,6 +83,8 @@ public final class GraphicsContext {
 
     /// The global alpha every drawing is multiplied by. Default 1.
     public var alpha: Double { state.alpha }
+    /// Whether the clip has a coverage mask (a path or a layer mask), not only a box.
+    public var hasClipMask: Bool { state.clipMask != nil }
 
     /// The device pixels drawing can currently touch: the clip's bounding box.
     public var clipBoundingBox: IntRect { state.clipBox }
