@@ -21,8 +21,9 @@ struct ResampledImageCache {
     }
 
     private static let capacity = 4
-    /// Copies larger than this many pixels are not made.
-    private static let maximumPixels = 4096 * 4096
+    /// Copies larger than this many pixels (8 MB) are not made: a photo scaled up to a 4K
+    /// screen is filtered where it is drawn rather than kept twice, once at each size.
+    private static let maximumPixels = 2048 * 1024
     private var entries: [Entry] = []
     private var next = 0
     /// The mapping seen by the previous draw, so a copy is made only when it repeats.
