@@ -140,7 +140,9 @@ public final class FrameLoop {
             // A held frame keeps its deadline; the loop waits for the presenter (or a timer).
             let frameDeadline = framesAreHeld ? nil : link.nextDeadline
             if frameDeadline.map({ now < $0 }) ?? true {
-                let deadline = [frameDeadline, nextTimerDeadline].compactMap { $0 }.min()
+                // The earlier of the two (no array: this runs every frame).
+                var deadline = nextTimerDeadline
+                if let frame = frameDeadline { deadline = deadline.map { min(frame, $0) } ?? frame }
                 try waitForInput(until: deadline)
                 if stopRequested { return }
                 now = link.clock.now()

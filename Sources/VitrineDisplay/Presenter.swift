@@ -124,9 +124,18 @@ package func centredOrigin(frame: PixelSize, output: PixelSize) -> (x: Int, y: I
 
 /// `rects` clipped to `bounds`, empty ones dropped.
 package func clipped(_ rects: [IntRect], to bounds: IntRect) -> [IntRect] {
-    rects.compactMap { rect in
+    var out: [IntRect] = []
+    clip(rects, to: bounds, into: &out)
+    return out
+}
+
+/// `clipped(_:to:)` written into `out`, whose storage is reused (a presenter keeps one array
+/// for every frame).
+package func clip(_ rects: [IntRect], to bounds: IntRect, into out: inout [IntRect]) {
+    out.removeAll(keepingCapacity: true)
+    for rect in rects {
         let r = rect.intersection(bounds)
-        return r.isEmpty ? nil : r
+        if !r.isEmpty { out.append(r) }
     }
 }
 

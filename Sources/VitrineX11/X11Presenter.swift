@@ -58,6 +58,8 @@ public final class X11Presenter: Presenter {
     private var nextBuffer = 0
     /// The bitmap over `buffers[0]` that `makeFrameBitmap` handed out: frames in it need no copy.
     private weak var frameBitmap: Bitmap?
+    /// The dirty rectangles of the frame being presented, within it (one array for every frame).
+    private var visibleDirty: [IntRect] = []
     /// The buffer holding the frame on screen: complete, and never written while it is last.
     private var lastBuffer: X11FrameBuffer?
     private var warnedAboutCompletionTimeout = false
@@ -185,9 +187,9 @@ public final class X11Presenter: Presenter {
         let incoming = PixelSize(of: frame)
         if frame === frameBitmap, let buffer = buffers.first {
             // The frame is the buffer: the server reads the dirty parts from where they were drawn.
-            let rects = clipped(dirty, to: incoming.bounds)
-            guard !rects.isEmpty else { return }
-            put(rects, from: buffer)
+            clip(dirty, to: incoming.bounds, into: &visibleDirty)
+            guard !visibleDirty.isEmpty else { return }
+            put(visibleDirty, from: buffer)
             lastBuffer = buffer
             XFlush(display)
             logProtocolErrors()
