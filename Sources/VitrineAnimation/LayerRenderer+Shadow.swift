@@ -32,14 +32,10 @@ extension LayerRenderer {
                     && LayerRenderer.castsTheSameShadow(layer, as: source)
             },
             make: {
-                ShadowShape(
-                    mask: ctx.renderShadowMask(shadow, over: region) {
-                        if let path = layer.shadowPath {
-                            ctx.fill(path, color: .black)
-                        } else {
-                            renderBody(of: layer, in: ctx)
-                        }
-                    }, transform: t, region: region)
+                let mask =
+                    layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, filling: $0) }
+                    ?? ctx.renderShadowMask(shadow, over: region) { renderBody(of: layer, in: ctx) }
+                return ShadowShape(mask: mask, transform: t, region: region)
             })
         guard let move = LayerRenderer.wholePixelMove(from: shape.transform, to: t) else { return }
         if layer.masksToBounds {

@@ -66,6 +66,28 @@ extension GraphicsContext {
         return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma) : shape.copy()
     }
 
+    /// `renderShadowMask(_:over:_:)` of a shadow path filled opaque (Core Animation's
+    /// `shadowPath`): the path's coverage goes straight into the mask, not through a colour
+    /// capture four times its size. The same mask to the bit (a test compares them).
+    public func renderShadowMask(_ shadow: Shadow, over region: IntRect, filling path: Path) -> AlphaMask {
+        guard let device = shadow.device(under: state.transform) else {
+            return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
+        }
+        let moved = state.transform.concatenating(Transform2D(translationX: device.offset.x, y: device.offset.y))
+        rasterizer.reset(clip: region)
+        guard rasterizer.addPath(path, transform: moved) else {
+            rasterizer.discard()
+            return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
+        }
+        let bounds = rasterizer.bounds
+        let shape = AlphaMask(bounds: bounds)
+        for y in bounds.y..<bounds.maxY {
+            let count = rasterizer.sweep(row: y, rule: .nonZero, into: spans)
+            SpanBlitter.writeCoverage(shape.deviceRow(y), spans: spans, count: count, previous: nil)
+        }
+        return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma) : shape
+    }
+
     /// Paints `mask`, moved by whole device pixels, in `color` at `opacity` times the global
     /// alpha, through the current clip.
     public func fill(_ mask: AlphaMask, offsetX: Int, offsetY: Int, color: Color, opacity: Double) {
