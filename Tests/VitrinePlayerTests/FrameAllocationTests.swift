@@ -9,6 +9,10 @@ import XCTest
 /// (`Tests/CAllocationCounter`): a kiosk playing for months should not ask the allocator for
 /// anything frame after frame.
 final class FrameAllocationTests: XCTestCase {
+    override func setUpWithError() throws {
+        guard allocation_counter_is_active() else { throw XCTSkip("allocations are not counted under a sanitizer") }
+    }
+
     /// A tree whose frames take every shared path of the engine and renderer: copies of
     /// animated layers made over (nested, masked, in a faded group, a replicator's delayed
     /// instances), damage merged, a trimmed stroke, rounded backgrounds, a full-screen clear

@@ -4,6 +4,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/// Whether allocations are counted (not under a sanitizer, whose allocator takes these names).
+bool allocation_counter_is_active(void);
+
 /// Heap allocations (malloc, calloc, realloc, the aligned forms) made by the calling thread
 /// since it started. The test binary's own malloc family counts them and hands each call to
 /// glibc's allocator: the kiosk's libraries link none of this.
