@@ -118,20 +118,30 @@ public final class Engine {
     /// (no callbacks, nothing removed, nothing reused). Animations not yet committed by a frame
     /// are not included.
     public func presentationTree(at t: Double) -> Layer {
-        Engine.presentation(of: root, parentTime: t)
+        presentation(of: root, parentTime: t, recycling: false)
     }
 
-    static func presentation(of model: Layer, parentTime: Double) -> Layer {
+    /// The presentation copy of `model` at `parentTime` with its whole subtree, every copy made
+    /// for it: new copies, or with `recycling`, spare copies made over where there are some (a
+    /// replicator's delayed instances, retired with the replicator's copy).
+    private func presentation(of model: Layer, parentTime: Double, recycling: Bool) -> Layer {
         let local = model.localTime(fromParentTime: parentTime)
-        let copy = presentationCopy(of: model)
+        let copy = recycling ? newCopy(of: model) : Engine.presentationCopy(of: model)
         for entry in model.animationEntries where entry.animation.runtime.isCommitted {
             entry.animation.apply(to: copy, atParentTime: local, removedAtEnd: entry.animation.isRemovedOnCompletion)
         }
-        attach(
-            model.sublayerStorage.map { presentation(of: $0, parentTime: local) },
-            mask: model.mask.map { presentation(of: $0, parentTime: local) }, to: copy)
-        if let replicator = copy as? ReplicatorLayer, replicator.delaysInstances {
-            attachDelayedInstances(of: model, to: replicator, at: local)
+        for child in model.sublayerStorage {
+            let c = presentation(of: child, parentTime: local, recycling: recycling)
+            c.superlayer = copy
+            copy.sublayerStorage.append(c)
+        }
+        if let mask = model.mask {
+            let m = presentation(of: mask, parentTime: local, recycling: recycling)
+            m.maskOwner = copy
+            copy.maskStorage = m
+        }
+        if let replicator = copy as? ReplicatorLayer {
+            fillDelayedInstances(of: model, into: replicator, at: local, recycling: recycling)
         }
         return copy
     }
@@ -156,14 +166,6 @@ public final class Engine {
             replicator.delayedInstances = shown.delayedInstances
         }
         return copy
-    }
-
-    /// Makes `sublayers` and `mask` (presentation copies) the sublayers and mask of `copy`.
-    private static func attach(_ sublayers: [Layer], mask: Layer?, to copy: Layer) {
-        for child in sublayers { child.superlayer = copy }
-        copy.sublayerStorage = sublayers
-        mask?.maskOwner = copy
-        copy.maskStorage = mask
     }
 
     /// The presentation copy of `model` at `parentTime`, reusing `model.lastPresentation`
@@ -263,7 +265,7 @@ public final class Engine {
     /// delayed instances: instance i's at `local − i × instanceDelay` (the incremental copies
     /// are the first instance's), made of recycled copies where there are some.
     private func evaluateDelayedInstances(of model: ReplicatorLayer, into copy: ReplicatorLayer, at local: Double) {
-        fillDelayedInstances(of: model, into: copy, at: local)
+        fillDelayedInstances(of: model, into: copy, at: local, recycling: true)
         if copy.delaysInstances {
             Engine.instanceSamples(of: model, as: copy, at: local, into: &model.instanceSamples)
         } else {
@@ -271,7 +273,9 @@ public final class Engine {
         }
     }
 
-    private func fillDelayedInstances(of model: Layer, into copy: ReplicatorLayer, at local: Double) {
+    /// Gives `copy` its delayed instances' sublayers, as `presentation(of:parentTime:recycling:)`
+    /// makes them.
+    private func fillDelayedInstances(of model: Layer, into copy: ReplicatorLayer, at local: Double, recycling: Bool) {
         let count = copy.delaysInstances ? copy.drawnInstanceCount - 1 : 0
         if copy.delayedInstances.count > count { copy.delayedInstances.removeLast(copy.delayedInstances.count - count) }
         while copy.delayedInstances.count < count { copy.delayedInstances.append([]) }
@@ -279,42 +283,10 @@ public final class Engine {
             let time = local - Double(i + 1) * copy.instanceDelay
             copy.delayedInstances[i].removeAll(keepingCapacity: true)
             for child in model.sublayerStorage {
-                let c = instanceCopy(of: child, parentTime: time)
+                let c = presentation(of: child, parentTime: time, recycling: recycling)
                 c.superlayer = copy
                 copy.delayedInstances[i].append(c)
             }
-        }
-    }
-
-    /// What `Engine.presentation(of:parentTime:)` makes, of recycled copies where there are
-    /// some (a replicator's delayed instance; retired with the replicator's copy).
-    private func instanceCopy(of model: Layer, parentTime: Double) -> Layer {
-        let local = model.localTime(fromParentTime: parentTime)
-        let copy = newCopy(of: model)
-        for entry in model.animationEntries where entry.animation.runtime.isCommitted {
-            entry.animation.apply(to: copy, atParentTime: local, removedAtEnd: entry.animation.isRemovedOnCompletion)
-        }
-        for child in model.sublayerStorage {
-            let c = instanceCopy(of: child, parentTime: local)
-            c.superlayer = copy
-            copy.sublayerStorage.append(c)
-        }
-        if let mask = model.mask {
-            let m = instanceCopy(of: mask, parentTime: local)
-            m.maskOwner = copy
-            copy.maskStorage = m
-        }
-        if let replicator = copy as? ReplicatorLayer { fillDelayedInstances(of: model, into: replicator, at: local) }
-        return copy
-    }
-
-    private static func attachDelayedInstances(of model: Layer, to copy: ReplicatorLayer, at local: Double) {
-        copy.delayedInstances = (1..<copy.drawnInstanceCount).map { i in
-            let time = local - Double(i) * copy.instanceDelay
-            return model.sublayerStorage.map { presentation(of: $0, parentTime: time) }
-        }
-        for instance in copy.delayedInstances {
-            for child in instance { child.superlayer = copy }
         }
     }
 
