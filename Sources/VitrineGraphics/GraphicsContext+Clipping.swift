@@ -67,18 +67,23 @@ extension GraphicsContext {
         guard accepted else { rasterizer.discard(); clipToNothing(); return }
         let region = rasterizer.bounds
         guard !region.isEmpty else { clipToNothing(); return }
-        let previous = state.clipMask
         let mask = pool.mask(bounds: region)
+        writeAccumulatedCoverage(rule: rule, into: mask, times: state.clipMask)
+        state.clipMask = mask
+        state.clipBox = region
+    }
+
+    /// Writes the coverage of the shape in the rasterizer into `mask` over the rasterizer's
+    /// region (whatever the mask held there before), each value multiplied by `previous`'s.
+    func writeAccumulatedCoverage(rule: FillRule, into mask: AlphaMask, times previous: AlphaMask?) {
+        let region = rasterizer.bounds
         for y in region.y..<region.maxY {
             let row = mask.deviceRow(y)
             (row + region.x).update(repeating: 0, count: region.width)
             let count = rasterizer.sweep(row: y, rule: rule, into: spans)
             SpanBlitter.writeCoverage(
-                row, spans: spans, count: count,
-                previous: previous.map { UnsafePointer($0.deviceRow(y)) })
+                row, spans: spans, count: count, previous: previous.map { UnsafePointer($0.deviceRow(y)) })
         }
-        state.clipMask = mask
-        state.clipBox = region
     }
 
     private func clipToNothing() {

@@ -79,12 +79,8 @@ extension GraphicsContext {
             rasterizer.discard()
             return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
         }
-        let bounds = rasterizer.bounds
-        let shape = AlphaMask(bounds: bounds)
-        for y in bounds.y..<bounds.maxY {
-            let count = rasterizer.sweep(row: y, rule: .nonZero, into: spans)
-            SpanBlitter.writeCoverage(shape.deviceRow(y), spans: spans, count: count, previous: nil)
-        }
+        let shape = AlphaMask(bounds: rasterizer.bounds)
+        writeAccumulatedCoverage(rule: .nonZero, into: shape, times: nil)
         return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma) : shape
     }
 
