@@ -241,38 +241,34 @@ private enum FillEdge: Hashable {
     /// Appends the edge's segments, flattened as `Path.flattened(tolerance:)` flattens it alone;
     /// false when a point is not finite.
     func appendSegments(tolerance: Double, to segments: inout [(Point, Point)]) -> Bool {
-        var previous: Point
-        let last: Point
+        var previous = start
+        var finite = previous.isFinite
+        // The points after the start, the last exactly the end (as `flattened` leaves it).
+        let n: Int, end: Point
         switch self {
-        case let .line(a, b):
-            previous = a
-            last = b
-        case let .quad(a, c, b):
-            previous = a
-            last = b
-            let n = Flattening.segmentCount(a, c, b, tolerance: tolerance)
-            for i in 1..<n {
-                let t = Double(i) / Double(n), mt = 1 - t
-                let p = Point(
-                    x: mt * mt * a.x + 2 * mt * t * c.x + t * t * b.x, y: mt * mt * a.y + 2 * mt * t * c.y + t * t * b.y
-                )
-                guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return false }
-                segments.append((previous, p))
-                previous = p
-            }
-        case let .cubic(a, c1, c2, b):
-            previous = a
-            last = b
-            let n = Flattening.segmentCount(a, c1, c2, b, tolerance: tolerance)
-            for i in 1..<n {
-                let p = Path.cubicPoint(a, c1, c2, b, Double(i) / Double(n))
-                guard p.x.isFinite, p.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return false }
-                segments.append((previous, p))
-                previous = p
-            }
+        case let .line(_, b): (n, end) = (1, b)
+        case let .quad(a, c, b): (n, end) = (Flattening.segmentCount(a, c, b, tolerance: tolerance), b)
+        case let .cubic(a, c1, c2, b): (n, end) = (Flattening.segmentCount(a, c1, c2, b, tolerance: tolerance), b)
         }
-        guard last.x.isFinite, last.y.isFinite, previous.x.isFinite, previous.y.isFinite else { return false }
-        segments.append((previous, last))
-        return true
+        for i in 1...n {
+            let t = Double(i) / Double(n)
+            let p: Point
+            switch self {
+            case .line: p = end
+            case let .quad(a, c, b): p = i == n ? end : Path.quadPoint(a, c, b, t)
+            case let .cubic(a, c1, c2, b): p = i == n ? end : Path.cubicPoint(a, c1, c2, b, t)
+            }
+            finite = finite && p.isFinite
+            segments.append((previous, p))
+            previous = p
+        }
+        return finite
+    }
+
+    /// Where the edge starts.
+    private var start: Point {
+        switch self {
+        case let .line(a, _), let .quad(a, _, _), let .cubic(a, _, _, _): return a
+        }
     }
 }

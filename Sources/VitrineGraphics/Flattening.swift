@@ -71,13 +71,7 @@ extension Path {
             case .quad(let c, let p):
                 if points.isEmpty { points.append(current) }
                 let n = Flattening.segmentCount(current, c, p, tolerance: tolerance)
-                for i in 1...n {
-                    let t = Double(i) / Double(n), mt = 1 - t
-                    points.append(
-                        Point(
-                            x: mt * mt * current.x + 2 * mt * t * c.x + t * t * p.x,
-                            y: mt * mt * current.y + 2 * mt * t * c.y + t * t * p.y))
-                }
+                for i in 1...n { points.append(Path.quadPoint(current, c, p, Double(i) / Double(n))) }
                 points[points.count - 1] = p
                 current = p
             case .cubic(let c1, let c2, let p):

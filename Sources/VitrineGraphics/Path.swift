@@ -394,6 +394,14 @@ public struct Path: Hashable, Sendable {
         }
     }
 
+    /// The point of the quadratic p0, c, p2 at parameter `t`.
+    @inline(__always)
+    public static func quadPoint(_ p0: Point, _ c: Point, _ p2: Point, _ t: Double) -> Point {
+        let mt = 1 - t
+        return Point(
+            x: mt * mt * p0.x + 2 * mt * t * c.x + t * t * p2.x, y: mt * mt * p0.y + 2 * mt * t * c.y + t * t * p2.y)
+    }
+
     /// The point of the cubic p0 … p3 at parameter `t`.
     @inline(__always)
     public static func cubicPoint(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
