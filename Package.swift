@@ -58,7 +58,8 @@ let package = Package(
         // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
-        // System calls: one error type for errno, whole-file reads and writes.
+        // System calls: one error type for errno, whole-file reads and writes; locks, threads, JSON
+        // and number formats, so that nothing the player links needs Foundation.
         .target(name: "VitrineSystem", swiftSettings: fastInDebug),
 
         // A TOML parser that keeps the source position of every key and value,

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Hears an animation start and stop (CAAnimationDelegate). Both methods default to nothing.
 public protocol AnimationDelegate: AnyObject {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Runs several animations together in the group's time (CAAnimationGroup): each child's
 /// `beginTime`, `speed` … are relative to the group's local time, so speeds multiply and the

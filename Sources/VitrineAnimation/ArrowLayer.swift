@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// The ring-shaped arrow of seed 000: a band of `thickness` along a circle inscribed in the

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// One cubic Bézier segment: what path morphing and keyframe paths measure, split and walk.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// One kind of particle an emitter makes (CAEmitterCell's main properties). Ranges spread a

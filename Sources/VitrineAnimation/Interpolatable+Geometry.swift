@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// `distance(to:)` is VitrineGraphics' Euclidean distance.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// A value a layer property can hold and an animation can move: the algebra animations need.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// How a keyframe animation moves between its values (kCAAnimation… calculation modes).

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import VitrineGraphics
+import VitrineSystem
 
 /// Declares an animatable property of a `Layer` subclass in one line:
 ///
@@ -220,7 +221,7 @@ final class SlotLayout {
 
     private var drawingKeys: [Int]?
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var layouts: [ObjectIdentifier: SlotLayout] = [:]
 
     static func cached(for type: AnyClass) -> SlotLayout? {

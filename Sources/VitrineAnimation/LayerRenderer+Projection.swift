@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// Layers in space. A layer is flat: one whose transform (or its superlayer's

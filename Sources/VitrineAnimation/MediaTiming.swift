@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What an animation shows outside its active interval (kCAFillMode…).
 public enum FillMode: String, Sendable, CaseIterable {

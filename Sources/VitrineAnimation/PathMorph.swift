@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import VitrineGraphics
+import VitrineSystem
 
 /// Paths with the same structure (the same sequence of element kinds) interpolate point by
 /// point, as Core Animation does. Paths of different structure — where Core Animation's result
@@ -269,7 +270,7 @@ enum PathMorph {
 
 /// A small cache of normalised path pairs: a path animation asks for the same pair every frame.
 final class MorphCache: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [(a: Path, b: Path, result: (Path, Path))] = []
     private let capacity = 8
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// One slice of seed 001's pie: a shape layer whose `sliceAngle` (the angle where it ends) is

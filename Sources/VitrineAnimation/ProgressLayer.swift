@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// The wavy progress bar of seed 002: a line from `origin` across `maxLength` whose progress

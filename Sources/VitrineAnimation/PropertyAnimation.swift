@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An animation of one layer property named by a key path (CAPropertyAnimation): `opacity`,
 /// `position.x`, `bounds.size.width`, `transform.rotation.z`, or a custom property's name.

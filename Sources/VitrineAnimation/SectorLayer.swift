@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// The growing pie sector of seed 004: `progress` 0 → 1 sweeps a filled sector of the circle

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A basic animation paced by a damped spring (CASpringAnimation): the value travels from the
 /// start to the end value as a mass on a spring released with `initialVelocity`, in closed form

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The pacing of an animation: a cubic Bézier from (0, 0) to (1, 1) with two control points,
 /// mapping elapsed time (x) to progress (y), as CAMediaTimingFunction.

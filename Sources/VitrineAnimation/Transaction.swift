@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// Batches model changes and sets how implicit animations run (CATransaction).

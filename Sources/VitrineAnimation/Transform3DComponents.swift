@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// A 4 × 4 transform split into the parts an animation moves independently, applied in this

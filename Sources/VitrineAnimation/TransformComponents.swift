@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// An affine transform split into the parts an animation moves independently: scale and shear

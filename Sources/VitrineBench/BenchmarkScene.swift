@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineAnimation
 import VitrineGraphics
 

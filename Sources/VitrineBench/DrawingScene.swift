@@ -1,6 +1,7 @@
-import Foundation
+import Glibc
 import VitrineAnimation
 import VitrineGraphics
+import VitrineSystem
 
 /// One drawing operation of a scene.
 public struct Operation {
@@ -98,41 +99,59 @@ public func builtInScenes() -> [(String, DrawingScene)] {
 
 /// Reads one scene of peers-bench.py's scenes.json.
 public func loadScene(_ file: String, _ name: String) throws -> DrawingScene {
-    let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+    let root = try JSON.decode(Files.read(file, limit: 256 << 20))
     guard let s = (root as? [String: Any])?[name] as? [String: Any] else {
         throw BenchError("\(file) has no scene '\(name)'")
     }
-    func color(_ v: Any?) -> Color {
-        let c = (v as! [Any]).map { ($0 as! NSNumber).doubleValue }
+    func malformed(_ what: String) -> BenchError { BenchError("\(file): scene '\(name)' has a malformed \(what)") }
+    func number(_ value: Any?, _ what: String) throws -> Double {
+        switch value {
+        case let int as Int: return Double(int)
+        case let double as Double: return double
+        default: throw malformed(what)
+        }
+    }
+    func numbers(_ value: Any?, _ what: String) throws -> [Double] {
+        guard let array = value as? [Any] else { throw malformed(what) }
+        return try array.map { try number($0, what) }
+    }
+    func color(_ value: Any?) throws -> Color {
+        let c = try numbers(value, "colour")
+        guard c.count == 4 else { throw malformed("colour") }
         return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
     }
     var scene = DrawingScene()
-    scene.width = (s["width"] as! NSNumber).intValue
-    scene.height = (s["height"] as! NSNumber).intValue
-    scene.background = color(s["background"])
-    for op in s["ops"] as! [[String: Any]] {
+    scene.width = Int(try number(s["width"], "width"))
+    scene.height = Int(try number(s["height"], "height"))
+    scene.background = try color(s["background"])
+    guard let operations = s["ops"] as? [[String: Any]] else { throw malformed("ops") }
+    for op in operations {
         var path = Path()
-        for command in op["path"] as! [[Any]] {
-            let n = command.dropFirst().map { ($0 as! NSNumber).doubleValue }
-            switch command[0] as! String {
-            case "M": path.move(to: Point(n[0], n[1]))
-            case "L": path.addLine(to: Point(n[0], n[1]))
-            case "C": path.addCurve(to: Point(n[4], n[5]), control1: Point(n[0], n[1]), control2: Point(n[2], n[3]))
-            default: path.closeSubpath()
+        guard let commands = op["path"] as? [[Any]] else { throw malformed("path") }
+        for command in commands {
+            let n = try numbers(Array(command.dropFirst()), "path command")
+            switch (command.first as? String, n.count) {
+            case ("M", 2): path.move(to: Point(n[0], n[1]))
+            case ("L", 2): path.addLine(to: Point(n[0], n[1]))
+            case ("C", 6):
+                path.addCurve(to: Point(n[4], n[5]), control1: Point(n[0], n[1]), control2: Point(n[2], n[3]))
+            case ("Z", 0): path.closeSubpath()
+            default: throw malformed("path command")
             }
         }
         let kind: Operation.Kind
-        if op["kind"] as! String == "fill" {
+        if op["kind"] as? String == "fill" {
             kind = .fill(FillRule(rawValue: op["rule"] as? String ?? "nonZero") ?? .nonZero)
         } else {
+            guard let cap = (op["cap"] as? String).flatMap(LineCap.init(rawValue:)),
+                let join = (op["join"] as? String).flatMap(LineJoin.init(rawValue:))
+            else { throw malformed("stroke") }
             kind = .stroke(
                 StrokeStyle(
-                    lineWidth: (op["width"] as! NSNumber).doubleValue,
-                    lineCap: LineCap(rawValue: op["cap"] as! String)!,
-                    lineJoin: LineJoin(rawValue: op["join"] as! String)!,
-                    miterLimit: (op["miter"] as! NSNumber).doubleValue))
+                    lineWidth: try number(op["width"], "stroke width"), lineCap: cap, lineJoin: join,
+                    miterLimit: try number(op["miter"], "miter limit")))
         }
-        scene.operations.append(Operation(kind: kind, path: path, color: color(op["color"])))
+        scene.operations.append(Operation(kind: kind, path: path, color: try color(op["color"])))
     }
     return scene
 }

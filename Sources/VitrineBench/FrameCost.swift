@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineGraphics
 
 /// The CPU cost of a run of frames, from per-frame samples of the calling thread's CPU time

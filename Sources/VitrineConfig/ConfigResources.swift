@@ -1,7 +1,7 @@
-import Foundation
 import Glibc
 import VitrineAnimation
 import VitrineGraphics
+import VitrineSystem
 
 /// The files a config refers to, resolved against the config's directory and loaded once per
 /// load (two layers showing the same image share it).
@@ -60,7 +60,7 @@ enum DecodedImages {
         init(_ image: Image) { self.image = image }
     }
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var table: [Identity: WeakImage] = [:]
 
     /// The image at `path`, shared with an earlier load when the file is unchanged.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An 8-bit coverage mask in device space: 255 lets drawing through, 0 blocks it, values in
 /// between scale its coverage. The mask covers `bounds`; everything outside reads as 0.

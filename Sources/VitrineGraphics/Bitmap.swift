@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A 32-bit premultiplied-alpha raster. Each pixel is a `UInt32` whose value is
 /// A<<24 | R<<16 | G<<8 | B, i.e. bytes B, G, R, A in memory on little-endian: the layout of an

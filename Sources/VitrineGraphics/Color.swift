@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An sRGB colour with straight (non-premultiplied) alpha; components in 0…1.
 /// Bitmaps store premultiplied pixels: convert with `premultipliedPixel`.
@@ -60,7 +60,8 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     public var hexString: String {
         func byte(_ v: Double) -> String {
-            String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded()))
+            let value = Int((min(max(v, 0), 1) * 255).rounded())
+            return (value < 16 ? "0" : "") + String(value, radix: 16)
         }
         return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How finely curves become line segments. One rule for every consumer (rasterizer, stroker,
 /// measuring, morphing) so they all see the same outline.

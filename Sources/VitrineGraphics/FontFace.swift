@@ -1,5 +1,6 @@
 import CFreeType
-import Foundation
+import Glibc
+import VitrineSystem
 
 /// One FreeType face, loaded once per process and shared by every `Font` that uses it,
 /// whatever its size: metrics and outlines stay in font units and callers scale them.
@@ -26,7 +27,7 @@ final class FontFace: @unchecked Sendable {
     private let face: FT_Face
     /// The font data of a face opened from memory: FreeType reads it for the face's lifetime.
     private let data: UnsafeMutableRawBufferPointer?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var outlines: [UInt32: GlyphOutline] = [:]
 
     private init(file: FontFile, face: FT_Face, data: UnsafeMutableRawBufferPointer? = nil) {
@@ -86,7 +87,7 @@ final class FontFace: @unchecked Sendable {
 
     // MARK: - Process-wide cache
 
-    private static let cacheLock = NSLock()
+    private static let cacheLock = Lock()
     /// Every face opened so far, failures included so a broken file is not reopened every frame.
     private static var cache: [FontFile: Result<FontFace, FontError>] = [:]
 

@@ -1,5 +1,6 @@
 import CFontconfig
-import Foundation
+import Glibc
+import VitrineSystem
 
 /// Finding fonts with fontconfig: the file for a family name, and a face for a code point the
 /// primary face lacks. Fontconfig's matching takes milliseconds, so every answer is cached for
@@ -8,7 +9,7 @@ enum FontLookup {
     /// The family a font falls back to when none is named.
     static let defaultFamily = "DejaVu Sans"
 
-    private static let lock = NSLock()
+    private static let lock = Lock()
     private static var matches: [String: Result<FontFile, FontError>] = [:]
     /// Per family: the fonts fontconfig ranks after the best match, with their coverage.
     private static var fallbackLists: [String: [FallbackCandidate]] = [:]

@@ -1,11 +1,12 @@
 import CFreeType
-import Foundation
+import Glibc
+import VitrineSystem
 
 /// The process's single FreeType library instance. FreeType lets faces of one library be used
 /// on several threads only when creating and destroying faces is serialised: `lock` does that.
 final class FreeTypeLibrary: @unchecked Sendable {
     let handle: FT_Library
-    let lock = NSLock()
+    let lock = Lock()
 
     private init(handle: FT_Library) { self.handle = handle }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Premultiplied pixels of a gradient at device pixel centres: each pixel's place in the
 /// gradient's space (the inverse of its transform), its position `t` along the gradient, and

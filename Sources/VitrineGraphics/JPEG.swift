@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Foundation
+import Glibc
 
 /// Why a JPEG could not be decoded.
 public enum JPEGError: Error, Equatable, CustomStringConvertible {
@@ -29,8 +29,8 @@ extension Image {
     /// upright as its EXIF orientation says (the way a camera held sideways meant it). A
     /// warning from the decoder (a truncated file, corrupt data) is an error: a photo that does
     /// not decode cleanly is refused, never shown half grey.
-    public convenience init(jpegData data: Data, source: String = "JPEG data") throws {
-        let bytes = [UInt8](data)
+    public convenience init(jpegData data: some Sequence<UInt8>, source: String = "JPEG data") throws {
+        let bytes = Array(data)
         let (width, height, pixels) = try JPEGCodec.decode(bytes, source: source)
         let orientation = EXIFOrientation(jpeg: bytes)
         guard orientation != .upright else {

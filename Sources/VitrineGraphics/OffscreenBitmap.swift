@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Premultiplied pixels covering a device-space rectangle (`bounds`), for a transparency layer
 /// or a mask capture: only the pixels an offscreen level can touch (its clip box), not the

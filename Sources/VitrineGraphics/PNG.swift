@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import Glibc
 import VitrineSystem
 
 /// Why a PNG could not be read or written; `source` / `destination` name the file, or
@@ -42,8 +42,8 @@ extension Image {
     /// Decodes a PNG (any bit depth and colour type: grey, grey+alpha, palette with or without
     /// transparency, RGB, RGBA, 8 or 16 bits) into premultiplied pixels. 16-bit files without
     /// colour-space information are taken as sRGB-encoded, like 8-bit ones.
-    public convenience init(pngData data: Data) throws {
-        try self.init(pngData: data, source: "PNG data")
+    public convenience init(pngData data: some Sequence<UInt8>) throws {
+        try self.init(pngData: Array(data), source: "PNG data")
     }
 
     /// Reads and decodes a PNG or JPEG file, told apart by their first bytes (see
@@ -56,9 +56,9 @@ extension Image {
             throw PNGError.unreadableFile(path: path, reason: error.reason)
         }
         if Image.isJPEG(bytes) {
-            try self.init(jpegData: Data(bytes), source: path)
+            try self.init(jpegData: bytes, source: path)
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            try self.init(pngData: Data(bytes), source: path)
+            try self.init(pngData: bytes, source: path)
         } else {
             throw PNGError.notAnImage(source: path)
         }
@@ -67,7 +67,7 @@ extension Image {
     /// The largest PNG file read: more than any image of `maximumPNGPixels` compresses to.
     public static let maximumPNGFileBytes = 256 << 20
 
-    private convenience init(pngData data: Data, source: String) throws {
+    private convenience init(pngData data: [UInt8], source: String) throws {
         let (width, height, pixels) = try PNGCodec.decode(data, source: source)
         self.init(width: width, height: height, adopting: pixels)
     }
@@ -75,7 +75,7 @@ extension Image {
 
 extension Bitmap {
     /// The bitmap as an 8-bit RGBA PNG (colours un-premultiplied).
-    public func pngData() throws -> Data {
+    public func pngData() throws -> [UInt8] {
         try PNGCodec.encode(self, destination: "PNG data")
     }
 
@@ -99,7 +99,7 @@ enum PNGCodec {
     private static let formatBGRA = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_BGR | PNG_FORMAT_FLAG_ALPHA)
 
     /// Decodes to premultiplied pixels the caller owns.
-    static func decode(_ data: Data, source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
+    static func decode(_ data: [UInt8], source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
         guard !data.isEmpty else { throw PNGError.invalidPNG(source: source, message: "no data") }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -128,7 +128,7 @@ enum PNGCodec {
     }
 
     /// Encodes straight-alpha RGBA at 8 bits per channel.
-    static func encode(_ bitmap: Bitmap, destination: String, fast: Bool = false) throws -> Data {
+    static func encode(_ bitmap: Bitmap, destination: String, fast: Bool = false) throws -> [UInt8] {
         let width = bitmap.width, height = bitmap.height
         guard width > 0, height > 0, width <= Int(Int32.max) / 4 else {
             throw PNGError.writeFailed(destination: destination, message: "cannot encode a \(width)x\(height) image")
@@ -152,7 +152,7 @@ enum PNGCodec {
         // Room for the raw rows plus deflate's worst-case overhead; retried if libpng asks for more.
         var capacity = width * height * 4 + height + (width * height * 4 / 16_000 + 1) * 5 + 4096
         for _ in 0..<2 {
-            var data = Data(count: capacity)
+            var data = [UInt8](repeating: 0, count: capacity)
             var size = png_alloc_size_t(capacity)
             let ok = data.withUnsafeMutableBytes { memory in
                 straight.withUnsafeBytes { pixels in
@@ -162,7 +162,7 @@ enum PNGCodec {
                 }
             }
             if ok != 0 {
-                data.count = Int(size)
+                data.removeLast(capacity - Int(size))
                 return data
             }
             guard Int(size) > capacity else {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One drawing command of a path.
 public enum PathElement: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Why SVG path data could not be read, and where.
 public struct PathDataError: Error, Hashable, Sendable, CustomStringConvertible {

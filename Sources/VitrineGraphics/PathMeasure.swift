@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Arc-length measurements of a path: its total and per-subpath lengths, and the point and
 /// direction at any distance along it. Built once (curves are integrated by Gauss–Legendre

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import VitrineSystem
 
 /// Large pixel loops shared among the cores by bands of rows: compositing a group or clearing
 /// a frame at 4K moves tens of megabytes, which one core cannot do within a frame's time when a
@@ -53,13 +54,13 @@ extension RowBandJob {
 
 /// The helper threads of `RowBands`, and the hand-over of one loop to them.
 private final class BandPool: @unchecked Sendable {
-    let lock = NSLock()
-    var wanted = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    let lock = Lock()
+    var wanted = min(4, availableProcessorCount())
     var parallelLoops = 0
     /// Held for the length of one loop.
-    private let running = NSLock()
-    private var helpers: [(start: DispatchSemaphore, thread: Thread)] = []
-    private let finished = DispatchSemaphore(value: 0)
+    private let running = Lock()
+    private var helpers: [CountingSemaphore] = []
+    private let finished = CountingSemaphore()
     /// The loop being run (where its job is, and the job's type) and its bands: written before
     /// the helpers are started, read by them until they signal `finished` (the semaphores order
     /// the accesses).
@@ -68,19 +69,22 @@ private final class BandPool: @unchecked Sendable {
     private var bandCount = 1
 
     func run<Job: RowBandJob>(rows: Range<Int>, _ job: Job) {
-        let bands = min(lock.withLock { wanted }, rows.count)
+        var bands = min(lock.withLock { wanted }, rows.count)
         guard bands > 1, running.try() else {
             job.run(rows: rows)
             return
         }
         defer { running.unlock() }
+        while helpers.count < bands - 1, startHelper(index: helpers.count + 1) {}
+        // A helper the system refused to start: the loop shares what there is.
+        bands = min(bands, helpers.count + 1)
+        guard bands > 1 else { return job.run(rows: rows) }
         lock.withLock { parallelLoops += 1 }
-        while helpers.count < bands - 1 { startHelper(index: helpers.count + 1) }
         withUnsafePointer(to: job) { pointer in
             self.job = (UnsafeRawPointer(pointer), Job.self)
             self.rows = rows
             bandCount = bands
-            for helper in helpers.prefix(bands - 1) { helper.start.signal() }
+            for start in helpers.prefix(bands - 1) { start.signal() }
             job.run(rows: band(0))
             for _ in 1..<bands { finished.wait() }
             self.job = nil
@@ -93,17 +97,21 @@ private final class BandPool: @unchecked Sendable {
         return (rows.lowerBound + n * index / bandCount)..<(rows.lowerBound + n * (index + 1) / bandCount)
     }
 
-    private func startHelper(index: Int) {
-        let start = DispatchSemaphore(value: 0)
-        let thread = Thread { [unowned self] in
-            while true {
-                start.wait()
-                if let job { job.type.run(at: job.pointer, rows: band(index)) }
-                finished.signal()
+    /// Starts helper `index`; false when the system refused a thread.
+    private func startHelper(index: Int) -> Bool {
+        let start = CountingSemaphore()
+        do {
+            try SystemThread.start(name: "vitrine-rows-\(index)") { [unowned self] in
+                while true {
+                    start.wait()
+                    if let job { job.type.run(at: job.pointer, rows: band(index)) }
+                    finished.signal()
+                }
             }
+        } catch {
+            return false
         }
-        thread.name = "vitrine-rows-\(index)"
-        thread.start()
-        helpers.append((start, thread))
+        helpers.append(start)
+        return true
     }
 }

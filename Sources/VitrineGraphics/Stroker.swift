@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 extension Path {
     /// The outline of the stroke of this path as closed polygons (move/line/close only), to be

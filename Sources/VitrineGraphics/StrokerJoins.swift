@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The shapes a stroke draws around the vertices of its flattened centre line: joins between
 /// segments, caps at the ends of open subpaths, and the round arcs both may use.

@@ -1,7 +1,7 @@
-import Foundation
+import Glibc
 
 /// One instance of `Value` per thread, made on first use and released when its thread ends
-/// (a pthread key: much cheaper to read per call than `Thread.current.threadDictionary`).
+/// (a pthread key, cheap enough to read on every call).
 package final class ThreadLocal<Value: AnyObject> {
     private var key = pthread_key_t()
     private let make: () -> Value

@@ -55,7 +55,7 @@ public enum ControlRequest: Equatable, Sendable {
             case .success(.quit): return .failure(ControlRequestError("'\(word)' cannot quit"))
             case .failure(let error):
                 return .failure(
-                    ControlRequestError(error.message.replacingOccurrences(of: "PROGRESS", with: "progress")))
+                    ControlRequestError(error.message.replacing("PROGRESS", with: "progress")))
             }
         case "screenshot":
             guard argument.hasPrefix("/") else {

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Logging
 import VitrineDisplay
@@ -77,10 +76,10 @@ final class ControlServer {
 
     /// A reply as one line of JSON, keys sorted.
     static func encode(_ reply: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys]) else {
+        guard let line = try? JSON.encode(reply) else {
             return #"{"error":"the reply could not be encoded","ok":false}"#
         }
-        return String(decoding: data, as: UTF8.self)
+        return line
     }
 
     // MARK: - Connections

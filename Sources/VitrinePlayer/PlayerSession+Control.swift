@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import VitrineConfig
 import VitrineDisplay
 import VitrineGraphics

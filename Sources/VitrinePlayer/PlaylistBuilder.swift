@@ -1,5 +1,4 @@
 import CLinux
-import Foundation
 import Glibc
 import VitrineAnimation
 import VitrineConfig
@@ -14,7 +13,7 @@ public final class PlaylistBuilder {
     /// Whether a build has been started and its result not yet taken.
     private(set) var isBuilding = false
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var finished: Result<Playlist, Error>?
 
     init() throws {
@@ -41,16 +40,19 @@ public final class PlaylistBuilder {
     func start(_ file: String, with load: @escaping (String) throws -> Playlist) {
         precondition(!isBuilding, "one build at a time")
         isBuilding = true
-        let thread = Thread { [self] in
-            let result = Result { try PlaylistBuilder.build(file, with: load) }
-            lock.lock()
-            finished = result
-            lock.unlock()
+        let finish = { [self] (result: Result<Playlist, Error>) in
+            lock.withLock { finished = result }
             var one: UInt64 = 1
             _ = Glibc.write(fileDescriptor, &one, MemoryLayout<UInt64>.size)
         }
-        thread.name = "vitrine-reload"
-        thread.start()
+        do {
+            // The loader parses TOML and decodes images: the main thread's 8 MiB of stack.
+            try SystemThread.start(name: "vitrine-reload", stackSize: 8 << 20) {
+                finish(Result { try PlaylistBuilder.build(file, with: load) })
+            }
+        } catch {
+            finish(.failure(error))
+        }
     }
 
     /// The result of the build, once `fileDescriptor` turned readable; nil while it runs.

@@ -67,4 +67,36 @@ public enum Files {
             throw FileError.notADirectory(path: path, kind: FileKind(mode: info.st_mode))
         }
     }
+
+    /// The working directory ("/" where it cannot be read: it was removed, or its path is
+    /// longer than PATH_MAX).
+    public static func currentDirectory() -> String {
+        guard let path = getcwd(nil, 0) else { return "/" }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
+    /// Where temporary files go: `TMPDIR`, else /tmp (no trailing slash).
+    public static var temporaryDirectory: String {
+        guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
+        let path = String(cString: value)
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    /// The text of a /proc file, read as far as it goes (a /proc file reports no size, so
+    /// `read(_:limit:)` cannot take it), at most `limit` bytes; nil where it cannot be opened.
+    public static func readProcFile(_ path: String, limit: Int = 64 << 10) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes.prefix(limit), as: UTF8.self)
+    }
 }

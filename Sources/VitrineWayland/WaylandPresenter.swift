@@ -184,7 +184,7 @@ public final class WaylandPresenter: Presenter {
         }
         pendingEvents = []
         isStarted = true
-        let rate = refreshRate.map { String(format: ", %.2f Hz", $0) } ?? ""
+        let rate = refreshRate.map { String(cFormat: ", %.2f Hz", $0) } ?? ""
         logger.info(
             "presenting on Wayland \(socketName): \(size), scale \(scale)\(rate), \(presentation != nil ? "presentation feedback" : "frame callbacks only"), \(idleInhibitor != nil ? "idle inhibited" : "no idle inhibitor offered")"
         )
@@ -522,7 +522,7 @@ public final class WaylandPresenter: Presenter {
         if refreshNanoseconds > 0 {
             let rate = 1e9 / Double(refreshNanoseconds)
             if refreshRate.map({ abs($0 - rate) > 0.01 }) ?? true {
-                logger.debug("presentation feedback: refresh \(String(format: "%.3f", rate)) Hz")
+                logger.debug("presentation feedback: refresh \(String(cFormat: "%.3f", rate)) Hz")
                 refreshRate = rate
             }
         }
@@ -684,7 +684,7 @@ public final class WaylandPresenter: Presenter {
         guard let display else { return }
         if framesCommitted > 0 {
             func median(_ samples: [Double]) -> String {
-                samples.isEmpty ? "none" : String(format: "%.2f ms", samples.sorted()[samples.count / 2] * 1000)
+                samples.isEmpty ? "none" : String(cFormat: "%.2f ms", samples.sorted()[samples.count / 2] * 1000)
             }
             logger.debug(
                 "committed \(framesCommitted) frames; \(frameCallbacksDone) frame callbacks (median interval \(median(frameCallbackIntervals))), \(framesPresented) presented (median interval \(median(presentationIntervals))) and \(framesDiscarded) discarded by feedback; \(drawingBufferChanges) changes of drawing buffer, \(buffers.count) buffers"

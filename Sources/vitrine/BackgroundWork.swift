@@ -1,21 +1,24 @@
-import Foundation
+import VitrineSystem
 
 /// One piece of work run on a thread of its own while the caller does another, its result
 /// collected once with `wait()`. Start-up uses it to load the playlist while the display opens.
 final class BackgroundWork<Value>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
+    private let done = CountingSemaphore()
     /// Written by the worker before it signals `done`, read by `wait()` after: never both at once.
     private var result: Result<Value, any Error>?
 
     init(_ work: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in
+        do {
+            // The loader parses TOML and decodes images: the main thread's 8 MiB of stack.
+            try SystemThread.start(name: "vitrine-load", stackSize: 8 << 20) { [self] in
+                result = Result { try work() }
+                done.signal()
+            }
+        } catch {
+            // No thread to be had: the work is done now, before the display opens.
             result = Result { try work() }
             done.signal()
         }
-        // The loader parses TOML and decodes images: more than the default 512 KiB of stack is
-        // what the main thread has too.
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// Waits for the work to finish; its value or its error. Call once.

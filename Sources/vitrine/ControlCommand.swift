@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Glibc
 import VitrinePlayer
 import VitrineSystem
@@ -45,13 +44,13 @@ struct ControlCommand: ParsableCommand {
     private var line: String {
         var words = request
         if words.first == "screenshot", words.count > 1, !words[1].hasPrefix("/") {
-            words[1] = FileManager.default.currentDirectoryPath + "/" + words[1]
+            words[1] = Files.currentDirectory() + "/" + words[1]
         }
         return words.joined(separator: " ")
     }
 
     func run() throws {
-        let path = socket ?? ControlSocketPath.clientDefault(ProcessInfo.processInfo.environment)
+        let path = socket ?? ControlSocketPath.clientDefault(StandardErrorLogHandler.processEnvironment)
         let replyLine: String
         do {
             replyLine = try ControlCommand.exchange(line, at: path)
@@ -59,9 +58,7 @@ struct ControlCommand: ParsableCommand {
             printError("no player answers at \(path): \(error)")
             throw ExitStatus.displayUnavailable.exit
         }
-        guard let data = replyLine.data(using: .utf8),
-            let reply = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
+        guard let reply = (try? JSON.decode(replyLine)) as? [String: Any] else {
             printError("the player at \(path) sent a reply that is not JSON: \(replyLine.prefix(200))")
             throw ExitStatus.displayUnavailable.exit
         }
@@ -140,7 +137,7 @@ struct ControlCommand: ParsableCommand {
             lines.append("presenter  \(number("presenter")), \(number("screenSize"))")
             lines.append("uptime     \(number("uptime")) s")
             if let bytes = reply["residentBytes"] as? Int {
-                lines.append("memory     \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB resident")
+                lines.append("memory     \(String(cFormat: "%.1f", Double(bytes) / 1_048_576)) MiB resident")
             }
             return lines.joined(separator: "\n")
         case "reload":

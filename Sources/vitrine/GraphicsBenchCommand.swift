@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import VitrineBench
 import VitrineGraphics
+import VitrineSystem
 
 struct GraphicsBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,9 +43,9 @@ struct GraphicsBenchCommand: ParsableCommand {
             let bitmap = Bitmap(width: scene.width, height: scene.height)
             let ctx = GraphicsContext(bitmap: bitmap)
             let (median, minimum) = time(scene, ctx, frames: Int(arguments[2])!, warmup: Int(arguments[3])!)
-            let bytes = Data(bytes: bitmap.pixels, count: bitmap.width * bitmap.height * 4)
-            try bytes.write(to: URL(fileURLWithPath: arguments[4]).appendingPathComponent("\(arguments[1])_ext.argb32"))
-            print(String(format: "median_ms=%.4f min_ms=%.4f", median, minimum))
+            let bytes = UnsafeRawBufferPointer(start: bitmap.pixels, count: bitmap.width * bitmap.height * 4)
+            try Files.write(bytes, to: arguments[4] + "/\(arguments[1])_ext.argb32")
+            print(String(cFormat: "median_ms=%.4f min_ms=%.4f", median, minimum))
             return
         }
         let only = Set(scenes.map { $0.split(separator: ",").map(String.init) } ?? [])
@@ -53,8 +54,8 @@ struct GraphicsBenchCommand: ParsableCommand {
             let ctx = GraphicsContext(bitmap: bitmap)
             let (median, minimum) = time(scene, ctx, frames: frames, warmup: 5, cpuTime: true)
             print(
-                name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                    + String(format: " median %8.3f ms   min %8.3f ms", median, minimum))
+                name + String(repeating: " ", count: max(0, 18 - name.count))
+                    + String(cFormat: " median %8.3f ms   min %8.3f ms", median, minimum))
             if let png { try bitmap.writePNG(to: "\(png)/\(name).png") }
         }
     }

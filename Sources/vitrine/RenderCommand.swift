@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import VitrineConfig
 import VitrineGraphics
 import VitrinePlayer
@@ -51,7 +51,7 @@ struct RenderCommand: ParsableCommand {
             var message =
                 "\(config): no scene '\(scene)'; the scenes are " + names.map { "'\($0)'" }.joined(separator: ", ")
             if let guess = suggestion(for: scene, among: names) { message += " (did you mean '\(guess)'?)" }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            printError(message)
             throw ExitStatus.usage.exit
         }
         let canvas = playlist.settings.canvas

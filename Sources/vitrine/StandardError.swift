@@ -1,9 +1,9 @@
-import Foundation
+import Glibc
 
 /// Standard error as a `print` target.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
+        fputs(string, stderr)
     }
 }
 

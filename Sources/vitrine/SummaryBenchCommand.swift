@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Glibc
 import VitrineBench
 import VitrineSystem
@@ -83,7 +82,7 @@ struct SummaryBenchCommand: ParsableCommand {
     /// Plays `playlist` on X display `display` for `seconds` from its READY=1: CPU share, peak
     /// RSS, and the frames it presented and missed meanwhile (from its control socket).
     private func play(_ playlist: String, on display: String, for seconds: Double) throws -> Live? {
-        let control = NSTemporaryDirectory() + "vitrine-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let control = Files.temporaryDirectory + "/vitrine-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         defer { unlink(control) }
         let read = { () -> (presented: Int, skipped: Int)? in
             do { return try frames(at: control) } catch {
@@ -108,7 +107,7 @@ struct SummaryBenchCommand: ParsableCommand {
     /// The player's frame counts, from `status` on its control socket.
     private func frames(at control: String) throws -> (presented: Int, skipped: Int) {
         let reply = try ControlCommand.exchange("status", at: control)
-        let json = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
+        let json = (try? JSON.decode(reply)) as? [String: Any]
         guard let presented = json?["framesPresented"] as? Int, let skipped = json?["framesSkipped"] as? Int else {
             throw ValidationError("the player's status has no frame counts: \(reply)")
         }
@@ -130,7 +129,7 @@ struct SummaryBenchCommand: ParsableCommand {
 
     /// A playlist of one scene that never changes: one text layer.
     private func stillPlaylist() throws -> String {
-        let path = NSTemporaryDirectory() + "vitrine-still-\(getpid()).toml"
+        let path = Files.temporaryDirectory + "/vitrine-still-\(getpid()).toml"
         let text = """
             [player]
             canvas = [1920, 1080]
@@ -152,4 +151,4 @@ struct SummaryBenchCommand: ParsableCommand {
 }
 
 /// `value` with two decimals.
-private func format(_ value: Double) -> String { String(format: "%.2f", value) }
+private func format(_ value: Double) -> String { String(cFormat: "%.2f", value) }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A point in a 2D coordinate space (y grows downward, as on screen).
 public struct Point: Hashable, Sendable, CustomStringConvertible {

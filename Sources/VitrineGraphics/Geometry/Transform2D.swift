@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A 2D affine transform, as CGAffineTransform (named apart from Foundation's AffineTransform,
 /// so files may import both): a point (x, y) maps to

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A 4 × 4 transform of space as Core Animation's CATransform3D: row vectors, so a point
 /// (x, y, z, 1) · M, and entries named m11 … m44 by row and column; `m34` = −1/d puts the eye d

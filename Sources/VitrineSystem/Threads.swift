@@ -1,0 +1,124 @@
+import Glibc
+
+// The few threading pieces the libraries need, on pthreads, so that a kiosk's binary links no
+// Foundation (its ICU and CoreFoundation cost several megabytes of resident memory and
+// start-up time for a lock and a thread).
+
+/// A mutual-exclusion lock: a pthread mutex.
+public final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    public init() {
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Takes the lock if no one holds it; whether it did.
+    public func `try`() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A counting semaphore: a POSIX unnamed semaphore.
+public final class CountingSemaphore: @unchecked Sendable {
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    public init(value: UInt32 = 0) {
+        semaphore.initialize(to: sem_t())
+        sem_init(semaphore, 0, value)
+    }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    public func signal() { sem_post(semaphore) }
+
+    /// Waits for a signal (a wait a signal handler interrupts goes on waiting).
+    public func wait() {
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+}
+
+/// Threads started once and left to run (detached).
+public enum SystemThread {
+    /// Runs `body` on a new thread named `name` (the kernel keeps 15 bytes of it, shown by `top
+    /// -H` and `ps -L`), with `stackSize` bytes of stack (nil: the system's default). What
+    /// `body` shares with other threads, the caller guards (a lock, a semaphore).
+    public static func start(
+        name: String, stackSize: Int? = nil, _ body: @escaping () -> Void
+    ) throws(SystemError) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        if let stackSize {
+            let status = pthread_attr_setstacksize(&attributes, stackSize)
+            guard status == 0 else {
+                throw SystemError("set a stack of \(stackSize) bytes for thread", name, code: status)
+            }
+        }
+        let context = Unmanaged.passRetained(ThreadBody(name: name, body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                let thread = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+                nameThisThread(thread.name)
+                thread.body()
+                return nil
+            }, context)
+        guard status == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            throw SystemError("start thread", name, code: status)
+        }
+    }
+}
+
+private final class ThreadBody {
+    let name: String
+    let body: () -> Void
+
+    init(name: String, _ body: @escaping () -> Void) {
+        self.name = name
+        self.body = body
+    }
+}
+
+/// Names the calling thread through /proc (pthread_setname_np and prctl are GNU or variadic,
+/// which Swift's Glibc module does not offer); the kernel keeps the first 15 bytes.
+private func nameThisThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}
+
+/// The processors this process may run on: its affinity mask, as /proc/self/status's
+/// `Cpus_allowed` (hexadecimal words separated by commas) shows it; the processors online where
+/// that cannot be read. At least 1.
+public func availableProcessorCount() -> Int {
+    let online = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    guard let status = Files.readProcFile("/proc/self/status"),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
+    else { return online }
+    let allowed = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
+        count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
+    }
+    return allowed > 0 ? allowed : online
+}
