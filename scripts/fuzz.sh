@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one input surface with libFuzzer:  scripts/fuzz.sh TARGET SECONDS
-#   TARGET: toml | config | pathdata | drawspec | png | jpeg | progress | font
+#   TARGET: toml | config | pathdata | drawspec | png | jpeg | progress | font | json
 # Builds vitrine-fuzz with -sanitize=fuzzer,address into .build-fuzz (once), starts from the
 # seed corpus in Tests/Fuzz/corpus/TARGET (new inputs go to .build-fuzz/corpus/TARGET), and
 # stops at the first crash, at an input that runs over 1 s (a hang) or makes the process

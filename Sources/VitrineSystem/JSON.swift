@@ -277,7 +277,10 @@ public enum JSON {
             }
             let text = String(decoding: bytes[start..<offset], as: UTF8.self)
             if isInteger, let int = Int(text) { return int }
-            return Double(text)!
+            guard let double = Double(text), double.isFinite else {
+                throw SyntaxError(offset: start, reason: "a number out of range")
+            }
+            return double
         }
     }
 }

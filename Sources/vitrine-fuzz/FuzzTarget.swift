@@ -3,6 +3,7 @@ import VitrineAnimation
 import VitrineConfig
 import VitrineGraphics
 import VitrinePlayer
+import VitrineSystem
 import VitrineTOML
 
 /// One input surface of the player, fed arbitrary bytes: it may refuse them with an error, and
@@ -26,6 +27,9 @@ enum FuzzTarget: String, CaseIterable {
     /// Font files through FreeType (TrueType, OpenType/CFF, collections …): a text laid out,
     /// outlined and drawn, as a text layer naming a font file does.
     case font
+    /// JSON as the control client reads the player's replies: whatever decodes must encode,
+    /// and read back the same.
+    case json
 
     /// Runs one input.
     func run(_ bytes: [UInt8]) {
@@ -61,6 +65,10 @@ enum FuzzTarget: String, CaseIterable {
             _ = font.boundingBox(of: text)
             let ctx = GraphicsContext(bitmap: Bitmap(width: 96, height: 32))
             ctx.fill(font.path(for: text, at: Point(x: 2, y: 24)), color: .black)
+        case .json:
+            guard let value = try? JSON.decode(bytes) else { return }
+            let text = try! JSON.encode(value)
+            precondition(try! JSON.encode(JSON.decode(text)) == text, "JSON does not read back the same: \(text)")
         }
     }
 }

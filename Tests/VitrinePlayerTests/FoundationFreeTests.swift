@@ -80,6 +80,7 @@ final class FoundationFreeTests: XCTestCase {
             (#""\ud83d""#, 7, "a lone high surrogate"),
             (#""\ude00""#, 7, "a lone low surrogate"),
             ("tru", 0, "'true' was expected"),
+            ("[1, -1e400]", 4, "a number out of range"),
             ("{} x", 3, "text after the value"),
             (String(repeating: "[", count: 300), 256, "nested more than 256 deep")
         ]
