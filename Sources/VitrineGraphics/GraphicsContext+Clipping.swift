@@ -13,7 +13,7 @@ extension GraphicsContext {
             if state.clipBox.isEmpty { clipToNothing() }
             return
         }
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         let ok = rasterizer.addRoundedRect(rect, cornerRadius: 0, transform: state.transform)
         clipToAccumulatedShape(ok, rule: .nonZero)
     }
@@ -22,7 +22,7 @@ extension GraphicsContext {
     /// shorter side), anti-aliased.
     public func clip(toRoundedRect rect: Rect, cornerRadius: Double) {
         guard cornerRadius > 0 else { clip(to: rect); return }
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         let ok = rasterizer.addRoundedRect(rect, cornerRadius: cornerRadius, transform: state.transform)
         clipToAccumulatedShape(ok, rule: .nonZero)
     }
@@ -76,6 +76,7 @@ extension GraphicsContext {
     /// Writes the coverage of the shape in the rasterizer into `mask` over the rasterizer's
     /// region (whatever the mask held there before), each value multiplied by `previous`'s.
     func writeAccumulatedCoverage(rule: FillRule, into mask: AlphaMask, times previous: AlphaMask?) {
+        let rasterizer = self.rasterizer
         let region = rasterizer.bounds
         for y in region.y..<region.maxY {
             let row = mask.deviceRow(y)

@@ -16,7 +16,7 @@ extension GraphicsContext {
         for line in path.flattened(tolerance: Flattening.defaultTolerance / scale) where line.points.count > 2 {
             GraphicsContext.appendProjected(line.points[...], toDevice, to: &points, ends: &ends)
         }
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
         blendSolid(pixel, rule: rule)
     }
@@ -43,7 +43,7 @@ extension GraphicsContext {
             GraphicsContext.appendProjected(stroker.points[start..<end], toDevice, to: &points, ends: &ends)
             start = end
         }
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
         blendSolid(pixel, rule: .nonZero)
     }
@@ -93,7 +93,7 @@ extension GraphicsContext {
         GraphicsContext.appendProjected(
             [Point(x: 0, y: 0), Point(x: iw, y: 0), Point(x: iw, y: ih), Point(x: 0, y: ih)][...], toDevice,
             to: &points, ends: &ends)
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
         let sampler = ProjectiveImageSampler(image: image, inverse: inverse)
         blendShaded(rule: .nonZero, alpha: factor) { x, y, count, out in

@@ -74,7 +74,7 @@ extension GraphicsContext {
             return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
         }
         let moved = state.transform.concatenating(Transform2D(translationX: device.offset.x, y: device.offset.y))
-        rasterizer.reset(clip: region)
+        startShape(clip: region)
         guard rasterizer.addPath(path, transform: moved) else {
             rasterizer.discard()
             return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))

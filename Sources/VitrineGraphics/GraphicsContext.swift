@@ -41,7 +41,8 @@ public final class GraphicsContext {
     /// The part of `target` drawn since it became the target (what a layer must composite).
     var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
 
-    let rasterizer: Rasterizer
+    /// Rows of coverage as the rasterizer sweeps them (`Rasterizer.maxSpansPerRow` of the
+    /// target's width).
     let spans: UnsafeMutablePointer<CoverageSpan>
     /// One row of image samples.
     let samples: UnsafeMutablePointer<UInt32>
@@ -63,8 +64,7 @@ public final class GraphicsContext {
         self.bitmap = bitmap
         target = DrawTarget(bitmap)
         state = GState(clipBox: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
-        rasterizer = Rasterizer(width: bitmap.width, height: bitmap.height)
-        spans = .allocate(capacity: rasterizer.maxSpansPerRow)
+        spans = .allocate(capacity: Rasterizer.maxSpansPerRow(width: bitmap.width))
         samples = .allocate(capacity: max(1, bitmap.width))
         pool = BufferPool()
         savedStates.reserveCapacity(16)
@@ -74,6 +74,20 @@ public final class GraphicsContext {
     deinit {
         spans.deallocate()
         samples.deallocate()
+    }
+
+    /// The calling thread's rasterizer (`Rasterizer.ofThisThread`): every context drawing on
+    /// a thread shares one.
+    var rasterizer: Rasterizer { Rasterizer.ofThisThread }
+
+    /// Readies the thread's rasterizer for one shape in this context's target, clipped to
+    /// `clip` (device pixels); the shape's edges go into the rasterizer returned.
+    @discardableResult
+    func startShape(clip: IntRect) -> Rasterizer {
+        let rasterizer = Rasterizer.ofThisThread
+        rasterizer.serve(width: bitmap.width, height: bitmap.height)
+        rasterizer.reset(clip: clip)
+        return rasterizer
     }
 
     // MARK: - Graphics state
@@ -151,7 +165,7 @@ public final class GraphicsContext {
             dirty = dirty.union(r)
             return
         }
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         guard rasterizer.addRoundedRect(rect, cornerRadius: 0, transform: state.transform) else { return }
         blendSolid(pixel, rule: .nonZero)
     }
@@ -162,7 +176,7 @@ public final class GraphicsContext {
         guard cornerRadius > 0 else { return fill(rect, color: color) }
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0 else { return }
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         guard rasterizer.addRoundedRect(rect, cornerRadius: cornerRadius, transform: state.transform) else { return }
         blendSolid(pixel, rule: .nonZero)
     }
@@ -217,7 +231,7 @@ public final class GraphicsContext {
             style: style,
             tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
         stroker.stroke(visible.elements)
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
     }
 
@@ -269,7 +283,7 @@ public final class GraphicsContext {
             d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
         let imageToDevice = imageToUser.concatenating(state.transform)
         guard let inverse = imageToDevice.inverted() else { return }
-        rasterizer.reset(clip: state.clipBox)
+        let rasterizer = startShape(clip: state.clipBox)
         guard rasterizer.addRoundedRect(r, cornerRadius: 0, transform: state.transform) else { return }
         let sampler = resampledImages.sampler(for: image, imageToDevice: imageToDevice, inverse: inverse)
         let region = rasterizer.bounds
@@ -349,12 +363,13 @@ public final class GraphicsContext {
     /// Accumulates `path` under the current transform, clipped to the clip box. False (and
     /// nothing accumulated) when the path has non-finite coordinates.
     func rasterize(_ path: Path) -> Bool {
-        rasterizer.reset(clip: state.clipBox)
+        startShape(clip: state.clipBox)
         return rasterizer.addPath(path, transform: state.transform)
     }
 
     /// Sweeps the accumulated shape and blends `pixel` through its coverage.
     func blendSolid(_ pixel: UInt32, rule: FillRule) {
+        let rasterizer = self.rasterizer
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask
@@ -386,6 +401,7 @@ public final class GraphicsContext {
     func blendShaded(
         rule: FillRule, alpha: UInt32 = 255, _ shade: (Int, Int, Int, UnsafeMutablePointer<UInt32>) -> Void
     ) {
+        let rasterizer = self.rasterizer
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask
