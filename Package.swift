@@ -13,6 +13,15 @@ let fastInDebug: [SwiftSetting] = [
     .unsafeFlags(["-Xllvm", "-sil-disable-pass=early-codemotion"])
 ]
 
+// The renderer and the engine without the runtime's exclusivity checks in release builds: they
+// were 3 to 5 % of the player's CPU time (swift_beginAccess and its access set, per property
+// access of a class; without them a spinner's frames take 9.7 % fewer instructions, callgrind).
+// Debug builds, which the tests run, keep every check, so an overlapping access is still caught.
+let uncheckedInRelease: [SwiftSetting] =
+    fastInDebug + [
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+    ]
+
 let package = Package(
     name: "Vitrine",
     platforms: [.macOS(.v13)],
@@ -69,11 +78,11 @@ let package = Package(
         .target(
             name: "VitrineGraphics",
             dependencies: ["VitrineSystem", "CPNG", "CTurboJPEG", "CFreeType", "CFontconfig", "CMemory"],
-            swiftSettings: fastInDebug),
+            swiftSettings: uncheckedInRelease),
         .target(
             name: "VitrineAnimation",
             dependencies: ["VitrineGraphics"],
-            swiftSettings: fastInDebug),
+            swiftSettings: uncheckedInRelease),
         .target(
             name: "VitrineDisplay",
             dependencies: [

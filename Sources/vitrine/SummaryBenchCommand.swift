@@ -39,7 +39,9 @@ struct SummaryBenchCommand: ParsableCommand {
             let size = "\(width)x\(height)"
             rows.append(
                 ("playlist at \(size): CPU", "\(format(live.cpuShare * 100)) % of a core", "≤ \(format(cpuTarget)) %"))
-            rows.append(("playlist at \(size): peak RSS", "\(live.peakRSSKiB / 1024) MB", "≤ \(rssTarget) MB"))
+            // MB as /proc counts them (1024 KiB), to a tenth: a whole number would floor 40.9 to 40.
+            let peak = String(cFormat: "%.1f", Double(live.peakRSSKiB) / 1024)
+            rows.append(("playlist at \(size): peak RSS", "\(peak) MB", "≤ \(rssTarget) MB"))
             let frames = live.frames.map { "\($0.presented) presented, \($0.skipped) deadlines missed" } ?? "n/a"
             rows.append(("playlist at \(size): frames", frames, "0 missed"))
         }
