@@ -139,20 +139,36 @@ open class EmitterLayer: Layer {
     /// them and the next frame's damage compares them), each time for a model layer.
     var currentParticles: [Particle] {
         guard isPresentationCopy else { return particles(at: emitterTime) }
-        if let shownParticles { return shownParticles }
-        let alive = particles(at: emitterTime)
-        shownParticles = alive
-        return alive
+        if !shownParticlesAreCurrent {
+            particles(at: emitterTime, into: &shownParticles)
+            shownParticlesAreCurrent = true
+        }
+        return shownParticles
     }
-    private var shownParticles: [Particle]?
+    /// A copy's particles, and whether they are its time's: a recycled copy computes them
+    /// again into the same storage (no allocation per frame).
+    private var shownParticles: [Particle] = []
+    private var shownParticlesAreCurrent = false
+
+    override func recycle(asCopyOf model: Layer) {
+        super.recycle(asCopyOf: model)
+        shownParticlesAreCurrent = false
+    }
 
     /// How many particles are alive at `time` seconds of the emitter (at most `maximumParticles`).
     public func particleCount(at time: Double) -> Int { particles(at: time).count }
 
     /// The particles alive at `time` seconds, oldest first, at most `maximumParticles`.
     func particles(at time: Double) -> [Particle] {
-        guard time.isFinite, time >= 0 else { return [] }
         var out: [Particle] = []
+        particles(at: time, into: &out)
+        return out
+    }
+
+    /// `particles(at:)` written into `out`, whose storage is reused.
+    private func particles(at time: Double, into out: inout [Particle]) {
+        out.removeAll(keepingCapacity: true)
+        guard time.isFinite, time >= 0 else { return }
         for (index, cell) in emitterCells.enumerated() {
             let rate = cell.birthRate * birthRate
             guard rate > 0, rate.isFinite, cell.longestLife > 0, cell.longestLife.isFinite else { continue }
@@ -161,11 +177,10 @@ open class EmitterLayer: Layer {
             let last = Int((time * rate).rounded(.down))
             guard last >= first else { continue }
             for k in first...last {
-                if out.count >= EmitterLayer.maximumParticles { return out }
+                if out.count >= EmitterLayer.maximumParticles { return }
                 if let p = particle(k, of: cell, index: index, rate: rate, at: time) { out.append(p) }
             }
         }
-        return out
     }
 
     private func particle(_ k: Int, of cell: EmitterCell, index: Int, rate: Double, at time: Double) -> Particle? {

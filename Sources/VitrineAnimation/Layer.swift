@@ -401,15 +401,15 @@ open class Layer {
     }
     private var cachedExtent: Rect?
 
-    /// The library's classes whose presentation copies hold nothing but their slots and the
-    /// engine's own fields, so a copy no one holds can become a later frame's copy in place
-    /// (no allocation per frame). A subclass may copy state of its own in `init(layer:)`, and
-    /// the replicator, emitter and pie do: their copies are always new.
+    /// The library's classes whose presentation copies hold nothing but their slots, the
+    /// engine's own fields and what `recycle(asCopyOf:)` resets, so a copy no one holds can
+    /// become a later frame's copy in place (no allocation per frame). A subclass may copy
+    /// state of its own in `init(layer:)`, and the pie does: its copies are always new.
     static let recyclableCopyClasses: Set<ObjectIdentifier> = [
         ObjectIdentifier(Layer.self), ObjectIdentifier(ShapeLayer.self), ObjectIdentifier(TextLayer.self),
         ObjectIdentifier(ArrowLayer.self), ObjectIdentifier(ProgressLayer.self), ObjectIdentifier(SectorLayer.self),
         ObjectIdentifier(GradientLayer.self), ObjectIdentifier(TransformLayer.self),
-        ObjectIdentifier(SliceLayer.self), ObjectIdentifier(ReplicatorLayer.self)
+        ObjectIdentifier(SliceLayer.self), ObjectIdentifier(ReplicatorLayer.self), ObjectIdentifier(EmitterLayer.self)
     ]
 
     /// Empties a presentation copy that no frame shows any more and no one else holds, ready to
