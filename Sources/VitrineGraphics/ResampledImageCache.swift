@@ -11,13 +11,13 @@ struct ResampledImageCache {
         let phaseX: Double, phaseY: Double
     }
 
+    /// A copy depends on the scale and the phase only: the same image drawn again at another
+    /// whole-pixel place (or a second time elsewhere in the frame) reads the same copy there.
     private struct Entry {
         let key: Key
         /// Held so the identifier in the key cannot be reused by another image.
         let image: Image
         let resampled: Image
-        /// Device position of the copy's first pixel.
-        let originX: Int, originY: Int
     }
 
     private static let capacity = 4
@@ -41,10 +41,10 @@ struct ResampledImageCache {
         let key = Key(
             image: ObjectIdentifier(image), scaleX: m.a, scaleY: m.d,
             phaseX: m.tx - originX, phaseY: m.ty - originY)
+        // The copy's first pixel lands on device pixel (originX, originY) of this draw.
+        let placed = Transform2D(translationX: -originX, y: -originY)
         if let entry = entries.first(where: { $0.key == key && $0.image === image }) {
-            return ImageSampler(
-                image: entry.resampled,
-                inverse: Transform2D(translationX: -Double(entry.originX), y: -Double(entry.originY)))
+            return ImageSampler(image: entry.resampled, inverse: placed)
         }
         defer { lastSeen = key }
         let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
@@ -57,15 +57,13 @@ struct ResampledImageCache {
         let direct = ImageSampler(
             image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
         for y in 0..<height { direct.sample(x: 0, y: y, count: width, into: copy.row(y)) }
-        let entry = Entry(
-            key: key, image: image, resampled: Image(bitmap: copy),
-            originX: Int(originX), originY: Int(originY))
+        let entry = Entry(key: key, image: image, resampled: Image(bitmap: copy))
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
             entries[next] = entry
             next = (next + 1) % Self.capacity
         }
-        return ImageSampler(image: entry.resampled, inverse: Transform2D(translationX: -originX, y: -originY))
+        return ImageSampler(image: entry.resampled, inverse: placed)
     }
 }

@@ -428,4 +428,27 @@ final class ResampledImageTests: XCTestCase {
         // The image really is there: not background.
         XCTAssertNotEqual(cached[27, 25], Color.white.premultipliedPixel)
     }
+
+    /// The same image at the same scale and phase in two places of a frame (two photos side by
+    /// side on a 4K screen): each place reads the one copy where it is drawn, frame after frame.
+    /// (The copy's position was once the first draw's, so the second frame on drew the photo on
+    /// the left where the one on the right was.)
+    func testACopyServesTheImageWhereverItIsDrawn() throws {
+        var texels: [UInt32] = []
+        for y in 0..<20 { for x in 0..<20 { texels.append(0xFF00_0000 | UInt32(x * 12) << 16 | UInt32(y * 12)) } }
+        let image = try XCTUnwrap(Image(width: 20, height: 20, premultipliedPixels: texels))
+        let bitmap = Bitmap(width: 200, height: 100)
+        let context = GraphicsContext(bitmap: bitmap)
+        context.scaleBy(x: 2, y: 2)
+        var frames: [[UInt32]] = []
+        for _ in 0..<3 {
+            context.clear(.clear)
+            context.draw(image, in: Rect(x: 5, y: 5, width: 20, height: 20))
+            context.draw(image, in: Rect(x: 55, y: 5, width: 20, height: 20))
+            frames.append((0..<100).flatMap { y in (0..<200).map { bitmap[$0, y] } })
+        }
+        XCTAssertEqual(frames[1], frames[0], "the second frame, from the copy")
+        XCTAssertEqual(frames[2], frames[0])
+        XCTAssertNotEqual(bitmap[120, 20], 0, "the right-hand image is drawn")
+    }
 }
