@@ -226,6 +226,12 @@ public final class PlayerSession {
             }
             return
         }
+        if frame.missedDeadlines > 0 {
+            let scene = player.currentSceneName ?? ""
+            logger.debug(
+                "\(frame.missedDeadlines) frame deadline(s) missed before this frame (scene '\(scene)'\(player.isTransitioning ? ", in a transition" : ""))"
+            )
+        }
         presenter.prepareFrameBitmap()
         let target = targetTime(of: frame)
         let (events, result) = try frames.makeFrame(at: playlistTime(at: target))
