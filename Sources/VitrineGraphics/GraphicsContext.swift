@@ -349,11 +349,15 @@ public final class GraphicsContext {
     }
 
     /// Marks the end of a frame: offscreen buffers (transparency layers, mask captures, clip
-    /// masks) that went unused for the last `BufferPool.idleFrames` frames are released, so
-    /// the memory a context keeps follows what recent frames drew.
+    /// masks) and resampled image copies that went unused for the last `BufferPool.idleFrames`
+    /// frames are released, so the memory a context keeps follows what recent frames drew.
     public func endFrame() {
         pool.endFrame()
+        resampledImages.endFrame()
     }
+
+    /// Pixels the context keeps in resampled image copies (for tests and diagnostics).
+    public var resampledImagePixels: Int { resampledImages.retainedPixels }
 
     /// Bytes the context keeps in pooled offscreen buffers (for tests and diagnostics).
     public var pooledBufferBytes: Int { pool.retainedBytes }

@@ -1,8 +1,9 @@
 /// Copies of images resampled at device resolution, for images drawn again and again at the
 /// same scale and sub-pixel phase (a photo under an animated mask): filtering happens once,
 /// later draws copy whole pixels. Only axis-aligned scales are kept, a copy is made on the
-/// second draw with the same mapping (so an image whose scale animates is never copied), and
-/// at most a few copies are held.
+/// second draw with the same mapping (so an image whose scale animates is never copied), at
+/// most a few copies are held, and a copy not drawn for `BufferPool.idleFrames` frames is let
+/// go (the photo of a scene that has ended).
 struct ResampledImageCache {
     private struct Key: Equatable {
         let image: ObjectIdentifier
@@ -18,6 +19,8 @@ struct ResampledImageCache {
         /// Held so the identifier in the key cannot be reused by another image.
         let image: Image
         let resampled: Image
+        /// The frame (`endFrame` count) it was last drawn in.
+        var lastUse: Int
     }
 
     private static let capacity = 4
@@ -26,6 +29,7 @@ struct ResampledImageCache {
     private static let maximumPixels = 2048 * 1024
     private var entries: [Entry] = []
     private var next = 0
+    private var frame = 0
     /// The mapping seen by the previous draw, so a copy is made only when it repeats.
     private var lastSeen: Key?
 
@@ -43,8 +47,9 @@ struct ResampledImageCache {
             phaseX: m.tx - originX, phaseY: m.ty - originY)
         // The copy's first pixel lands on device pixel (originX, originY) of this draw.
         let placed = Transform2D(translationX: -originX, y: -originY)
-        if let entry = entries.first(where: { $0.key == key && $0.image === image }) {
-            return ImageSampler(image: entry.resampled, inverse: placed)
+        if let index = entries.firstIndex(where: { $0.key == key && $0.image === image }) {
+            entries[index].lastUse = frame
+            return ImageSampler(image: entries[index].resampled, inverse: placed)
         }
         defer { lastSeen = key }
         let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
@@ -57,7 +62,7 @@ struct ResampledImageCache {
         let direct = ImageSampler(
             image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
         for y in 0..<height { direct.sample(x: 0, y: y, count: width, into: copy.row(y)) }
-        let entry = Entry(key: key, image: image, resampled: Image(bitmap: copy))
+        let entry = Entry(key: key, image: image, resampled: Image(bitmap: copy), lastUse: frame)
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
@@ -66,4 +71,15 @@ struct ResampledImageCache {
         }
         return ImageSampler(image: entry.resampled, inverse: placed)
     }
+
+    /// Ends a frame: copies not drawn in the last `BufferPool.idleFrames` frames are released.
+    mutating func endFrame() {
+        frame &+= 1
+        guard entries.contains(where: { frame &- $0.lastUse > BufferPool.idleFrames }) else { return }
+        entries.removeAll { frame &- $0.lastUse > BufferPool.idleFrames }
+        next = 0
+    }
+
+    /// Pixels held in copies (for tests and diagnostics).
+    var retainedPixels: Int { entries.reduce(0) { $0 + $1.resampled.width * $1.resampled.height } }
 }

@@ -451,4 +451,25 @@ final class ResampledImageTests: XCTestCase {
         XCTAssertEqual(frames[2], frames[0])
         XCTAssertNotEqual(bitmap[120, 20], 0, "the right-hand image is drawn")
     }
+
+    /// A copy is kept while its image is drawn, and let go once it has not been drawn for
+    /// `BufferPool.idleFrames` frames (the photo of a scene that has ended).
+    func testACopyNotDrawnForAWhileIsReleased() throws {
+        let image = try XCTUnwrap(
+            Image(width: 20, height: 20, premultipliedPixels: Array(repeating: 0xFF33_6699, count: 400)))
+        let context = GraphicsContext(bitmap: Bitmap(width: 100, height: 100))
+        context.scaleBy(x: 2, y: 2)
+        for _ in 0..<3 {
+            context.draw(image, in: Rect(x: 5, y: 5, width: 20, height: 20))
+            context.endFrame()
+        }
+        XCTAssertEqual(context.resampledImagePixels, 40 * 40)
+        // Frames without it: kept through 59 of them, released at the end of the 60th.
+        for _ in 1..<BufferPool.idleFrames {
+            context.endFrame()
+            XCTAssertEqual(context.resampledImagePixels, 40 * 40, "still within its idle frames")
+        }
+        context.endFrame()
+        XCTAssertEqual(context.resampledImagePixels, 0)
+    }
 }
