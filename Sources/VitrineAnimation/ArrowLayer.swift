@@ -60,13 +60,26 @@ open class ArrowLayer: Layer {
         in bounds: Rect, thickness: Double, startRadians: Double, lengthRadians: Double,
         headLengthRadians: Double
     ) -> Path {
+        var path = Path()
+        arrowPath(
+            in: bounds, thickness: thickness, startRadians: startRadians, lengthRadians: lengthRadians,
+            headLengthRadians: headLengthRadians, into: &path)
+        return path
+    }
+
+    /// `arrowPath(in:thickness:startRadians:lengthRadians:headLengthRadians:)` written into
+    /// `path`, whose storage is reused.
+    static func arrowPath(
+        in bounds: Rect, thickness: Double, startRadians: Double, lengthRadians: Double,
+        headLengthRadians: Double, into path: inout Path
+    ) {
+        path.removeAll(keepingCapacity: true)
         let a = angles(start: startRadians, length: lengthRadians, headLength: headLengthRadians)
         let center = bounds.center
         let outer = bounds.width / 2, tipRadius = outer - thickness / 2, inner = outer - thickness
         // The outer arc runs from head to start: backwards (decreasing angle) when the arrow
         // runs forwards. Path.addArc's `clockwise` is on screen, i.e. increasing angle.
         let forwards = a.tip > a.start
-        var path = Path()
         path.move(to: Point(x: center.x + tipRadius * cos(a.tip), y: center.y + tipRadius * sin(a.tip)))
         // Arcs split on a grid from the tail: arrows of different lengths share the cubics of
         // their common band exactly (see `changedDrawingArea`).
@@ -77,7 +90,6 @@ open class ArrowLayer: Layer {
             center: center, radius: inner, startAngle: a.start, endAngle: a.head, clockwise: forwards,
             splitAnchor: a.start)
         path.closeSubpath()
-        return path
     }
 
     /// This layer's arrow outline for its current properties.
@@ -92,7 +104,11 @@ open class ArrowLayer: Layer {
 
     /// Fills the arrow, then strokes its outline with `lineWidth` and `lineJoin`.
     open override func draw(in ctx: GraphicsContext) {
-        let path = arrowPath
+        let scratch = ScratchPath.ofThisThread
+        ArrowLayer.arrowPath(
+            in: bounds, thickness: thickness, startRadians: startRadians, lengthRadians: lengthRadians,
+            headLengthRadians: headLengthRadians, into: &scratch.path)
+        let path = scratch.path
         if let fillColor { ctx.fill(path, color: fillColor) }
         if let strokeColor, lineWidth > 0 {
             ctx.stroke(path, color: strokeColor, style: StrokeStyle(lineWidth: lineWidth, lineJoin: lineJoin))

@@ -22,16 +22,22 @@ open class SectorLayer: Layer {
     /// The sector centred in `bounds` with radius half the width: move to the centre, arc
     /// 2π·progress clockwise, close. Empty when progress ≤ 0; a full disc from progress ≥ 1.
     public static func sectorPath(in bounds: Rect, startAngle: Double, progress: Double) -> Path {
-        let p = progress.isFinite ? min(max(progress, 0), 1) : 0
-        guard p > 0 else { return Path() }
-        let center = bounds.center, radius = bounds.width / 2
         var path = Path()
+        sectorPath(in: bounds, startAngle: startAngle, progress: progress, into: &path)
+        return path
+    }
+
+    /// `sectorPath(in:startAngle:progress:)` written into `path`, whose storage is reused.
+    static func sectorPath(in bounds: Rect, startAngle: Double, progress: Double, into path: inout Path) {
+        path.removeAll(keepingCapacity: true)
+        let p = progress.isFinite ? min(max(progress, 0), 1) : 0
+        guard p > 0 else { return }
+        let center = bounds.center, radius = bounds.width / 2
         path.move(to: center)
         path.addArc(
             center: center, radius: radius, startAngle: startAngle,
             endAngle: startAngle + 2 * .pi * p, clockwise: true, splitAnchor: startAngle)
         path.closeSubpath()
-        return path
     }
 
     /// This layer's sector for its current properties.
@@ -39,7 +45,9 @@ open class SectorLayer: Layer {
 
     /// Fills the sector.
     open override func draw(in ctx: GraphicsContext) {
-        ctx.fill(sectorPath, color: fillColor)
+        let scratch = ScratchPath.ofThisThread
+        SectorLayer.sectorPath(in: bounds, startAngle: startAngle, progress: progress, into: &scratch.path)
+        ctx.fill(scratch.path, color: fillColor)
     }
 
     /// When only the progress changed, the two sectors share the cubics of their arcs up to the
