@@ -98,6 +98,10 @@ protocol AnyLayerSlot: AnyObject {
     func hasSameValue(asSameType other: AnyLayerSlot) -> Bool
     /// A new slot of the same type holding the same value.
     func snapshot() -> AnyLayerSlot
+    /// Sets the value (or its component at `subPath`) to what `animation` makes of it at
+    /// `time` seconds into iteration `iteration`, in the slot's own type; nothing for a slot
+    /// that is not animatable, a wrong sub-path or a value of another type.
+    func animate(by animation: PropertyAnimation, subPath: Substring?, iterationTime time: Double, iteration: Int)
 }
 
 final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
@@ -122,6 +126,23 @@ final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
         unsafeDowncast(other, to: AnimatableSlot<Value>.self).value == value
     }
     func snapshot() -> AnyLayerSlot { AnimatableSlot(snapshotOf: value) }
+    func animate(by animation: PropertyAnimation, subPath: Substring?, iterationTime time: Double, iteration: Int) {
+        guard let subPath else {
+            if let v = animation.animatedValue(underlying: value, iterationTime: time, iteration: iteration) {
+                value = v
+            }
+            return
+        }
+        // A component (a number, a point, a size) fits an existential without a box.
+        guard let component = value.value(atSubPath: subPath) else { return }
+        func open<Component: Interpolatable>(_ c: Component) -> Value? {
+            guard let v = animation.animatedValue(underlying: c, iterationTime: time, iteration: iteration) else {
+                return nil
+            }
+            return value.replacing(atSubPath: subPath, with: v)
+        }
+        if let replaced = open(component) { value = replaced }
+    }
 }
 
 final class PropertySlot<Value>: AnyLayerSlot {
@@ -139,6 +160,7 @@ final class PropertySlot<Value>: AnyLayerSlot {
     var isAnimatable: Bool { false }
     var interpolatableValue: (any Interpolatable)? { nil }
     func setInterpolatable(_ v: any Interpolatable) -> Bool { false }
+    func animate(by animation: PropertyAnimation, subPath: Substring?, iterationTime time: Double, iteration: Int) {}
     func copyValue(fromSameType other: AnyLayerSlot) {
         value = unsafeDowncast(other, to: PropertySlot<Value>.self).value
     }

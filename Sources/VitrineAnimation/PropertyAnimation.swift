@@ -25,21 +25,37 @@ open class PropertyAnimation: Animation {
     }
 
     override func apply(to layer: Layer, iterationTime time: Double, iteration: Int) {
-        guard let keyPath, let underlying = layer.value(forKeyPath: keyPath) else { return }
-        func open<T: Interpolatable>(_ u: T) {
-            let base = isAdditive ? u.subtracting(u) : u
-            guard var v = value(atIterationTime: time, underlying: base) else { return }
-            if isCumulative && iteration > 0,
-                let cycleEnd = value(
-                    atIterationTime: autoreverses ? 0 : simpleDuration,
-                    underlying: base)
-            {
-                v = v.adding(cycleEnd.scaled(by: Double(iteration)))
+        guard let keyPath else { return }
+        if layer.isPresentationCopy {
+            // In the slot's own type: a value of more than three words (a transform, a rect, a
+            // path) is not boxed on its way out and back, as it is through `any Interpolatable`.
+            let (head, rest) = splitKeyPath(Substring(keyPath))
+            if let i = layer.slotLayout.index[String(head)] {
+                layer.slots[i].animate(by: self, subPath: rest, iterationTime: time, iteration: iteration)
             }
-            if isAdditive { v = u.adding(v) }
-            layer.setValue(v, forKeyPath: keyPath)
+            return
+        }
+        guard let underlying = layer.value(forKeyPath: keyPath) else { return }
+        func open<T: Interpolatable>(_ u: T) {
+            if let v = animatedValue(underlying: u, iterationTime: time, iteration: iteration) {
+                layer.setValue(v, forKeyPath: keyPath)
+            }
         }
         open(underlying)
+    }
+
+    /// The value this animation gives a property whose value underneath is `u`, at `time`
+    /// seconds into iteration `iteration`; nil when the values do not fit the property's type.
+    func animatedValue<T: Interpolatable>(underlying u: T, iterationTime time: Double, iteration: Int) -> T? {
+        let base = isAdditive ? u.subtracting(u) : u
+        guard var v = value(atIterationTime: time, underlying: base) else { return nil }
+        if isCumulative && iteration > 0,
+            let cycleEnd = value(atIterationTime: autoreverses ? 0 : simpleDuration, underlying: base)
+        {
+            v = v.adding(cycleEnd.scaled(by: Double(iteration)))
+        }
+        if isAdditive { v = u.adding(v) }
+        return v
     }
 
     /// The animated value at `time` seconds into an iteration, given the value underneath

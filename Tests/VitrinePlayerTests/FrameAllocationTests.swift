@@ -114,9 +114,9 @@ final class FrameAllocationTests: XCTestCase {
     /// allocate nothing (above).
     func testDefaultPlaylistAllocationsPerFrameStayWithinTheirCeilings() throws {
         let ceilings: [String: UInt64] = [
-            "arrow": 1, "pie": 0, "progress": 36, "model-sync": 0, "fill-modes": 2, "stroke": 3, "wave": 8,
-            "drop-mask": 2, "sine": 2, "morphs": 26, "sector": 1, "ring": 2, "flip": 6, "spinner": 26,
-            "confetti": 2, "sprites": 6, "message": 0
+            "arrow": 1, "pie": 0, "progress": 36, "model-sync": 0, "fill-modes": 2, "stroke": 3, "wave": 5,
+            "drop-mask": 2, "sine": 2, "morphs": 16, "sector": 1, "ring": 2, "flip": 3, "spinner": 1,
+            "confetti": 2, "sprites": 3, "message": 0
         ]
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
         let player = Player(playlist: playlist, screenSize: Size(1920, 1080))
