@@ -29,7 +29,10 @@ public enum RotationMode: String, Sendable, CaseIterable {
 /// pace each segment.
 open class KeyframeAnimation: PropertyAnimation {
     /// The keyframe values, all of the property's type. Default nil.
-    public var values: [any Interpolatable]?
+    public var values: [any Interpolatable]? { didSet { typedValues = nil } }
+    /// `values` in the type a frame last asked for, kept while `values` stays the same (each
+    /// frame would otherwise copy them into a new array).
+    private var typedValues: (type: ObjectIdentifier, values: Any)?
     /// A path for a point property (`position`); when set, `values` are ignored. Default nil.
     public var path: Path?
     /// The time (0…1) of each keyframe; nil spaces them evenly. Default nil.
@@ -65,11 +68,18 @@ open class KeyframeAnimation: PropertyAnimation {
             return coerce(point, to: T.self)
         }
         guard let raw = values, !raw.isEmpty else { return nil }
-        var typed: [T] = []
-        typed.reserveCapacity(raw.count)
-        for v in raw {
-            guard let t = coerce(v, to: T.self) else { return nil }
-            typed.append(t)
+        let typed: [T]
+        if let kept = typedValues, kept.type == ObjectIdentifier(T.self), let values = kept.values as? [T] {
+            typed = values
+        } else {
+            var converted: [T] = []
+            converted.reserveCapacity(raw.count)
+            for v in raw {
+                guard let t = coerce(v, to: T.self) else { return nil }
+                converted.append(t)
+            }
+            typedValues = (ObjectIdentifier(T.self), converted)
+            typed = converted
         }
         return KeyframeAnimation.interpolate(
             typed, at: f, mode: calculationMode, keyTimes: keyTimes,
@@ -85,15 +95,12 @@ open class KeyframeAnimation: PropertyAnimation {
         if n == 1 { return v[0] }
         switch mode {
         case .discrete:
-            let starts: [Double]
-            if let k = keyTimes, k.count == n + 1 || k.count == n, isNonDecreasing(k) {
-                starts = Array(k.prefix(n))
-            } else {
-                starts = (0..<n).map { Double($0) / Double(n) }
-            }
+            // Value i starts at keyTimes[i], or at i / n.
+            let given = keyTimes.flatMap { k in k.count == n + 1 || k.count == n ? k : nil }
+            let starts = given.map(isNonDecreasing) == true ? given : nil
             if f >= 1 { return v[n - 1] }
             var i = 0
-            while i + 1 < n && f >= starts[i + 1] { i += 1 }
+            while i + 1 < n && f >= (starts?[i + 1] ?? Double(i + 1) / Double(n)) { i += 1 }
             return v[i]
         case .linear, .cubic:
             let times: [Double]

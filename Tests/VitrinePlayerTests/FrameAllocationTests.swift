@@ -115,8 +115,8 @@ final class FrameAllocationTests: XCTestCase {
     func testDefaultPlaylistAllocationsPerFrameStayWithinTheirCeilings() throws {
         let ceilings: [String: UInt64] = [
             "arrow": 1, "pie": 0, "progress": 36, "model-sync": 0, "fill-modes": 2, "stroke": 3, "wave": 5,
-            "drop-mask": 2, "sine": 2, "morphs": 16, "sector": 1, "ring": 2, "flip": 3, "spinner": 1,
-            "confetti": 2, "sprites": 3, "message": 0
+            "drop-mask": 2, "sine": 2, "morphs": 16, "sector": 1, "ring": 2, "flip": 2, "spinner": 1,
+            "confetti": 2, "sprites": 1, "message": 0
         ]
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
         let player = Player(playlist: playlist, screenSize: Size(1920, 1080))
