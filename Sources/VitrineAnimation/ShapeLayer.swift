@@ -171,27 +171,27 @@ open class ShapeLayer: Layer {
         let now = stroked(strokeStart, strokeEnd), before = stroked(previous.strokeStart, previous.strokeEnd)
         if let now, now == (0, 1) { return nil }
         if let before, before == (0, 1) { return nil }
-        var stretches: [(Double, Double)] = []
-        switch (now, before) {
-        case let (now?, before?):
-            if now.from != before.from { stretches.append((now.from, before.from)) }
-            if now.to != before.to { stretches.append((now.to, before.to)) }
-        case let (only?, nil), let (nil, only?):
-            stretches.append(only)  // the other strokes nothing
-        case (nil, nil):
-            return .null
-        }
+        if now == nil && before == nil { return .null }
         let measure = PathMeasure.measure(of: path)
         var area = Rect.null
         // The stroke's reach here: half the width, more at square caps and at the miters of
         // the corners these segments actually have (not the limit's worst case).
         var factor = lineCap == .square ? 0.5 * 2.0.squareRoot() : 0.5
-        for (a, b) in stretches {
+        func include(_ a: Double, _ b: Double) {
             let (from, to) = (a * measure.length, b * measure.length)
             area = area.union(measure.boundsOfSegments(between: from, and: to))
             if lineJoin == .miter {
                 factor = max(factor, measure.largestMiterRatio(between: from, and: to, miterLimit: miterLimit) / 2)
             }
+        }
+        switch (now, before) {
+        case let (now?, before?):
+            if now.from != before.from { include(now.from, before.from) }
+            if now.to != before.to { include(now.to, before.to) }
+        case let (only?, nil), let (nil, only?):
+            include(only.from, only.to)  // the other strokes nothing
+        case (nil, nil):
+            return .null
         }
         let reach = lineWidth * factor + 1
         return area.isNull ? .null : area.insetBy(dx: -reach, dy: -reach)
