@@ -64,6 +64,8 @@ enum PathMorph {
     /// Combines two paths of the same structure point by point.
     static func zip(_ a: Path, _ b: Path, _ f: (Point, Point) -> Point) -> Path {
         var out = Path()
+        // One allocation for the result, not one per doubling as it grows.
+        out.reserveCapacity(min(a.elements.count, b.elements.count))
         for (x, y) in Swift.zip(a.elements, b.elements) {
             switch (x, y) {
             case let (.move(p), .move(q)): out.move(to: f(p, q))

@@ -114,8 +114,8 @@ final class FrameAllocationTests: XCTestCase {
     /// allocate nothing (above).
     func testDefaultPlaylistAllocationsPerFrameStayWithinTheirCeilings() throws {
         let ceilings: [String: UInt64] = [
-            "arrow": 0, "pie": 0, "progress": 32, "model-sync": 0, "fill-modes": 0, "stroke": 0, "wave": 4,
-            "drop-mask": 0, "sine": 0, "morphs": 15, "sector": 0, "ring": 0, "flip": 1, "spinner": 0,
+            "arrow": 0, "pie": 0, "progress": 32, "model-sync": 0, "fill-modes": 0, "stroke": 0, "wave": 1,
+            "drop-mask": 0, "sine": 0, "morphs": 3, "sector": 0, "ring": 0, "flip": 1, "spinner": 0,
             "confetti": 0, "sprites": 0, "message": 0
         ]
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
