@@ -289,6 +289,9 @@ public final class GraphicsContext {
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask
+        // Opaque samples at full alpha replace what is below: they go straight to the target
+        // (the same pixels as blending them, without the copy and the blend).
+        let replaces = image.isOpaque && factor == 255 && tintFactors == nil
         for y in region.y..<region.maxY {
             let count = rasterizer.sweep(row: y, rule: .nonZero, into: spans)
             let row = target.row(y)
@@ -298,6 +301,10 @@ public final class GraphicsContext {
                 let x = Int(span.x), length = Int(span.length)
                 let spanFactor = PixelMath.mul255(UInt32(span.coverage), factor)
                 guard let maskRow else {
+                    if replaces && span.coverage == 255 {
+                        sampler.sample(x: x, y: y, count: length, into: row + x)
+                        continue
+                    }
                     sampler.sample(x: x, y: y, count: length, into: samples)
                     if let tintFactors { GraphicsContext.multiply(samples, count: length, by: tintFactors) }
                     SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: spanFactor, mask: nil)

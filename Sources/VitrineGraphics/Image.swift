@@ -6,12 +6,18 @@ public final class Image: @unchecked Sendable {
     /// Height in pixels.
     public let height: Int
     private let storage: UnsafeMutablePointer<UInt32>
+    /// Whether every pixel is opaque (a JPEG photo, most PNGs): filtered, it stays opaque, so a
+    /// draw at full alpha and coverage writes its samples straight to the target.
+    public let isOpaque: Bool
 
     /// Takes ownership of `width × height` initialized premultiplied pixels.
     init(width: Int, height: Int, adopting storage: UnsafeMutablePointer<UInt32>) {
         self.width = width
         self.height = height
         self.storage = storage
+        var alphas: UInt32 = 0xFF00_0000
+        for i in 0..<(width * height) { alphas &= storage[i] }
+        isOpaque = alphas == 0xFF00_0000
     }
 
     /// An image from premultiplied pixels (A<<24 | R<<16 | G<<8 | B), row by row; nil when

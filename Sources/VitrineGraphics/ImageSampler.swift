@@ -31,8 +31,24 @@ struct ImageSampler {
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let maxX = width - 1, maxY = height - 1
         if let offset {
+            // A copy: the row's edge texel left and right of the image, one block between.
             let source = pixels + min(max(y + offset.y, 0), maxY) * width
-            for i in 0..<count { out[i] = source[min(max(x + i + offset.x, 0), maxX)] }
+            let first = x + offset.x
+            let lower = min(count, max(0, -first)), upper = max(lower, min(count, maxX - first + 1))
+            let inside = lower..<upper
+            var i = 0
+            while i < lower {
+                out[i] = source[0]
+                i += 1
+            }
+            if !inside.isEmpty {
+                (out + inside.lowerBound).update(from: source + (first + inside.lowerBound), count: inside.count)
+                i = inside.upperBound
+            }
+            while i < count {
+                out[i] = source[maxX]
+                i += 1
+            }
             return
         }
         // 16.16 fixed-point position relative to texel centres, stepped along the row.

@@ -452,6 +452,64 @@ final class ResampledImageTests: XCTestCase {
         XCTAssertNotEqual(bitmap[120, 20], 0, "the right-hand image is drawn")
     }
 
+    /// An opaque image at full alpha is written straight to the target where its coverage is
+    /// full: the same pixels as blending it (an image with one transparent texel in a corner
+    /// takes the blend, and agrees away from that corner), whatever was below.
+    func testAnOpaqueImageReplacesWhatIsBelowAsBlendingWould() throws {
+        var texels: [UInt32] = []
+        for y in 0..<32 {
+            for x in 0..<32 { texels.append(0xFF00_0000 | UInt32(x * 8) << 16 | UInt32(y * 8) << 8 | 0x40) }
+        }
+        let opaque = try XCTUnwrap(Image(width: 32, height: 32, premultipliedPixels: texels))
+        texels[0] = 0
+        let holed = try XCTUnwrap(Image(width: 32, height: 32, premultipliedPixels: texels))
+        XCTAssertTrue(opaque.isOpaque)
+        XCTAssertFalse(holed.isOpaque)
+        func draw(_ image: Image, over background: Color) -> Bitmap {
+            let bitmap = Bitmap(width: 80, height: 80)
+            let context = GraphicsContext(bitmap: bitmap)
+            context.clear(background)
+            context.scaleBy(x: 1.7, y: 1.3)
+            context.draw(image, in: Rect(x: 3.25, y: 4.5, width: 40, height: 50))
+            return bitmap
+        }
+        let onRed = draw(opaque, over: Color(red: 1, green: 0, blue: 0)), onClear = draw(opaque, over: .clear)
+        let blended = draw(holed, over: Color(red: 0, green: 0, blue: 1))
+        var compared = 0
+        for y in 8..<70 {
+            for x in 7..<73 {
+                XCTAssertEqual(onRed[x, y], onClear[x, y], "(\(x), \(y))")
+                if x > 20 || y > 20 {
+                    XCTAssertEqual(onRed[x, y], blended[x, y], "(\(x), \(y))")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 3000)
+    }
+
+    /// A whole-pixel translation copies texels, the edge ones held beyond the image: runs that
+    /// start left of it, end right of it, lie inside, or miss it on either side.
+    func testAWholePixelSamplerCopiesWithEdgesHeld() throws {
+        let texels = (0..<(7 * 3)).map { 0xFF00_0000 | UInt32($0) }
+        let image = try XCTUnwrap(Image(width: 7, height: 3, premultipliedPixels: texels))
+        let out = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+        defer { out.deallocate() }
+        for dx in [-20, -9, -3, 0, 2, 11] {
+            for dy in [-5, 0, 1, 4] {
+                let sampler = ImageSampler(image: image, inverse: Transform2D(translationX: Double(dx), y: Double(dy)))
+                for (x, count) in [(-30, 5), (-12, 20), (-2, 9), (0, 7), (3, 2), (5, 30), (40, 6), (-4, 40)] {
+                    sampler.sample(x: x, y: 1, count: count, into: out)
+                    let row = min(max(1 + dy, 0), 2)
+                    for i in 0..<count {
+                        let column = min(max(x + i + dx, 0), 6)
+                        XCTAssertEqual(out[i], texels[row * 7 + column], "dx \(dx) dy \(dy) x \(x) i \(i)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A copy is kept while its image is drawn, and let go once it has not been drawn for
     /// `BufferPool.idleFrames` frames (the photo of a scene that has ended).
     func testACopyNotDrawnForAWhileIsReleased() throws {
