@@ -43,6 +43,11 @@ public final class LayerRenderer {
     var skipsCoveredBackgrounds = true
     /// How many backgrounds were left unpainted so (for tests).
     private(set) var coveredBackgroundCount = 0
+    /// Whether a shadow is left unpainted under the part of its layer's body that paints
+    /// opaque as it begins (`opaqueInterior`); off only to compare in tests.
+    var skipsHiddenShadows = true
+    /// Shadow pixels left unpainted so, since the renderer was made (for tests).
+    var hiddenShadowPixels = 0
     /// Dirty rectangles over this many pixels are drawn in bands of whole rows holding at least
     /// this many (the default: just enough for a band's large loops to be shared among the
     /// cores, `RowBands`).
@@ -135,7 +140,7 @@ public final class LayerRenderer {
     }
 
     /// The sublayer drawn first: the first of the lowest `zPosition`.
-    private func firstDrawn(of layer: Layer) -> Layer? {
+    func firstDrawn(of layer: Layer) -> Layer? {
         var first: Layer?
         for child in layer.sublayerStorage where first == nil || child.zPosition < first!.zPosition { first = child }
         return first

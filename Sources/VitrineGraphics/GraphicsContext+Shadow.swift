@@ -85,8 +85,11 @@ extension GraphicsContext {
     }
 
     /// Paints `mask`, moved by whole device pixels, in `color` at `opacity` times the global
-    /// alpha, through the current clip.
-    public func fill(_ mask: AlphaMask, offsetX: Int, offsetY: Int, color: Color, opacity: Double) {
+    /// alpha, through the current clip, except inside `hole` (device pixels the caller paints
+    /// over opaque next).
+    public func fill(
+        _ mask: AlphaMask, offsetX: Int, offsetY: Int, color: Color, opacity: Double, except hole: IntRect? = nil
+    ) {
         let pixel = PixelMath.premultipliedPixel(color, alpha: opacity * state.alpha)
         let placed = IntRect(
             x: mask.bounds.x + offsetX, y: mask.bounds.y + offsetY, width: mask.bounds.width,
@@ -94,12 +97,22 @@ extension GraphicsContext {
         let region = placed.intersection(state.clipBox)
         guard pixel >> 24 != 0, !region.isEmpty else { return }
         let clipMask = state.clipMask
+        let hole = hole?.intersection(region) ?? IntRect(x: 0, y: 0, width: 0, height: 0)
         for y in region.y..<region.maxY {
             // Element x of `coverage` is the mask's value that lands on device pixel x.
             let coverage = mask.deviceRow(y - offsetY) - offsetX
             guard let clipMask else {
+                let row = target.row(y)
+                guard !hole.isEmpty, y >= hole.y, y < hole.maxY else {
+                    SpanBlitter.blendSolid(
+                        row + region.x, coverage: coverage + region.x, count: region.width, color: pixel)
+                    continue
+                }
+                // The row left of the hole, then right of it.
                 SpanBlitter.blendSolid(
-                    target.row(y) + region.x, coverage: coverage + region.x, count: region.width, color: pixel)
+                    row + region.x, coverage: coverage + region.x, count: hole.x - region.x, color: pixel)
+                SpanBlitter.blendSolid(
+                    row + hole.maxX, coverage: coverage + hole.maxX, count: region.maxX - hole.maxX, color: pixel)
                 continue
             }
             for i in 0..<region.width {
