@@ -77,9 +77,9 @@ public enum SystemThread {
         let status = pthread_create(
             &thread, &attributes,
             { context in
-                let thread = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-                nameThisThread(thread.name)
-                thread.body()
+                let started = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+                nameThisThread(started.name)
+                started.body()
                 return nil
             }, context)
         guard status == 0 else {
