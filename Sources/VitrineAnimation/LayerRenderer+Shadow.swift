@@ -56,42 +56,6 @@ extension LayerRenderer {
         if layer.masksToBounds { ctx.restoreGState() }
     }
 
-    /// Device pixels that drawing `layer`'s body (mapped to device pixels by `toDevice`)
-    /// certainly paints opaque before anything else of its own shows: inside its rounded
-    /// corners, its opaque background or gradient, or else its first sublayer's (down to
-    /// `levels` levels, within its bounds when it masks to them). Nil when none is certain.
-    func opaqueInterior(of layer: Layer, toDevice: Transform2D, levels: Int) -> IntRect? {
-        guard levels > 0, !layer.isHidden, layer.opacity >= 1, layer.mask == nil, layer.transitionState == nil,
-            !(layer is TransformLayer), !layer.isProjected, !(layer is ReplicatorLayer),
-            toDevice.b == 0, toDevice.c == 0, toDevice.a > 0, toDevice.d > 0
-        else { return nil }
-        // A rounded rectangle holds its bounds inset by r(1 − 1/√2) < 0.3 r on every side.
-        let radius = layer.clampedCornerRadius
-        let inner = toDevice.apply(to: layer.bounds.standardized.insetBy(dx: 0.3 * radius, dy: 0.3 * radius))
-        guard inner.minX.isFinite, inner.minY.isFinite, inner.maxX.isFinite, inner.maxY.isFinite,
-            abs(inner.minX) < 1e7, abs(inner.minY) < 1e7, abs(inner.maxX) < 1e7, abs(inner.maxY) < 1e7
-        else { return nil }
-        // Whole pixels only: a pixel the edge crosses is not painted opaque.
-        let x0 = Int(inner.minX.rounded(.up)), y0 = Int(inner.minY.rounded(.up))
-        let x1 = Int(inner.maxX.rounded(.down)), y1 = Int(inner.maxY.rounded(.down))
-        guard x1 > x0, y1 > y0 else { return nil }
-        let box = IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        if let color = layer.backgroundColor, color.alpha >= 1 { return box }
-        if let gradient = layer as? GradientLayer, !gradient.colors.colors.isEmpty,
-            gradient.colors.colors.allSatisfy({ $0.alpha >= 1 })
-        {
-            return box
-        }
-        guard let first = firstDrawn(of: layer) else { return nil }
-        let local = first.transformToSuperlayer
-        guard local.determinant != 0, first.isDoubleSided || local.determinant > 0,
-            let below = opaqueInterior(of: first, toDevice: local.concatenating(toDevice), levels: levels - 1)
-        else { return nil }
-        // Sublayers are clipped to the bounds when the layer masks to them.
-        let kept = layer.masksToBounds ? below.intersection(box) : below
-        return kept.isEmpty ? nil : kept
-    }
-
     /// The whole-pixel translation taking `a` to `b`, or nil when they differ otherwise.
     private static func wholePixelMove(from a: Transform2D, to b: Transform2D) -> (dx: Int, dy: Int)? {
         guard a.a == b.a, a.b == b.b, a.c == b.c, a.d == b.d else { return nil }

@@ -91,18 +91,10 @@ public final class LayerRenderer {
     }
 
     /// Whether drawing `layer` starts by filling all of `rect` (device pixels) with an opaque
-    /// colour: a plain, visible, unrounded layer whose opaque background covers the rectangle
-    /// with an axis-aligned transform.
+    /// paint of its own: its background or gradient (not its sublayers').
     private func paintsOpaquely(_ layer: Layer, all rect: IntRect, in ctx: GraphicsContext) -> Bool {
-        guard let color = layer.backgroundColor, color.alpha >= 1, !layer.isHidden, layer.opacity >= 1,
-            layer.mask == nil, layer.clampedCornerRadius == 0, layer.transitionState == nil,
-            !(layer is TransformLayer), !layer.isProjected
-        else { return false }
         let toDevice = layer.transformToSuperlayer.concatenating(ctx.transform)
-        guard toDevice.b == 0, toDevice.c == 0 else { return false }
-        let covered = toDevice.apply(to: layer.bounds.standardized)
-        return covered.minX <= Double(rect.x) && covered.minY <= Double(rect.y)
-            && covered.maxX >= Double(rect.maxX) && covered.maxY >= Double(rect.maxY)
+        return opaqueInterior(of: layer, toDevice: toDevice, levels: 1).map { $0.contains(rect) } ?? false
     }
 
     /// Whether the layer's first sublayer paints all of the clip opaque as it begins to draw (a
@@ -112,31 +104,44 @@ public final class LayerRenderer {
         guard ctx.alpha >= 1, !ctx.hasClipMask, !(layer is ReplicatorLayer),
             !layer.masksToBounds || layer.clampedCornerRadius == 0, let first = firstDrawn(of: layer)
         else { return false }
-        return beginsOpaque(first, covering: ctx.clipBoundingBox, parentToDevice: ctx.transform, levels: 4)
+        let toDevice = first.transformToSuperlayer.concatenating(ctx.transform)
+        return opaqueInterior(of: first, toDevice: toDevice, levels: 4).map { $0.contains(ctx.clipBoundingBox) }
+            ?? false
     }
 
-    /// Whether drawing `layer` (its superlayer mapped to device pixels by `parentToDevice`)
-    /// paints all of `rect` opaque before anything else of it shows: its own opaque background
-    /// covers the rectangle, or its first sublayer's drawing does (down to `levels` levels).
-    private func beginsOpaque(_ layer: Layer, covering rect: IntRect, parentToDevice: Transform2D, levels: Int) -> Bool
-    {
+    /// Device pixels that drawing `layer` (mapped to device pixels by `toDevice`) certainly
+    /// paints opaque before anything else of its own shows: inside its rounded corners, its
+    /// opaque background or gradient, or else its first sublayer's (down to `levels` levels,
+    /// within its bounds when it masks to them). Nil when none is certain. What is drawn before
+    /// it there (a background under a scene, the layer's shadow) would be painted over at once.
+    func opaqueInterior(of layer: Layer, toDevice: Transform2D, levels: Int) -> IntRect? {
         let local = layer.transformToSuperlayer
         guard levels > 0, !layer.isHidden, layer.opacity >= 1, layer.mask == nil, layer.transitionState == nil,
             !(layer is TransformLayer), !layer.isProjected, !(layer is ReplicatorLayer),
-            local.determinant != 0, layer.isDoubleSided || local.determinant > 0
-        else { return false }
-        let toDevice = local.concatenating(parentToDevice)
-        guard toDevice.b == 0, toDevice.c == 0 else { return false }
-        let box = toDevice.apply(to: layer.bounds.standardized)
-        let coversRect =
-            box.minX <= Double(rect.x) && box.minY <= Double(rect.y) && box.maxX >= Double(rect.maxX)
-            && box.maxY >= Double(rect.maxY)
-        let square = layer.clampedCornerRadius == 0
-        if let color = layer.backgroundColor, color.alpha >= 1, square, coversRect { return true }
-        // Its sublayers are clipped to its bounds when it masks to them.
-        if layer.masksToBounds, !square || !coversRect { return false }
-        guard let first = firstDrawn(of: layer) else { return false }
-        return beginsOpaque(first, covering: rect, parentToDevice: toDevice, levels: levels - 1)
+            local.determinant != 0, layer.isDoubleSided || local.determinant > 0, toDevice.b == 0, toDevice.c == 0
+        else { return nil }
+        // A rounded rectangle holds its bounds inset by r(1 − 1/√2) < 0.3 r on every side.
+        let radius = layer.clampedCornerRadius
+        let inner = toDevice.apply(to: layer.bounds.standardized.insetBy(dx: 0.3 * radius, dy: 0.3 * radius))
+        guard [inner.minX, inner.minY, inner.maxX, inner.maxY].allSatisfy({ abs($0) < 1e7 }) else { return nil }
+        // Whole pixels only: a pixel the edge crosses is not painted opaque.
+        let x0 = Int(inner.minX.rounded(.up)), y0 = Int(inner.minY.rounded(.up))
+        let x1 = Int(inner.maxX.rounded(.down)), y1 = Int(inner.maxY.rounded(.down))
+        guard x1 > x0, y1 > y0 else { return nil }
+        let box = IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        if let color = layer.backgroundColor, color.alpha >= 1 { return box }
+        if let gradient = layer as? GradientLayer, !gradient.colors.colors.isEmpty,
+            gradient.colors.colors.allSatisfy({ $0.alpha >= 1 })
+        {
+            return box
+        }
+        guard let first = firstDrawn(of: layer),
+            let below = opaqueInterior(
+                of: first, toDevice: first.transformToSuperlayer.concatenating(toDevice), levels: levels - 1)
+        else { return nil }
+        // Sublayers are clipped to the bounds when the layer masks to them.
+        let kept = layer.masksToBounds ? below.intersection(box) : below
+        return kept.isEmpty ? nil : kept
     }
 
     /// The sublayer drawn first: the first of the lowest `zPosition`.

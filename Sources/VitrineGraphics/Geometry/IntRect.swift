@@ -28,6 +28,11 @@ public struct IntRect: Hashable, Sendable, CustomStringConvertible {
     public var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
     public var description: String { "\(x),\(y) \(width)x\(height)" }
 
+    /// Whether every pixel of `o` is one of this rectangle's (an empty `o` always is).
+    public func contains(_ o: IntRect) -> Bool {
+        o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
+    }
+
     public func intersection(_ o: IntRect) -> IntRect {
         let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
         if x1 <= x0 || y1 <= y0 { return IntRect(x: 0, y: 0, width: 0, height: 0) }
