@@ -14,8 +14,9 @@ final class CoveredBackgroundTests: XCTestCase {
     )
         -> (skipping: Bitmap, painting: Bitmap, skipped: Int)
     {
-        func make(skipping: Bool) -> (Bitmap, Int) {
-            let render = RenderScene(width: 160, height: 120, background: .black)
+        let frames = RenderScene.framesWithAndWithout(
+            \.skipsCoveredBackgrounds, counting: \.coveredBackgroundCount, width: 160, height: 120, background: .black
+        ) { render in
             let stage = Layer()
             stage.frame = Rect(x: 0, y: 0, width: 160, height: 120)
             stage.backgroundColor = Color(red: 0.9, green: 0.1, blue: 0.1)
@@ -36,13 +37,8 @@ final class CoveredBackgroundTests: XCTestCase {
             stage.addSublayer(viewport)
             render.root.addSublayer(stage)
             change(stage, viewport, scene, other)
-            render.frames.renderer.skipsCoveredBackgrounds = skipping
-            render.frame(at: 0)
-            return (render.bitmap, render.frames.renderer.coveredBackgroundCount)
         }
-        let (skipping, skipped) = make(skipping: true)
-        let (painting, _) = make(skipping: false)
-        return (skipping, painting, skipped)
+        return (frames.on, frames.off, frames.count)
     }
 
     func testACoveringSceneHidesTheStageAndItIsNotPainted() {

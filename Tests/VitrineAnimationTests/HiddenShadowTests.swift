@@ -15,8 +15,10 @@ final class HiddenShadowTests: XCTestCase {
     )
         -> (skipping: Bitmap, painting: Bitmap, hidden: Int)
     {
-        func make(skipping: Bool) -> (Bitmap, Int) {
-            let render = RenderScene(width: 200, height: 160, background: Color(red: 0.9, green: 0.85, blue: 0.7))
+        let frames = RenderScene.framesWithAndWithout(
+            \.skipsHiddenShadows, counting: \.hiddenShadowPixels, width: 200, height: 160,
+            background: Color(red: 0.9, green: 0.85, blue: 0.7)
+        ) { render in
             for i in 0..<6 {
                 let stripe = Layer()
                 stripe.frame = Rect(x: Double(i) * 35, y: 0, width: 17, height: 160)
@@ -36,13 +38,8 @@ final class HiddenShadowTests: XCTestCase {
             card.addSublayer(face)
             render.root.addSublayer(card)
             change(card, face, render.root)
-            render.frames.renderer.skipsHiddenShadows = skipping
-            render.frame(at: 0)
-            return (render.bitmap, render.frames.renderer.hiddenShadowPixels)
         }
-        let (skipping, hidden) = make(skipping: true)
-        let (painting, _) = make(skipping: false)
-        return (skipping, painting, hidden)
+        return (frames.on, frames.off, frames.count)
     }
 
     func testTheShadowUnderAnOpaqueRoundedFaceIsNotPaintedAndTheFrameIsTheSame() {

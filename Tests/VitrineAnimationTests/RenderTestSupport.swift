@@ -26,6 +26,25 @@ final class RenderScene {
     }
 }
 
+extension RenderScene {
+    /// The scene `build` makes, its first frame drawn with the renderer's shortcut `flag` on
+    /// and again, built afresh, with it off; and `count` (what the shortcut did) of the first.
+    static func framesWithAndWithout(
+        _ flag: ReferenceWritableKeyPath<LayerRenderer, Bool>, counting count: KeyPath<LayerRenderer, Int>,
+        width: Int, height: Int, background: Color, _ build: (RenderScene) -> Void
+    ) -> (on: Bitmap, off: Bitmap, count: Int) {
+        func make(_ on: Bool) -> (Bitmap, Int) {
+            let render = RenderScene(width: width, height: height, background: background)
+            build(render)
+            render.frames.renderer[keyPath: flag] = on
+            render.frame(at: 0)
+            return (render.bitmap, render.frames.renderer[keyPath: count])
+        }
+        let (on, counted) = make(true)
+        return (on, make(false).0, counted)
+    }
+}
+
 /// Where rendered frames are written for looking at.
 let renderOutputDirectory: String = {
     let dir = NSTemporaryDirectory() + "vitrine-render-tests"
