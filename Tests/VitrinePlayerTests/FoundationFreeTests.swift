@@ -111,7 +111,7 @@ final class FoundationFreeTests: XCTestCase {
                 XCTAssertEqual(String(cFormat: format, value), String(format: format, value), format)
             }
         }
-        XCTAssertEqual(String(cFormat: "%02x|%d", 10, -7), "0a|-7")
+        XCTAssertEqual(String(cFormat: "%02lx|%ld", 10, -7), "0a|-7")
         XCTAssertEqual(String(cFormat: "no arguments"), "no arguments")
         XCTAssertEqual(String(cFormat: ""), "")
         XCTAssertEqual(String(cFormat: "%0300d", 1).count, 300)
