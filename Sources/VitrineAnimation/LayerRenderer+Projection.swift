@@ -70,18 +70,23 @@ extension LayerRenderer {
             return
         }
         let space = layer.transform3DToSuperlayer
-        var placed: [(child: Layer, place: Transform3D, depth: Double)] = []
+        let first = placedInSpace.count
         for child in layer.sublayerStorage {
             let place = child.transform3DToSuperlayer.concatenating(space)
             let anchor = child.anchorPointInBounds
             let depth = place.apply(x: anchor.x, y: anchor.y, z: 0)?.z ?? -.infinity
-            placed.append((child, place, depth))
+            // Far (low z) first; ties keep their order (an insertion sort, stable; a transform
+            // layer has few sublayers).
+            var i = placedInSpace.count
+            placedInSpace.append(PlacedInSpace(child: child, place: place, depth: depth))
+            while i > first, placedInSpace[i - 1].depth > depth {
+                placedInSpace.swapAt(i - 1, i)
+                i -= 1
+            }
         }
-        // Far (low z) first; ties keep their order.
-        let ordered = placed.enumerated().sorted {
-            $0.element.depth != $1.element.depth ? $0.element.depth < $1.element.depth : $0.offset < $1.offset
-        }
-        for (_, entry) in ordered {
+        // By index: a nested transform layer adds its own run above this one and removes it.
+        for i in first..<placedInSpace.count {
+            let entry = placedInSpace[i]
             if entry.place.isAffineOnThePlane {
                 let local = entry.place.affine
                 guard entry.child.isDoubleSided || local.determinant > 0 else { continue }
@@ -90,7 +95,15 @@ extension LayerRenderer {
                 renderProjected(entry.child, through: entry.place.projection, in: ctx)
             }
         }
+        placedInSpace.removeSubrange(first...)
     }
+}
+
+/// A transform layer's sublayer placed in its space: where, and how far from the eye.
+struct PlacedInSpace {
+    let child: Layer
+    let place: Transform3D
+    let depth: Double
 }
 
 /// A layer in space's flat image as made: the image, its scale along each axis and the box of

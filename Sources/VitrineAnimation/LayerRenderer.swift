@@ -37,6 +37,9 @@ public final class LayerRenderer {
     let crops = ImageCrops()
     /// The flat images of layers in space.
     let planes = KeptPerLayer<PlaneImage>()
+    /// Transform layers' sublayers as placed for drawing, one run per transform layer being
+    /// drawn (nested ones stack theirs above): kept, so a frame allocates nothing for them.
+    var placedInSpace: [PlacedInSpace] = []
     private(set) var pass = 0
     /// Whether a background that the first sublayer paints over at once is left unpainted (on;
     /// tests turn it off to compare).

@@ -63,9 +63,8 @@ public struct Transform3DComponents: Hashable, Sendable {
 
     /// The transform these components describe.
     public var transform: Transform3D {
-        let s = Transform3D([
-            plane.scaleX, 0, 0, 0, plane.shear, plane.scaleY, 0, 0, 0, 0, scaleZ, 0, 0, 0, 0, 1
-        ])
+        let s = Transform3D(
+            rows: (plane.scaleX, 0, 0, 0), (plane.shear, plane.scaleY, 0, 0), (0, 0, scaleZ, 0), (0, 0, 0, 1))
         var m = s
         if rotationX != 0 { m = m.concatenating(Transform3D(rotationAngle: rotationX, x: 1, y: 0, z: 0)) }
         if rotationY != 0 { m = m.concatenating(Transform3D(rotationAngle: rotationY, x: 0, y: 1, z: 0)) }

@@ -12,12 +12,11 @@ extension GraphicsContext {
         let toDevice = projection.concatenating(state.transform)
         guard pixel >> 24 != 0, !path.isEmpty, let scale = toDevice.largestScale(over: path.bounds)
         else { return }
-        var points: [Point] = [], ends: [Int] = []
+        beginProjectedPolygons()
         for line in path.flattened(tolerance: Flattening.defaultTolerance / scale) where line.points.count > 2 {
-            GraphicsContext.appendProjected(line.points[...], toDevice, to: &points, ends: &ends)
+            GraphicsContext.appendProjected(line.points[...], toDevice, to: &projectedPoints, ends: &projectedEnds)
         }
-        startShape(clip: state.clipBox)
-        guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
+        guard addProjectedPolygons() else { return }
         blendSolid(pixel, rule: rule)
     }
 
@@ -37,22 +36,36 @@ extension GraphicsContext {
         guard visible.isFinite else { return }
         stroker.reset(style: style, tolerance: Path.strokeTolerance(Flattening.defaultTolerance / scale))
         stroker.stroke(visible.elements)
-        var points: [Point] = [], ends: [Int] = []
+        beginProjectedPolygons()
         var start = 0
         for end in stroker.contourEnds {
-            GraphicsContext.appendProjected(stroker.points[start..<end], toDevice, to: &points, ends: &ends)
+            GraphicsContext.appendProjected(
+                stroker.points[start..<end], toDevice, to: &projectedPoints, ends: &projectedEnds)
             start = end
         }
-        startShape(clip: state.clipBox)
-        guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
+        guard addProjectedPolygons() else { return }
         blendSolid(pixel, rule: .nonZero)
+    }
+
+    /// Empties the projected polygons for a new shape (their storage kept).
+    private func beginProjectedPolygons() {
+        projectedPoints.removeAll(keepingCapacity: true)
+        projectedEnds.removeAll(keepingCapacity: true)
+    }
+
+    /// Starts a shape clipped to the clip's box and adds the projected polygons to it; false when
+    /// there is nothing to fill.
+    private func addProjectedPolygons() -> Bool {
+        startShape(clip: state.clipBox)
+        return !projectedPoints.isEmpty
+            && rasterizer.addPolygons(projectedPoints, ends: projectedEnds, transform: .identity)
     }
 
     /// Appends the closed polygon `polygon` projected by `p`, with what lies at or behind the
     /// eye cut off (Sutherland–Hodgman against w = ε, in homogeneous coordinates, where the
     /// projection is linear).
     static func appendProjected(
-        _ polygon: ArraySlice<Point>, _ p: Projection, to points: inout [Point], ends: inout [Int]
+        _ polygon: some BidirectionalCollection<Point>, _ p: Projection, to points: inout [Point], ends: inout [Int]
     ) {
         let epsilon = 1e-6
         let before = points.count
@@ -89,15 +102,30 @@ extension GraphicsContext {
         let imageToRect = Transform2D(a: r.width / iw, b: 0, c: 0, d: r.height / ih, tx: r.minX, ty: r.minY)
         let toDevice = projection.concatenating(state.transform).preceded(by: imageToRect)
         guard let inverse = toDevice.inverted() else { return }
-        var points: [Point] = [], ends: [Int] = []
+        beginProjectedPolygons()
         GraphicsContext.appendProjected(
-            [Point(x: 0, y: 0), Point(x: iw, y: 0), Point(x: iw, y: ih), Point(x: 0, y: ih)][...], toDevice,
-            to: &points, ends: &ends)
-        startShape(clip: state.clipBox)
-        guard !points.isEmpty, rasterizer.addPolygons(points, ends: ends, transform: .identity) else { return }
+            RectangleCorners(width: iw, height: ih), toDevice, to: &projectedPoints, ends: &projectedEnds)
+        guard addProjectedPolygons() else { return }
         let sampler = ProjectiveImageSampler(image: image, inverse: inverse)
         blendShaded(rule: .nonZero, alpha: factor) { x, y, count, out in
             sampler.sample(x: x, y: y, count: count, into: out)
+        }
+    }
+}
+
+/// The corners of the rectangle from (0, 0) to (`width`, `height`), clockwise on screen from
+/// the origin, held inline.
+private struct RectangleCorners: RandomAccessCollection {
+    let width: Double, height: Double
+    var startIndex: Int { 0 }
+    var endIndex: Int { 4 }
+
+    subscript(i: Int) -> Point {
+        switch i {
+        case 0: Point(x: 0, y: 0)
+        case 1: Point(x: width, y: 0)
+        case 2: Point(x: width, y: height)
+        default: Point(x: 0, y: height)
         }
     }
 }

@@ -51,6 +51,10 @@ public final class GraphicsContext {
     let pool: BufferPool
     /// Outlines strokes; kept so its buffers are reused.
     var stroker = Stroker(style: StrokeStyle(), tolerance: Flattening.defaultTolerance)
+    /// Polygons projected for drawing through a projection (kept: a layer turning in space
+    /// allocates nothing for them frame after frame).
+    var projectedPoints: [Point] = []
+    var projectedEnds: [Int] = []
     /// Images drawn again at the same scale keep a copy resampled at device resolution.
     private var resampledImages = ResampledImageCache()
     /// The last few trimmed or dashed stroke paths and what they were made from (a frame often

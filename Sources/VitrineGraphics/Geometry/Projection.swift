@@ -47,12 +47,10 @@ public struct Projection: Equatable, Sendable {
     /// rectangle lies at or behind the eye, since its image then runs off to infinity.
     public func boundingBox(of rect: Rect) -> Rect {
         guard !rect.isNull else { return rect }
-        let corners = [
-            Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY), Point(x: rect.minX, y: rect.maxY),
-            Point(x: rect.maxX, y: rect.maxY)
-        ]
         var box = Rect.null
-        for corner in corners {
+        // Corner by corner, with no array of them to build (called every frame).
+        for i in 0..<4 {
+            let corner = Point(x: i & 1 == 0 ? rect.minX : rect.maxX, y: i < 2 ? rect.minY : rect.maxY)
             guard let p = apply(to: corner), p.x.isFinite, p.y.isFinite else {
                 return Rect(x: -1e8, y: -1e8, width: 2e8, height: 2e8)
             }
@@ -79,12 +77,11 @@ public struct Projection: Equatable, Sendable {
         func entry(_ r: (Double, Double, Double), _ c: (Double, Double, Double)) -> Double {
             r.0 * c.0 + r.1 * c.1 + r.2 * c.2
         }
-        let rows = [(m00, m01, m02), (m10, m11, m12), (m20, m21, m22)]
-        let columns = [(p.m00, p.m10, p.m20), (p.m01, p.m11, p.m21), (p.m02, p.m12, p.m22)]
-        let e = rows.map { r in columns.map { entry(r, $0) } }
+        let r0 = (m00, m01, m02), r1 = (m10, m11, m12), r2 = (m20, m21, m22)
+        let c0 = (p.m00, p.m10, p.m20), c1 = (p.m01, p.m11, p.m21), c2 = (p.m02, p.m12, p.m22)
         return Projection(
-            m00: e[0][0], m01: e[0][1], m02: e[0][2], m10: e[1][0], m11: e[1][1], m12: e[1][2], m20: e[2][0],
-            m21: e[2][1], m22: e[2][2])
+            m00: entry(r0, c0), m01: entry(r0, c1), m02: entry(r0, c2), m10: entry(r1, c0), m11: entry(r1, c1),
+            m12: entry(r1, c2), m20: entry(r2, c0), m21: entry(r2, c1), m22: entry(r2, c2))
     }
 
     /// This projection, then `t`.
@@ -112,10 +109,12 @@ public struct Projection: Equatable, Sendable {
             return nil
         }
         var x = 0.0, y = 0.0
-        for p in [
-            Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY), Point(x: box.minX, y: box.maxY),
-            Point(x: box.maxX, y: box.maxY), Point(x: box.midX, y: box.midY)
-        ] {
+        // The four corners, then the centre, with no array of them to build (called every frame).
+        for i in 0..<5 {
+            let p =
+                i == 4
+                ? Point(x: box.midX, y: box.midY)
+                : Point(x: i & 1 == 0 ? box.minX : box.maxX, y: i < 2 ? box.minY : box.maxY)
             guard let o = apply(to: p), let dx = apply(to: Point(x: p.x + 1e-3, y: p.y)),
                 let dy = apply(to: Point(x: p.x, y: p.y + 1e-3))
             else { continue }

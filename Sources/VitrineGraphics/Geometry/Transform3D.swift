@@ -13,10 +13,20 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
     /// The sixteen entries in CATransform3D's order, m11 … m44.
     public init(_ v: [Double]) {
         precondition(v.count == 16, "a 4 × 4 transform has 16 entries")
-        (m11, m12, m13, m14) = (v[0], v[1], v[2], v[3])
-        (m21, m22, m23, m24) = (v[4], v[5], v[6], v[7])
-        (m31, m32, m33, m34) = (v[8], v[9], v[10], v[11])
-        (m41, m42, m43, m44) = (v[12], v[13], v[14], v[15])
+        self.init(
+            rows: (v[0], v[1], v[2], v[3]), (v[4], v[5], v[6], v[7]), (v[8], v[9], v[10], v[11]),
+            (v[12], v[13], v[14], v[15]))
+    }
+
+    /// The entries row by row, with no array to build (transforms made every frame).
+    public init(
+        rows r1: (Double, Double, Double, Double), _ r2: (Double, Double, Double, Double),
+        _ r3: (Double, Double, Double, Double), _ r4: (Double, Double, Double, Double)
+    ) {
+        (m11, m12, m13, m14) = r1
+        (m21, m22, m23, m24) = r2
+        (m31, m32, m33, m34) = r3
+        (m41, m42, m43, m44) = r4
     }
 
     /// The entries in CATransform3D's order, m11 … m44.
@@ -24,19 +34,19 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
         [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
     }
 
-    public static let identity = Transform3D([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+    public static let identity = Transform3D(rows: (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
 
     /// The affine transform of the plane, leaving z alone.
     public init(_ t: Transform2D) {
-        self.init([t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1])
+        self.init(rows: (t.a, t.b, 0, 0), (t.c, t.d, 0, 0), (0, 0, 1, 0), (t.tx, t.ty, 0, 1))
     }
 
     public init(translationX x: Double, y: Double, z: Double) {
-        self.init([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1])
+        self.init(rows: (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (x, y, z, 1))
     }
 
     public init(scaleX x: Double, y: Double, z: Double) {
-        self.init([x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1])
+        self.init(rows: (x, 0, 0, 0), (0, y, 0, 0), (0, 0, z, 0), (0, 0, 0, 1))
     }
 
     /// A turn by `angle` radians about the axis (x, y, z) (CATransform3DMakeRotation): about z,
@@ -50,12 +60,10 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
         }
         let (ux, uy, uz) = (x / length, y / length, z / length)
         let c = cos(angle), s = sin(angle), t = 1 - c
-        self.init([
-            c + t * ux * ux, t * ux * uy + s * uz, t * ux * uz - s * uy, 0,
-            t * ux * uy - s * uz, c + t * uy * uy, t * uy * uz + s * ux, 0,
-            t * ux * uz + s * uy, t * uy * uz - s * ux, c + t * uz * uz, 0,
-            0, 0, 0, 1
-        ])
+        self.init(
+            rows: (c + t * ux * ux, t * ux * uy + s * uz, t * ux * uz - s * uy, 0),
+            (t * ux * uy - s * uz, c + t * uy * uy, t * uy * uz + s * ux, 0),
+            (t * ux * uz + s * uy, t * uy * uz - s * ux, c + t * uz * uz, 0), (0, 0, 0, 1))
     }
 
     /// The identity with `m34` = −1/`distance`: an eye `distance` units in front of the plane.
