@@ -54,34 +54,91 @@ open class ProgressLayer: Layer {
         origin: Point, maxLength: Double, maxOffset: Double, progress: Double,
         strokeEnd: Double, textRect: Rect
     ) -> Layout {
-        func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
-        let p = unit(progress), s = unit(strokeEnd)
-        let sag = maxOffset * (1 - abs(p - 0.5) * 2)
-        let tip = Point(x: origin.x + maxLength * p, y: origin.y + sag)
-        let end = Point(x: origin.x + maxLength, y: origin.y)
-        let contactX = origin.x + maxLength * s
-        var contact: Point
-        var track: [Point], done: [Point]
-        if s > p {
-            let along = p < 1 ? (s - p) / (1 - p) : 1
-            contact = Point(x: contactX, y: origin.y + (tip.y - origin.y) * (1 - along))
-            track = [contact, end]
-            done = [origin, tip, contact]
-        } else {
-            let along = p > 0 ? s / p : 1
-            contact = Point(x: contactX, y: origin.y + (tip.y - origin.y) * along)
-            track = [contact, tip, end]
-            done = s > 0 ? [origin, contact] : []
-        }
-        if p == 0 {
-            contact = origin
-            track = [origin, end]
-            done = []
-        }
-        let label = textRect.offsetBy(dx: maxLength * p, dy: sag)
+        let parts = Parts(
+            origin: origin, maxLength: maxLength, maxOffset: maxOffset, progress: progress, strokeEnd: strokeEnd,
+            textRect: textRect)
         return Layout(
-            tip: tip, contact: contact, track: dropRepeats(track), done: dropRepeats(done),
-            labelText: "\(Int((p * 100).rounded(.down)))%", labelRect: label)
+            tip: parts.tip, contact: parts.contact, track: Array(parts.track), done: Array(parts.done),
+            labelText: parts.labelText, labelRect: parts.labelRect)
+    }
+
+    /// The layout held inline, as drawing and damage use it every frame (nothing allocated).
+    struct Parts {
+        var tip: Point, contact: Point
+        var track: Polyline, done: Polyline
+        /// The whole percentage of progress.
+        var percent: Int
+        var labelRect: Rect
+
+        init(origin: Point, maxLength: Double, maxOffset: Double, progress: Double, strokeEnd: Double, textRect: Rect) {
+            func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
+            let p = unit(progress), s = unit(strokeEnd)
+            let sag = maxOffset * (1 - abs(p - 0.5) * 2)
+            tip = Point(x: origin.x + maxLength * p, y: origin.y + sag)
+            let end = Point(x: origin.x + maxLength, y: origin.y)
+            let contactX = origin.x + maxLength * s
+            if p == 0 {
+                contact = origin
+                track = Polyline(origin, end)
+                done = Polyline()
+            } else if s > p {
+                let along = p < 1 ? (s - p) / (1 - p) : 1
+                contact = Point(x: contactX, y: origin.y + (tip.y - origin.y) * (1 - along))
+                track = Polyline(contact, end)
+                done = Polyline(origin, tip, contact)
+            } else {
+                let along = s / p
+                contact = Point(x: contactX, y: origin.y + (tip.y - origin.y) * along)
+                track = Polyline(contact, tip, end)
+                done = s > 0 ? Polyline(origin, contact) : Polyline()
+            }
+            percent = Int((p * 100).rounded(.down))
+            labelRect = textRect.offsetBy(dx: maxLength * p, dy: sag)
+        }
+
+        var labelText: String { "\(percent)%" }
+    }
+
+    /// A polyline of at most three points (the bar's parts never have more), held inline.
+    /// Consecutive equal points are dropped (a zero-length piece would draw a stray round cap),
+    /// and one that collapses to a single point is empty.
+    struct Polyline: RandomAccessCollection {
+        private var points: (Point, Point, Point) = (.zero, .zero, .zero)
+        private(set) var endIndex = 0
+        var startIndex: Int { 0 }
+
+        init() {}
+
+        init(_ a: Point, _ b: Point) {
+            append(a)
+            append(b)
+            if endIndex == 1 { endIndex = 0 }
+        }
+
+        init(_ a: Point, _ b: Point, _ c: Point) {
+            append(a)
+            append(b)
+            append(c)
+            if endIndex == 1 { endIndex = 0 }
+        }
+
+        subscript(i: Int) -> Point {
+            switch i {
+            case 0: points.0
+            case 1: points.1
+            default: points.2
+            }
+        }
+
+        private mutating func append(_ p: Point) {
+            guard endIndex == 0 || self[endIndex - 1] != p else { return }
+            switch endIndex {
+            case 0: points.0 = p
+            case 1: points.1 = p
+            default: points.2 = p
+            }
+            endIndex += 1
+        }
     }
 
     /// This layer's layout for its current properties.
@@ -91,11 +148,21 @@ open class ProgressLayer: Layer {
             strokeEnd: strokeEnd, textRect: textRect)
     }
 
+    private var parts: Parts {
+        Parts(
+            origin: origin, maxLength: maxLength, maxOffset: maxOffset, progress: progress, strokeEnd: strokeEnd,
+            textRect: textRect)
+    }
+
     /// A polyline as an open path (for stroking with round caps).
     public static func path(through points: [Point]) -> Path {
         var path = Path()
-        for (i, p) in points.enumerated() { if i == 0 { path.move(to: p) } else { path.addLine(to: p) } }
+        append(points, to: &path)
         return path
+    }
+
+    private static func append(_ points: some Collection<Point>, to path: inout Path) {
+        for (i, p) in points.enumerated() { if i == 0 { path.move(to: p) } else { path.addLine(to: p) } }
     }
 
     /// The stroke of both parts: `lineWidth`, round caps, round joins.
@@ -104,10 +171,17 @@ open class ProgressLayer: Layer {
     /// Strokes the track, then the done part over it (round caps, `lineWidth`), then writes the
     /// percentage in `strokeColor`, centred in the label rectangle, sized to its height.
     open override func draw(in ctx: GraphicsContext) {
-        let l = layout
+        let l = parts
         let style = strokeStyle
-        if l.track.count > 1 { ctx.stroke(ProgressLayer.path(through: l.track), color: trackColor, style: style) }
-        if l.done.count > 1 { ctx.stroke(ProgressLayer.path(through: l.done), color: strokeColor, style: style) }
+        let scratch = ScratchPath.ofThisThread
+        func stroke(_ part: Polyline, _ color: Color) {
+            guard part.count > 1 else { return }
+            scratch.path.removeAll(keepingCapacity: true)
+            ProgressLayer.append(part, to: &scratch.path)
+            ctx.stroke(scratch.path, color: color, style: style)
+        }
+        stroke(l.track, trackColor)
+        stroke(l.done, strokeColor)
         let label = l.labelRect.standardized
         if !label.isEmpty {
             TextBox.draw(
@@ -116,21 +190,14 @@ open class ProgressLayer: Layer {
         }
     }
 
-    /// Consecutive equal points removed (a zero-length piece would draw a stray round cap); a
-    /// polyline that collapses to a single point is dropped.
-    private static func dropRepeats(_ points: [Point]) -> [Point] {
-        var out: [Point] = []
-        for p in points where out.last != p { out.append(p) }
-        return out.count == 1 && points.count > 1 ? [] : out
-    }
-
     /// The line (out to its round caps) and the label; the bounds only when the layer paints
     /// them itself (a background, border or contents). A bar in a wide, tall layer then damages
     /// the strip its line sweeps, not the whole layer, as its progress moves.
     open override func visualExtent() -> Rect {
-        let l = layout
+        let l = parts
         var r = Rect.null
-        for p in l.track + l.done { r = r.union(Rect(origin: p, size: .zero)) }
+        for p in l.track { r = r.union(Rect(origin: p, size: .zero)) }
+        for p in l.done { r = r.union(Rect(origin: p, size: .zero)) }
         r = r.insetBy(dx: -lineWidth, dy: -lineWidth)
         if !l.labelRect.isEmpty {
             // The percentage is centred on the label's rectangle and may be wider than it.

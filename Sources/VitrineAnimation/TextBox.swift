@@ -20,7 +20,7 @@ enum TextBox {
         _ string: String, family: String, size: Double, color: Color, alignment: TextAlignmentMode,
         in rect: Rect, wrapped: Bool = false, truncation: TextTruncationMode = .none, into ctx: GraphicsContext
     ) {
-        guard let font = try? Font(family: family, size: size) else { return }
+        guard let font = try? Font.recent(family: family, size: size) else { return }
         draw(
             string, font: font, color: color, alignment: alignment, in: rect, wrapped: wrapped,
             truncation: truncation, into: ctx)
@@ -31,7 +31,7 @@ enum TextBox {
         _ string: String, family: String, lineHeight: Double, color: Color, alignment: TextAlignmentMode,
         in rect: Rect, into ctx: GraphicsContext
     ) {
-        guard let probe = try? Font(family: family, size: lineHeight), probe.lineHeight > 0 else { return }
+        guard let probe = try? Font.recent(family: family, size: lineHeight), probe.lineHeight > 0 else { return }
         draw(
             string, family: family, size: lineHeight * lineHeight / probe.lineHeight, color: color,
             alignment: alignment, in: rect, into: ctx)
@@ -44,21 +44,41 @@ enum TextBox {
         // Only what the clip lets through is outlined: a long string costs what is seen.
         let visible = visibleRect(in: ctx)
         var baseline = rect.minY + font.ascent
-        let set = lines(of: string, font: font, in: rect.size, wrapped: wrapped, truncation: truncation)
-        for line in set {
+        // One line (a label drawn every frame) is set without a list of lines.
+        if !wrapped, truncation == .none, !string.contains(where: \.isNewline) {
+            if let visible, baseline - font.lineHeight > visible.maxY { return }
+            drawLine(
+                string, width: font.advance(of: string), font: font, color: color, alignment: alignment, in: rect,
+                baseline: baseline, visible: visible, into: ctx)
+            return
+        }
+        for line in lines(of: string, font: font, in: rect.size, wrapped: wrapped, truncation: truncation) {
             if let visible, baseline - font.lineHeight > visible.maxY { break }
-            let slack = rect.width - line.width
-            let x: Double
-            switch alignment {
-            case .natural, .left, .justified: x = rect.minX
-            case .center: x = rect.minX + slack / 2
-            case .right: x = rect.minX + slack
-            }
-            if !line.text.isEmpty {
-                ctx.fill(font.path(for: line.text, at: Point(x: x, y: baseline), visibleIn: visible), color: color)
-            }
+            drawLine(
+                line.text, width: line.width, font: font, color: color, alignment: alignment, in: rect,
+                baseline: baseline, visible: visible, into: ctx)
             baseline += font.lineHeight
         }
+    }
+
+    /// One line of `width` pixels placed in `rect` by `alignment`, its baseline at `baseline`;
+    /// outlined in the thread's scratch path, so a line drawn every frame allocates nothing.
+    private static func drawLine(
+        _ text: String, width: Double, font: Font, color: Color, alignment: TextAlignmentMode, in rect: Rect,
+        baseline: Double, visible: Rect?, into ctx: GraphicsContext
+    ) {
+        guard !text.isEmpty else { return }
+        let slack = rect.width - width
+        let x: Double
+        switch alignment {
+        case .natural, .left, .justified: x = rect.minX
+        case .center: x = rect.minX + slack / 2
+        case .right: x = rect.minX + slack
+        }
+        let scratch = ScratchPath.ofThisThread
+        scratch.path.removeAll(keepingCapacity: true)
+        font.appendPath(for: text, at: Point(x: x, y: baseline), visibleIn: visible, to: &scratch.path)
+        ctx.fill(scratch.path, color: color)
     }
 
     /// The part of the user space that can reach a pixel: the clip's box mapped back through

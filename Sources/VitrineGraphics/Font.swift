@@ -108,6 +108,13 @@ public final class Font: Sendable {
     /// long string costs outlines for what can be seen, not for all of it.
     public func path(for string: String, at baselineOrigin: Point, visibleIn visible: Rect?) -> Path {
         var path = Path()
+        appendPath(for: string, at: baselineOrigin, visibleIn: visible, to: &path)
+        return path
+    }
+
+    /// `path(for:at:visibleIn:)` added to `path`, for callers that reuse a path's storage.
+    public func appendPath(for string: String, at baselineOrigin: Point, visibleIn visible: Rect?, to path: inout Path)
+    {
         var placer = GlyphPlacer(string, font: self)
         while let event = placer.next() {
             guard case .glyph(let glyph) = event else { continue }
@@ -119,11 +126,30 @@ public final class Font: Sendable {
             }
             glyph.append(to: &path, baselineOrigin: baselineOrigin)
         }
-        return path
     }
 
     /// The text placed into glyphs and lines, for callers that inspect or reuse the layout.
     public func layout(_ string: String) -> TextLayout {
         TextLayout(string, font: self)
     }
+}
+
+extension Font {
+    /// The font of `family` at `size`, one of the last eight asked for on the calling thread:
+    /// text drawn every frame (a progress bar's percentage) then makes no font object each time.
+    public static func recent(family: String, size: Double) throws(FontError) -> Font {
+        let shelf = RecentFonts.perThread.value
+        if let i = shelf.fonts.firstIndex(where: { $0.size == size && $0.family == family }) {
+            return shelf.fonts[i]
+        }
+        let font = try Font(family: family, size: size)
+        if shelf.fonts.count == 8 { shelf.fonts.removeFirst() }
+        shelf.fonts.append(font)
+        return font
+    }
+}
+
+private final class RecentFonts {
+    var fonts: [Font] = []
+    static let perThread = ThreadLocal { RecentFonts() }
 }
