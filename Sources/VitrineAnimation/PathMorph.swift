@@ -21,7 +21,11 @@ extension Path: Interpolatable {
         if fraction == 0 { return self }
         if fraction == 1 { return end }
         let (a, b) = PathMorph.matched(self, end)
-        return PathMorph.zip(a, b) { $0.interpolated(to: $1, fraction: fraction) }
+        let outputs = MorphOutputs.ofThisThread
+        var out = outputs.take()
+        PathMorph.zip(a, b, into: &out) { $0.interpolated(to: $1, fraction: fraction) }
+        outputs.keep(out)
+        return out
     }
     public func adding(_ other: Path) -> Path {
         let (a, b) = PathMorph.matched(self, other)
@@ -64,7 +68,15 @@ enum PathMorph {
     /// Combines two paths of the same structure point by point.
     static func zip(_ a: Path, _ b: Path, _ f: (Point, Point) -> Point) -> Path {
         var out = Path()
-        // One allocation for the result, not one per doubling as it grows.
+        zip(a, b, into: &out, f)
+        return out
+    }
+
+    /// Combines two paths of the same structure point by point into `out` (emptied first; its
+    /// storage is reused when no one else holds it).
+    static func zip(_ a: Path, _ b: Path, into out: inout Path, _ f: (Point, Point) -> Point) {
+        out.removeAll(keepingCapacity: true)
+        // One allocation at most for the result, not one per doubling as it grows.
         out.reserveCapacity(min(a.elements.count, b.elements.count))
         for (x, y) in Swift.zip(a.elements, b.elements) {
             switch (x, y) {
@@ -74,10 +86,9 @@ enum PathMorph {
             case let (.cubic(c1, c2, p), .cubic(d1, d2, q)):
                 out.addCurve(to: f(p, q), control1: f(c1, d1), control2: f(c2, d2))
             case (.close, .close): out.closeSubpath()
-            default: return out
+            default: return
             }
         }
-        return out
     }
 
     /// The two paths with a common structure (themselves when they already share one).
@@ -267,6 +278,32 @@ enum PathMorph {
         if t > 1e-9 { segments.append(head) }
         let start = segments.first?.p0 ?? s.start
         return CubicSubpath(start: start, segments: segments, isClosed: true)
+    }
+}
+
+/// The paths a thread's morphs produced lately, whose storage later morphs reuse: an animated
+/// path is made anew every frame, and the copy holding one from a few frames ago has been
+/// recycled since, so its elements' buffer is free again (a path still held somewhere is not
+/// reused: emptying it copies, as before). Sixteen, for a few morphing layers each held by
+/// this frame's and the last frames' copies.
+final class MorphOutputs {
+    private var recent = [Path](repeating: Path(), count: 16)
+    private var next = 0
+
+    static var ofThisThread: MorphOutputs { perThread.value }
+    private static let perThread = ThreadLocal { MorphOutputs() }
+
+    /// The oldest kept path, given up by the list so that the caller may hold it alone.
+    func take() -> Path {
+        var path = Path()
+        swap(&path, &recent[next])
+        return path
+    }
+
+    /// Keeps `path` (just made from what `take` gave) in the place it was taken from.
+    func keep(_ path: Path) {
+        recent[next] = path
+        next = (next + 1) % recent.count
     }
 }
 
