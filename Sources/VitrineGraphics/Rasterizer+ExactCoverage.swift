@@ -198,7 +198,7 @@ final class WindingProfile {
             if steps[i].delta == 0 { steps.remove(at: i) }
         } else {
             steps.append((y, delta))
-            steps.sort { $0.y < $1.y }
+            steps.sortShort { $0.y < $1.y }
         }
         var w = 0, low = 0, high = 0
         for s in steps {
@@ -279,7 +279,7 @@ final class ExactCoverageScratch {
     func coveredArea(evenOdd: Bool) -> Double {
         // Net steps only: a height where the winding does not change is no cut, so the cuts
         // do not depend on how the geometry left of the pixel was split (the clip's chords).
-        steps.sort { $0.y < $1.y }
+        steps.sortShort { $0.y < $1.y }
         var merged = 0
         // By index: iterating the array would hold its storage and make the writes copy it.
         for k in steps.indices {
@@ -305,7 +305,7 @@ final class ExactCoverageScratch {
                 if let y = ExactCoverageScratch.crossing(pieces[i], pieces[j]) { cuts.append(y) }
             }
         }
-        cuts.sort()
+        cuts.sortShort(by: <)
         var area = 0.0
         var stepIndex = 0, base = 0
         var top = cuts[0]
@@ -320,7 +320,7 @@ final class ExactCoverageScratch {
                 let t = (middle - Double(p.y0)) / Double(p.y1 &- p.y0)
                 crossings.append((Double(p.x0) + Double(p.x1 &- p.x0) * t, p.sign))
             }
-            crossings.sort { $0.x < $1.x }
+            crossings.sortShort { $0.x < $1.x }
             var winding = base, x = 0.0, covered = 0.0
             for c in crossings {
                 if ExactCoverageScratch.isInside(winding, evenOdd: evenOdd) { covered += c.x - x }
@@ -357,5 +357,21 @@ final class ExactCoverageScratch {
         if (dTop < 0) == (dBottom < 0) || dTop == 0 || dBottom == 0 { return nil }
         let t = Double(dTop) / Double(dTop &- dBottom)
         return Double(top) + Double(bottom &- top) * t
+    }
+}
+
+extension Array {
+    /// Sorts stably by `areInIncreasingOrder`: by insertion when there are at most 128 elements,
+    /// as a pixel's pieces are (the standard library's sort takes a buffer for its merges, an
+    /// allocation per pixel), else with `sort(by:)`.
+    mutating func sortShort(by areInIncreasingOrder: (Element, Element) -> Bool) {
+        guard count <= 128 else { return sort(by: areInIncreasingOrder) }
+        for i in indices.dropFirst() {
+            var j = i
+            while j > 0, areInIncreasingOrder(self[j], self[j - 1]) {
+                swapAt(j, j - 1)
+                j -= 1
+            }
+        }
     }
 }
