@@ -107,16 +107,15 @@ final class FrameAllocationTests: XCTestCase {
 
     /// The default playlist played through once to warm, then again frame by frame at 30 fps
     /// through `PlayerFrames` (the player's one way to make a frame) at 1080p: the median number
-    /// of allocations per frame of each scene (frames that start a scene excluded) stays within
-    /// what it was when this test was written: 0 for thirteen scenes. What is left: a path
-    /// morph's interpolated path (wave, morphs), the progress bar's polylines and label text,
-    /// and a 3D transform's decomposition for a sub-key path (flip); the engine and renderer
-    /// allocate nothing (above).
-    func testDefaultPlaylistAllocationsPerFrameStayWithinTheirCeilings() throws {
-        let ceilings: [String: UInt64] = [
-            "arrow": 0, "pie": 0, "progress": 0, "model-sync": 0, "fill-modes": 0, "stroke": 0, "wave": 0,
-            "drop-mask": 0, "sine": 0, "morphs": 0, "sector": 0, "ring": 0, "flip": 0, "spinner": 0,
-            "confetti": 0, "sprites": 0, "message": 0
+    /// of allocations per frame of every scene (frames that start a scene excluded) is 0. The
+    /// frames that still allocate are counted and printed: a scene's first frames and its
+    /// fade, a model value rebuilt by a scene's own code as it opens (pie), text changed
+    /// (message), and a turning layer's plane drawn again at a finer or coarser resolution
+    /// (flip).
+    func testDefaultPlaylistAllocatesNothingPerFrameInMostFramesOfEveryScene() throws {
+        let scenes: Set<String> = [
+            "arrow", "pie", "progress", "model-sync", "fill-modes", "stroke", "wave", "drop-mask", "sine", "morphs",
+            "sector", "ring", "flip", "spinner", "confetti", "sprites", "message"
         ]
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
         let player = Player(playlist: playlist, screenSize: Size(1920, 1080))
@@ -137,14 +136,14 @@ final class FrameAllocationTests: XCTestCase {
             if loops == 1, events.isEmpty { perScene[perScene.count - 1].counts.append(made) }
             t += 1.0 / 30
         }
-        XCTAssertEqual(Set(perScene.map(\.name)), Set(ceilings.keys))
+        XCTAssertEqual(Set(perScene.map(\.name)), scenes)
         for (name, counts) in perScene {
             let median = counts.sorted()[counts.count / 2]
             let allocating = counts.filter { $0 != 0 }.count
             print(
                 "allocations per frame, \(name): median \(median), most \(counts.max() ?? 0),"
                     + " \(allocating) of \(counts.count) frames allocating")
-            XCTAssertLessThanOrEqual(median, ceilings[name] ?? 0, "\(name): median allocations per frame")
+            XCTAssertEqual(median, 0, "\(name): median allocations per frame")
         }
     }
 }
