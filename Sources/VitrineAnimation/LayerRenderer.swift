@@ -332,11 +332,12 @@ public final class LayerRenderer {
     private func drawBorder(of layer: Layer, bounds: Rect, radius: Double, in ctx: GraphicsContext) {
         let width = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
         guard width > 0, let color = layer.borderColor, color.alpha > 0 else { return }
-        var band = Path()
-        band.addRoundedRect(bounds, cornerRadius: radius)
+        let band = ScratchPath.ofThisThread
+        band.path.removeAll(keepingCapacity: true)
+        band.path.addRoundedRect(bounds, cornerRadius: radius)
         let inner = bounds.insetBy(dx: width, dy: width)
-        if inner.width > 0, inner.height > 0 { band.addRoundedRect(inner, cornerRadius: max(0, radius - width)) }
-        ctx.fill(band, color: color, rule: .evenOdd)
+        if inner.width > 0, inner.height > 0 { band.path.addRoundedRect(inner, cornerRadius: max(0, radius - width)) }
+        ctx.fill(band.path, color: color, rule: .evenOdd)
     }
 
     // MARK: - Own drawing
