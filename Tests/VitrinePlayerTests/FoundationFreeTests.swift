@@ -154,6 +154,29 @@ final class FoundationFreeTests: XCTestCase {
         lock.unlock()
     }
 
+    /// A recursive lock is taken again by its holder (once per `lock`, as many `unlock`s), and
+    /// stays closed to other threads until the last `unlock`.
+    func testARecursiveLockIsTakenAgainByItsHolderOnly() {
+        let lock = Lock(recursive: true)
+        lock.lock()
+        XCTAssertTrue(lock.try(), "its holder takes it again")
+        func takenElsewhere() -> Bool {
+            let done = CountingSemaphore()
+            var taken = true
+            try? SystemThread.start(name: "try") {
+                taken = lock.try()
+                if taken { lock.unlock() }
+                done.signal()
+            }
+            done.wait()
+            return taken
+        }
+        lock.unlock()
+        XCTAssertFalse(takenElsewhere(), "held once more")
+        lock.unlock()
+        XCTAssertTrue(takenElsewhere(), "free after the last unlock")
+    }
+
     func testAnImpossibleStackIsAnError() {
         XCTAssertThrowsError(try SystemThread.start(name: "tiny", stackSize: 1) {}) { error in
             XCTAssertEqual((error as? SystemError)?.code, EINVAL)
