@@ -1,9 +1,16 @@
+import VitrineSystem
+
 /// Copies of images resampled at device resolution, for images drawn again and again at the
 /// same scale and sub-pixel phase (a photo under an animated mask): filtering happens once,
-/// later draws copy whole pixels. Only axis-aligned scales are kept, a copy is made on the
-/// second draw with the same mapping (so an image whose scale animates is never copied), at
-/// most a few copies are held, and a copy not drawn for `BufferPool.idleFrames` frames is let
-/// go (the photo of a scene that has ended).
+/// later draws copy whole pixels. Only axis-aligned scales are kept, a copy is made when an
+/// image is drawn with the same mapping in two frames in a row (so an image whose scale
+/// animates is never copied), at most a few copies are held, and a copy not drawn for
+/// `BufferPool.idleFrames` frames is let go (the photo of a scene that has ended).
+///
+/// A copy's pixels may differ from direct filtering by one level (the fixed-point stepping
+/// starts elsewhere), so within a frame every draw of a mapping takes the same one: which,
+/// depends on the frames before, not on the order of the frame's draws (its bands may be drawn
+/// by several threads in any order).
 struct ResampledImageCache {
     private struct Key: Equatable {
         let image: ObjectIdentifier
@@ -30,8 +37,10 @@ struct ResampledImageCache {
     private var entries: [Entry] = []
     private var next = 0
     private var frame = 0
-    /// The mapping seen by the previous draw, so a copy is made only when it repeats.
-    private var lastSeen: Key?
+    /// The mappings drawn in this frame and in the one before: a copy is made for one drawn
+    /// in both.
+    private var seenThisFrame: [Key] = []
+    private var seenLastFrame: [Key] = []
 
     /// A sampler for `image` drawn under `imageToDevice`: from a resampled copy when the same
     /// mapping was drawn before, otherwise filtering the image itself.
@@ -51,10 +60,11 @@ struct ResampledImageCache {
             entries[index].lastUse = frame
             return ImageSampler(image: entries[index].resampled, inverse: placed)
         }
-        defer { lastSeen = key }
+        // A few mappings are remembered (particles drawn at many scales are not copied).
+        if seenThisFrame.count < 32, !seenThisFrame.contains(key) { seenThisFrame.append(key) }
         let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
         let height = Int((m.d * Double(image.height) + key.phaseY).rounded(.up))
-        guard lastSeen == key, width > 0, height > 0, width * height <= Self.maximumPixels else {
+        guard seenLastFrame.contains(key), width > 0, height > 0, width * height <= Self.maximumPixels else {
             return ImageSampler(image: image, inverse: inverse)
         }
         // Sample exactly the device pixels a direct draw would, once.
@@ -75,6 +85,8 @@ struct ResampledImageCache {
     /// Ends a frame: copies not drawn in the last `BufferPool.idleFrames` frames are released.
     mutating func endFrame() {
         frame &+= 1
+        swap(&seenLastFrame, &seenThisFrame)
+        seenThisFrame.removeAll(keepingCapacity: true)
         guard entries.contains(where: { frame &- $0.lastUse > BufferPool.idleFrames }) else { return }
         entries.removeAll { frame &- $0.lastUse > BufferPool.idleFrames }
         next = 0
@@ -82,4 +94,19 @@ struct ResampledImageCache {
 
     /// Pixels held in copies (for tests and diagnostics).
     var retainedPixels: Int { entries.reduce(0) { $0 + $1.resampled.width * $1.resampled.height } }
+}
+
+/// One `ResampledImageCache` for the contexts drawing bands of the same frames on several
+/// threads: a copy made by one serves the others.
+final class SharedResampledImages: @unchecked Sendable {
+    private let lock = Lock()
+    private var cache = ResampledImageCache()
+
+    func sampler(for image: Image, imageToDevice m: Transform2D, inverse: Transform2D) -> ImageSampler {
+        lock.withLock { cache.sampler(for: image, imageToDevice: m, inverse: inverse) }
+    }
+
+    func endFrame() { lock.withLock { cache.endFrame() } }
+
+    var retainedPixels: Int { lock.withLock { cache.retainedPixels } }
 }

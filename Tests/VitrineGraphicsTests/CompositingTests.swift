@@ -389,7 +389,8 @@ final class StrokeReuseTests: XCTestCase {
 }
 
 final class ResampledImageTests: XCTestCase {
-    /// An image drawn again at the same scale and phase comes from a resampled copy: the pixels
+    /// An image drawn again at the same scale and phase (in the next frame) comes from a
+    /// resampled copy: the pixels
     /// must be those of filtering the image directly (to within the fixed-point stepping of
     /// one level), through a mask too.
     func testRepeatedScaledDrawMatchesDirectFiltering() throws {
@@ -412,7 +413,9 @@ final class ResampledImageTests: XCTestCase {
                 context.clip(to: ring, rule: .nonZero)
                 context.draw(image, in: rect)
                 context.restoreGState()
+                context.endFrame()
             }
+            XCTAssertEqual(context.resampledImagePixels > 0, times > 1, "a copy from the second frame")
             return bitmap
         }
         let direct = draw(times: 1), cached = draw(times: 3)
@@ -446,7 +449,9 @@ final class ResampledImageTests: XCTestCase {
             context.draw(image, in: Rect(x: 5, y: 5, width: 20, height: 20))
             context.draw(image, in: Rect(x: 55, y: 5, width: 20, height: 20))
             frames.append((0..<100).flatMap { y in (0..<200).map { bitmap[$0, y] } })
+            context.endFrame()
         }
+        XCTAssertGreaterThan(context.resampledImagePixels, 0, "drawn from a copy")
         XCTAssertEqual(frames[1], frames[0], "the second frame, from the copy")
         XCTAssertEqual(frames[2], frames[0])
         XCTAssertNotEqual(bitmap[120, 20], 0, "the right-hand image is drawn")
