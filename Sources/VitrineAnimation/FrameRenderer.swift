@@ -81,6 +81,7 @@ public final class FrameRenderer {
         }
         // Idle frames count too: offscreen buffers a past animation needed are released.
         context.endFrame()
+        renderer.endFrame()
         return FrameResult(
             time: time, dirty: repainted, isAnimating: update.isAnimating,
             pixelsRedrawn: repainted.reduce(0) { $0 + $1.area })

@@ -76,7 +76,7 @@ extension LayerRenderer {
         }
         let cut = IntRect(enclosing: part).intersection(whole)
         guard !cut.isEmpty else { return }
-        let crop = crops.image(image, cut: cut, pass: pass)
+        let crop = cacheLock.withLock { crops.image(image, cut: cut, pass: pass) }
         let sx = rect.width / part.width, sy = rect.height / part.height
         let spread = Rect(
             x: rect.minX - (part.minX - Double(cut.x)) * sx, y: rect.minY - (part.minY - Double(cut.y)) * sy,

@@ -42,22 +42,25 @@ extension LayerRenderer {
         let width = Int((box.width * scale.x).rounded(.up)), height = Int((box.height * scale.y).rounded(.up))
         guard width > 0, height > 0 else { return }
         // The kept image serves while the layer draws the same in its plane (a turning card's
-        // faces are drawn once) at this scale.
-        let image = planes.value(
-            for: layer, pass: pass,
-            serves: { source, kept in
-                kept.scale == scale && kept.box == box
-                    && layer.drawsTheSame(as: source, ignoring: LayerRenderer.placingKeys)
-            },
-            make: {
-                let flat = Bitmap(width: width, height: height)
-                let plane = GraphicsContext(bitmap: flat)
-                plane.scaleBy(x: scale.x, y: scale.y)
-                plane.translateBy(x: -box.minX, y: -box.minY)
-                renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
-                return PlaneImage(image: Image(bitmap: flat), scale: scale, box: box)
-            }
-        ).image
+        // faces are drawn once) at this scale. Kept images are shared by the threads drawing
+        // a frame's bands: one makes it, the others wait for it.
+        let image = cacheLock.withLock {
+            planes.value(
+                for: layer, pass: pass,
+                serves: { source, kept in
+                    kept.scale == scale && kept.box == box
+                        && layer.drawsTheSame(as: source, ignoring: LayerRenderer.placingKeys)
+                },
+                make: {
+                    let flat = Bitmap(width: width, height: height)
+                    let plane = GraphicsContext(bitmap: flat)
+                    plane.scaleBy(x: scale.x, y: scale.y)
+                    plane.translateBy(x: -box.minX, y: -box.minY)
+                    renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
+                    return PlaneImage(image: Image(bitmap: flat), scale: scale, box: box)
+                }
+            ).image
+        }
         let drawn = Rect(
             x: box.minX, y: box.minY, width: Double(width) / scale.x, height: Double(height) / scale.y)
         ctx.draw(image, in: drawn, through: projection)
@@ -70,23 +73,24 @@ extension LayerRenderer {
             return
         }
         let space = layer.transform3DToSuperlayer
-        let first = placedInSpace.count
+        let scratch = PlacedInSpace.scratch.value
+        let first = scratch.placed.count
         for child in layer.sublayerStorage {
             let place = child.transform3DToSuperlayer.concatenating(space)
             let anchor = child.anchorPointInBounds
             let depth = place.apply(x: anchor.x, y: anchor.y, z: 0)?.z ?? -.infinity
             // Far (low z) first; ties keep their order (an insertion sort, stable; a transform
             // layer has few sublayers).
-            var i = placedInSpace.count
-            placedInSpace.append(PlacedInSpace(child: child, place: place, depth: depth))
-            while i > first, placedInSpace[i - 1].depth > depth {
-                placedInSpace.swapAt(i - 1, i)
+            var i = scratch.placed.count
+            scratch.placed.append(PlacedInSpace(child: child, place: place, depth: depth))
+            while i > first, scratch.placed[i - 1].depth > depth {
+                scratch.placed.swapAt(i - 1, i)
                 i -= 1
             }
         }
         // By index: a nested transform layer adds its own run above this one and removes it.
-        for i in first..<placedInSpace.count {
-            let entry = placedInSpace[i]
+        for i in first..<scratch.placed.count {
+            let entry = scratch.placed[i]
             if entry.place.isAffineOnThePlane {
                 let local = entry.place.affine
                 guard entry.child.isDoubleSided || local.determinant > 0 else { continue }
@@ -95,7 +99,7 @@ extension LayerRenderer {
                 renderProjected(entry.child, through: entry.place.projection, in: ctx)
             }
         }
-        placedInSpace.removeSubrange(first...)
+        scratch.placed.removeSubrange(first...)
     }
 }
 
@@ -104,6 +108,14 @@ struct PlacedInSpace {
     let child: Layer
     let place: Transform3D
     let depth: Double
+
+    /// Transform layers' sublayers as placed for drawing, one run per transform layer being
+    /// drawn on the thread (nested ones stack theirs above): kept, so a frame allocates nothing
+    /// for them; per thread, since the bands of a frame are drawn on several.
+    final class Scratch {
+        var placed: [PlacedInSpace] = []
+    }
+    static let scratch = ThreadLocal { Scratch() }
 }
 
 /// A layer in space's flat image as made: the image, its scale along each axis and the box of

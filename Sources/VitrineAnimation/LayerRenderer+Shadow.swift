@@ -21,22 +21,25 @@ extension LayerRenderer {
             x: region.x - spread, y: region.y - spread, width: region.width + 2 * spread,
             height: region.height + 2 * spread)
         guard !region.isEmpty, reach.intersects(ctx.clipBoundingBox) else {
-            shadows.keep(layer, pass: pass)
+            cacheLock.withLock { shadows.keep(layer, pass: pass) }
             return
         }
         // The kept shape serves while what casts it is the same and it only moved by whole pixels.
-        let shape = shadows.value(
-            for: layer, pass: pass,
-            serves: { source, kept in
-                kept.region.moved(by: LayerRenderer.wholePixelMove(from: kept.transform, to: t)) == region
-                    && LayerRenderer.castsTheSameShadow(layer, as: source)
-            },
-            make: {
-                let mask =
-                    layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, filling: $0) }
-                    ?? ctx.renderShadowMask(shadow, over: region) { renderBody(of: layer, in: ctx) }
-                return ShadowShape(mask: mask, transform: t, region: region)
-            })
+        // Shared by the threads drawing a frame's bands: one makes it, the others wait for it.
+        let shape = cacheLock.withLock {
+            shadows.value(
+                for: layer, pass: pass,
+                serves: { source, kept in
+                    kept.region.moved(by: LayerRenderer.wholePixelMove(from: kept.transform, to: t)) == region
+                        && LayerRenderer.castsTheSameShadow(layer, as: source)
+                },
+                make: {
+                    let mask =
+                        layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, filling: $0) }
+                        ?? ctx.renderShadowMask(shadow, over: region) { renderBody(of: layer, in: ctx) }
+                    return ShadowShape(mask: mask, transform: t, region: region)
+                })
+        }
         guard let move = LayerRenderer.wholePixelMove(from: shape.transform, to: t) else { return }
         // Under the part of the body that paints opaque as it begins (a card's opaque
         // background or gradient) the shadow would be painted over at once: it is not filled
@@ -45,7 +48,7 @@ extension LayerRenderer {
         let hidden =
             skipsHiddenShadows && ctx.alpha >= 1 && !ctx.hasClipMask
             ? opaqueInterior(of: layer, toDevice: t, levels: 4).map { $0.intersection(ctx.clipBoundingBox) } : nil
-        if let hidden { hiddenShadowPixels += hidden.area }
+        if let hidden { cacheLock.withLock { hiddenShadowPixels += hidden.area } }
         if layer.masksToBounds {
             ctx.saveGState()
             ctx.clip(toRoundedRect: layer.bounds.standardized, cornerRadius: layer.clampedCornerRadius)

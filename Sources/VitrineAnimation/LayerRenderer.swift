@@ -1,4 +1,5 @@
 import VitrineGraphics
+import VitrineSystem
 
 /// Draws a layer tree — normally a presentation tree from `Engine.tick(at:)` — into a
 /// `GraphicsContext`, back to front, as Core Animation composites it.
@@ -37,9 +38,6 @@ public final class LayerRenderer {
     let crops = ImageCrops()
     /// The flat images of layers in space.
     let planes = KeptPerLayer<PlaneImage>()
-    /// Transform layers' sublayers as placed for drawing, one run per transform layer being
-    /// drawn (nested ones stack theirs above): kept, so a frame allocates nothing for them.
-    var placedInSpace: [PlacedInSpace] = []
     private(set) var pass = 0
     /// Whether a background that the first sublayer paints over at once is left unpainted (on;
     /// tests turn it off to compare).
@@ -55,6 +53,20 @@ public final class LayerRenderer {
     /// this many (the default: just enough for a band's large loops to be shared among the
     /// cores, `RowBands`).
     public var bandPixels = RowBands.minimumPixels
+    /// Whether the bands of a large repaint are drawn by several threads at once (`RowBands`'
+    /// threads, each with a context of its own on the frame; on). Off, the calling thread
+    /// draws them all; the pixels are the same either way.
+    public var drawsBandsInParallel = true
+    /// Held while the caches the threads drawing bands share are looked up or filled: backing
+    /// stores, shadows, planes, crops and the counters. Recursive: filling a cache draws
+    /// layers, which look up theirs.
+    let cacheLock = Lock(recursive: true)
+    /// The bands of the repaint being drawn (one array for every frame).
+    private var bands: [IntRect] = []
+    /// Contexts on the frame for the threads that draw bands besides the caller (made when
+    /// first needed, shared image copies with the caller's), and those not in use.
+    private var bandContexts: [GraphicsContext] = []
+    private var freeBandContexts: [GraphicsContext] = []
 
     /// A renderer with no backing stores yet.
     public init() {}
@@ -72,25 +84,110 @@ public final class LayerRenderer {
     /// default), then the tree is drawn clipped to it.
     public func render(_ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear) {
         beginPass()
+        // A large rectangle is drawn band by band: every offscreen buffer the tree needs there
+        // (a fade's group, a mask) is then the size of a band, not of the frame.
+        bands.removeAll(keepingCapacity: true)
         for rect in dirty where !rect.isEmpty {
-            // A large rectangle is drawn band by band: every offscreen buffer the tree needs
-            // there (a fade's group, a mask) is then the size of a band, not of the frame.
             let rows = max(16, bandPixels / rect.width + (bandPixels % rect.width == 0 ? 0 : 1))
             var top = rect.y
             while top < rect.maxY {
-                let band = IntRect(x: rect.x, y: top, width: rect.width, height: min(rows, rect.maxY - top))
-                context.saveGState()
-                context.clip(toDeviceRect: band)
-                // Under a root that paints all of the band opaque (a player's stage), the
-                // background would be painted over at once: a whole frame is then filled once,
-                // not twice (the same pixels either way).
-                if !paintsOpaquely(root, all: band, in: context) { context.clear(background) }
-                renderLayer(root, in: context)
-                context.restoreGState()
-                top = band.maxY
+                bands.append(IntRect(x: rect.x, y: top, width: rect.width, height: min(rows, rect.maxY - top)))
+                top += rows
             }
         }
+        if drawsBandsInParallel, bands.count > 1, !LayerRenderer.anyOverlap(dirty) {
+            prepareForThreads(root, context: context)
+            RowBands.forEach(
+                items: bands.indices, BandDrawing(renderer: self, root: root, context: context, background: background))
+        } else {
+            for band in bands { draw(band, of: root, in: context, background: background) }
+        }
         endPass()
+    }
+
+    /// Draws one band of a repaint: set to `background` (replaced, not blended), then the tree
+    /// drawn clipped to it.
+    private func draw(_ band: IntRect, of root: Layer, in context: GraphicsContext, background: Color) {
+        context.saveGState()
+        context.clip(toDeviceRect: band)
+        // Under a root that paints all of the band opaque (a player's stage), the background
+        // would be painted over at once: a whole frame is then filled once, not twice (the same
+        // pixels either way).
+        if !paintsOpaquely(root, all: band, in: context) { context.clear(background) }
+        renderLayer(root, in: context)
+        context.restoreGState()
+    }
+
+    /// Bands drawn by `RowBands`' threads: the first run (on the caller) draws into the
+    /// caller's context, every other into a band context of its own.
+    private struct BandDrawing: RowBandJob {
+        let renderer: LayerRenderer
+        let root: Layer
+        let context: GraphicsContext
+        let background: Color
+
+        func run(rows items: Range<Int>) {
+            let caller = items.lowerBound == 0
+            let ctx = caller ? context : renderer.takeBandContext()
+            for i in items { renderer.draw(renderer.bands[i], of: root, in: ctx, background: background) }
+            if !caller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
+        }
+    }
+
+    /// A context on the frame for a thread drawing bands besides the caller's.
+    private func takeBandContext() -> GraphicsContext {
+        cacheLock.withLock { freeBandContexts.popLast() } ?? makeBandContext()
+    }
+
+    private func makeBandContext() -> GraphicsContext {
+        cacheLock.withLock {
+            let made = GraphicsContext(sharingImagesWith: bandContextsSource!)
+            bandContexts.append(made)
+            return made
+        }
+    }
+
+    /// The context band contexts draw beside (they are made again for another).
+    private var bandContextsSource: GraphicsContext?
+
+    /// Before bands are drawn on several threads: band contexts for `context`'s frame, and the
+    /// values presentation copies compute the first time they are asked (their extent, an
+    /// emitter's particles) computed now, once, rather than by two threads at the same time.
+    private func prepareForThreads(_ root: Layer, context: GraphicsContext) {
+        if bandContextsSource !== context {
+            bandContextsSource = context
+            bandContexts.removeAll()
+            freeBandContexts.removeAll()
+        }
+        computeLazyValues(of: root)
+    }
+
+    private func computeLazyValues(of layer: Layer) {
+        _ = layer.presentedExtent
+        if let emitter = layer as? EmitterLayer { _ = emitter.currentParticles }
+        for child in layer.sublayerStorage { computeLazyValues(of: child) }
+        if let mask = layer.mask { computeLazyValues(of: mask) }
+        if let old = layer.transitionState?.old { computeLazyValues(of: old) }
+        if let replicator = layer as? ReplicatorLayer {
+            for i in 1..<max(1, replicator.drawnInstanceCount) {
+                for child in replicator.sublayers(ofInstance: i) { computeLazyValues(of: child) }
+            }
+        }
+    }
+
+    /// Whether two of the rectangles share a pixel (bands of overlapping rectangles would be
+    /// drawn by two threads at once).
+    private static func anyOverlap(_ rects: [IntRect]) -> Bool {
+        for i in rects.indices {
+            for j in rects.indices where j > i && rects[i].intersects(rects[j]) { return true }
+        }
+        return false
+    }
+
+    /// Ends a frame for the band contexts (their offscreen buffers unused for a while are let
+    /// go), as `GraphicsContext.endFrame` does for the caller's.
+    public func endFrame() {
+        for context in bandContexts { context.endFrame() }
     }
 
     /// Whether drawing `layer` starts by filling all of `rect` (device pixels) with an opaque
@@ -253,7 +350,7 @@ public final class LayerRenderer {
         let radius = layer.clampedCornerRadius
         if let color = layer.backgroundColor, color.alpha > 0 {
             if skipsCoveredBackgrounds, firstSublayerCoversClip(of: layer, in: ctx) {
-                coveredBackgroundCount += 1
+                cacheLock.withLock { coveredBackgroundCount += 1 }
             } else {
                 ctx.fill(bounds, cornerRadius: radius, color: color)
             }
@@ -364,17 +461,16 @@ public final class LayerRenderer {
         guard device.intersects(ctx.clipBoundingBox) else { keepStore(of: layer); return }
         guard t.b == 0, t.c == 0 else {
             keepStore(of: layer)
-            ctx.saveGState()
-            ctx.clip(to: extent)
-            layer.draw(in: ctx)
-            ctx.restoreGState()
-            contentDrawCount += 1
+            drawDirectly(layer, clippedTo: extent, in: ctx)
             return
         }
-        let store = backingStore(for: layer)
         var toStore = t
         toStore.tx -= Double(device.x)
         toStore.ty -= Double(device.y)
+        // The store is looked up, and redrawn when stale, by one band's thread at a time; the
+        // first to come decides for the frame (redrawn or drawn directly), the others follow.
+        cacheLock.lock()
+        let store = backingStore(for: layer)
         let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height)
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
@@ -392,21 +488,29 @@ public final class LayerRenderer {
                     store.noteDirectDraw(
                         layer, transform: toStore, width: device.width, height: device.height, pass: pass)
                 }
-                ctx.saveGState()
-                ctx.clip(to: extent)
-                layer.draw(in: ctx)
-                ctx.restoreGState()
-                contentDrawCount += 1
+                cacheLock.unlock()
+                drawDirectly(layer, clippedTo: extent, in: ctx)
                 return
             }
             store.redraw(layer, transform: toStore, extent: extent, width: device.width, height: device.height)
             store.changedAtLastDraw = !unchanged
             contentDrawCount += 1
         }
-        guard let pixels = store.bitmap else { return }
+        let bitmap = store.bitmap
+        cacheLock.unlock()
+        guard let pixels = bitmap else { return }
         ctx.composite(
             pixels, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
             toX: device.x, y: device.y)
+    }
+
+    /// Lets the layer draw straight into the context, clipped to its extent.
+    private func drawDirectly(_ layer: Layer, clippedTo extent: Rect, in ctx: GraphicsContext) {
+        ctx.saveGState()
+        ctx.clip(to: extent)
+        layer.draw(in: ctx)
+        ctx.restoreGState()
+        cacheLock.withLock { contentDrawCount += 1 }
     }
 
     /// Whether a running animation of one of the layer's drawing keys changes its drawing
@@ -442,6 +546,8 @@ public final class LayerRenderer {
 
     /// Keeps the layer's store (if it has one) through this pass although it is not drawn.
     func keepStore(of layer: Layer) {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
         shadows.keep(layer, pass: pass)
         if !stores.isEmpty, let store = stores[ObjectIdentifier(layer.model())] { store.lastPass = pass }
     }

@@ -55,8 +55,11 @@ public final class GraphicsContext {
     /// allocates nothing for them frame after frame).
     var projectedPoints: [Point] = []
     var projectedEnds: [Int] = []
-    /// Images drawn again at the same scale keep a copy resampled at device resolution.
-    private var resampledImages = ResampledImageCache()
+    /// Images drawn again at the same scale keep a copy resampled at device resolution (shared
+    /// with the contexts that draw other bands of the same frame).
+    private let resampledImages: SharedResampledImages
+    /// Whether this context's frames age the copies (false for one sharing another's).
+    private let ownsResampledImages: Bool
     /// The last few trimmed or dashed stroke paths and what they were made from (a frame often
     /// strokes a few: a progress ring and its dashed track).
     private var visibleParts: [(key: VisiblePartKey, path: Path)] = []
@@ -64,7 +67,19 @@ public final class GraphicsContext {
     private static let visiblePartSlots = 4
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
-    public init(bitmap: Bitmap) {
+    public convenience init(bitmap: Bitmap) {
+        self.init(bitmap: bitmap, resampledImages: SharedResampledImages(), owning: true)
+    }
+
+    /// A second context drawing into `other`'s bitmap (other bands of its frames, on another
+    /// thread) that shares its resampled image copies, so an image is not kept twice.
+    public convenience init(sharingImagesWith other: GraphicsContext) {
+        self.init(bitmap: other.bitmap, resampledImages: other.resampledImages, owning: false)
+    }
+
+    private init(bitmap: Bitmap, resampledImages: SharedResampledImages, owning: Bool) {
+        self.resampledImages = resampledImages
+        ownsResampledImages = owning
         self.bitmap = bitmap
         target = DrawTarget(bitmap)
         state = GState(clipBox: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
@@ -364,7 +379,7 @@ public final class GraphicsContext {
     /// frames are released, so the memory a context keeps follows what recent frames drew.
     public func endFrame() {
         pool.endFrame()
-        resampledImages.endFrame()
+        if ownsResampledImages { resampledImages.endFrame() }
     }
 
     /// Pixels the context keeps in resampled image copies (for tests and diagnostics).

@@ -35,6 +35,14 @@ public enum RowBands {
         pool.run(rows: rows, job)
     }
 
+    /// Runs `job` on `items` (whole units of work, such as the bands of a frame), shared among
+    /// the threads when there are at least two and the threads are free; a loop started from
+    /// inside it runs on its caller's thread.
+    public static func forEach<Job: RowBandJob>(items: Range<Int>, _ job: Job) {
+        guard items.count >= 2 else { return job.run(rows: items) }
+        pool.run(rows: items, job)
+    }
+
     private static let pool = BandPool()
 }
 
