@@ -57,6 +57,11 @@ public final class LayerRenderer {
     /// threads, each with a context of its own on the frame; on). Off, the calling thread
     /// draws them all; the pixels are the same either way.
     public var drawsBandsInParallel = true
+    /// A repaint of fewer pixels than this is drawn on the calling thread (by default 4
+    /// megapixels: a whole 4K frame, such as a fade's, is shared; at 1080p, where one core
+    /// draws a whole frame well within a frame's time, the second thread's context and
+    /// rasterizer would cost memory and their hand-over CPU for nothing).
+    public var parallelMinimumPixels = 4 << 20
     /// Held while the caches the threads drawing bands share are looked up or filled: backing
     /// stores, shadows, planes, crops and the counters. Recursive: filling a cache draws
     /// layers, which look up theirs.
@@ -95,7 +100,9 @@ public final class LayerRenderer {
                 top += rows
             }
         }
-        if drawsBandsInParallel, bands.count > 1, !LayerRenderer.anyOverlap(dirty) {
+        if drawsBandsInParallel, bands.count > 1, dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels,
+            !LayerRenderer.anyOverlap(dirty)
+        {
             prepareForThreads(root, context: context)
             RowBands.forEach(
                 items: bands.indices, BandDrawing(renderer: self, root: root, context: context, background: background))

@@ -18,6 +18,7 @@ final class BandedFrameTests: XCTestCase {
             let frames = PlayerFrames(player: player, bitmap: Bitmap(width: 640, height: 360))
             frames.renderer.renderer.bandPixels = bandRows.map { $0 * 640 } ?? .max
             frames.renderer.renderer.drawsBandsInParallel = parallel
+            frames.renderer.renderer.parallelMinimumPixels = 0
             return frames
         }
         // 37 rows: bands that split shapes, glyphs, masks and shadows at odd places.
