@@ -100,10 +100,17 @@ public final class LayerRenderer {
                 top += rows
             }
         }
+        // Band contexts are for one frame's context: another one's (a resized frame) lets them go,
+        // and with them the old frame's pixels.
+        if bandContextsSource !== context {
+            bandContextsSource = context
+            bandContexts.removeAll()
+            freeBandContexts.removeAll()
+        }
         if drawsBandsInParallel, bands.count > 1, dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels,
             !LayerRenderer.anyOverlap(dirty)
         {
-            prepareForThreads(root, context: context)
+            computeLazyValues(of: root)
             RowBands.forEach(
                 items: bands.indices, BandDrawing(renderer: self, root: root, context: context, background: background))
         } else {
@@ -135,40 +142,29 @@ public final class LayerRenderer {
 
         func run(rows items: Range<Int>) {
             let caller = items.lowerBound == 0
-            let ctx = caller ? context : renderer.takeBandContext()
+            let ctx = caller ? context : renderer.takeBandContext(beside: context)
             for i in items { renderer.draw(renderer.bands[i], of: root, in: ctx, background: background) }
             if !caller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
         }
     }
 
-    /// A context on the frame for a thread drawing bands besides the caller's.
-    private func takeBandContext() -> GraphicsContext {
-        cacheLock.withLock { freeBandContexts.popLast() } ?? makeBandContext()
-    }
-
-    private func makeBandContext() -> GraphicsContext {
+    /// A context on `context`'s frame for a thread drawing bands besides the caller's: a free
+    /// one, else a new one sharing its image copies.
+    private func takeBandContext(beside context: GraphicsContext) -> GraphicsContext {
         cacheLock.withLock {
-            let made = GraphicsContext(sharingImagesWith: bandContextsSource!)
+            if let free = freeBandContexts.popLast() { return free }
+            let made = GraphicsContext(sharingImagesWith: context)
             bandContexts.append(made)
             return made
         }
     }
 
-    /// The context band contexts draw beside (they are made again for another).
+    /// The context the band contexts draw beside.
     private var bandContextsSource: GraphicsContext?
 
-    /// Before bands are drawn on several threads: band contexts for `context`'s frame, and the
-    /// values presentation copies compute the first time they are asked (their extent, an
-    /// emitter's particles) computed now, once, rather than by two threads at the same time.
-    private func prepareForThreads(_ root: Layer, context: GraphicsContext) {
-        if bandContextsSource !== context {
-            bandContextsSource = context
-            bandContexts.removeAll()
-            freeBandContexts.removeAll()
-        }
-        computeLazyValues(of: root)
-    }
-
+    /// Before bands are drawn on several threads, the values presentation copies compute the
+    /// first time they are asked (their extent, an emitter's particles) are computed, once,
+    /// rather than by two threads at the same time.
     private func computeLazyValues(of layer: Layer) {
         _ = layer.presentedExtent
         if let emitter = layer as? EmitterLayer { _ = emitter.currentParticles }
@@ -230,7 +226,9 @@ public final class LayerRenderer {
         // A rounded rectangle holds its bounds inset by r(1 − 1/√2) < 0.3 r on every side.
         let radius = layer.clampedCornerRadius
         let inner = toDevice.apply(to: layer.bounds.standardized.insetBy(dx: 0.3 * radius, dy: 0.3 * radius))
-        guard [inner.minX, inner.minY, inner.maxX, inner.maxY].allSatisfy({ abs($0) < 1e7 }) else { return nil }
+        guard abs(inner.minX) < 1e7, abs(inner.minY) < 1e7, abs(inner.maxX) < 1e7, abs(inner.maxY) < 1e7 else {
+            return nil
+        }
         // Whole pixels only: a pixel the edge crosses is not painted opaque.
         let x0 = Int(inner.minX.rounded(.up)), y0 = Int(inner.minY.rounded(.up))
         let x1 = Int(inner.maxX.rounded(.down)), y1 = Int(inner.maxY.rounded(.down))
