@@ -31,9 +31,12 @@ struct ResampledImageCache {
     }
 
     private static let capacity = 4
-    /// Copies larger than this many pixels (8 MB) are not made: a photo scaled up to a 4K
-    /// screen is filtered where it is drawn rather than kept twice, once at each size.
-    private static let maximumPixels = 2048 * 1024
+    /// Copies larger than this many pixels (12 MB) are not made. An 800x800 photo on a 4K
+    /// screen (1600x1600 device pixels, the masked photos of the default playlist) is copied:
+    /// filtering it where an animated mask uncovers it cost more than half of those scenes'
+    /// frames, and the copy lives only while the photo is drawn. A photo filling a 4K screen is
+    /// filtered where it is drawn rather than kept twice, once at each size.
+    private static let maximumPixels = 3 * 1024 * 1024
     private var entries: [Entry] = []
     private var next = 0
     private var frame = 0
