@@ -42,14 +42,49 @@ extension GraphicsContext {
         case .additive(let a): (alpha, tint, adds) = (a, nil, true)
         case .maskCapture: return
         }
-        let (layer, region) = endLayer()
+        let (layer, drawn) = endLayer()
+        // What lies below must be what it is before anything is added to it.
+        if adds { paintUnderlay() }
+        // An underlay covers the whole level, drawn or not.
+        let region = layer.underlay == nil ? drawn : layer.bitmap.bounds
         guard !region.isEmpty else { return }
         let pixels = layer.bitmap.drawTarget, target = self.target
         // A fade's group covers the frame: its rows are shared among the cores.
         RowBands.forEach(
             rows: region.y..<region.maxY, width: region.width,
-            LayerComposite(source: pixels, target: target, region: region, alpha: alpha, tint: tint, adds: adds))
+            LayerComposite(
+                source: pixels, target: target, region: region, drawn: drawn, alpha: alpha, tint: tint,
+                adds: adds, underlay: layer.underlay))
         dirty = dirty.union(region)
+    }
+
+    /// Takes an opaque fill of `rect` (device pixels) as the innermost transparency layer's
+    /// underlay instead of painting it, when it is the first drawing of the level and covers
+    /// all of it: a scene fading in over another fills its whole group with its background
+    /// first. The composite then lays the colour under what was drawn as it blends, so the
+    /// group's pixels are neither filled with it nor read back where nothing else was drawn.
+    /// Source-over is associative, so the group shows what it did with the fill painted, up
+    /// to the rounding of overlapping translucent drawing (one level).
+    func takesAsUnderlay(_ rect: IntRect, _ pixel: UInt32) -> Bool {
+        guard pixel >> 24 == 255, dirty.isEmpty, state.clipMask == nil, let top = layers.last,
+            case .transparency = top.kind, top.underlay == nil, rect == top.bitmap.bounds, rect == state.clipBox
+        else { return false }
+        layers[layers.count - 1].underlay = pixel
+        underlayCount &+= 1
+        return true
+    }
+
+    /// Paints the innermost level's underlay into its pixels, under what was drawn there: before
+    /// drawing that does not blend source-over (a clear, an additive layer) reads them.
+    func paintUnderlay() {
+        guard let top = layers.last, let underlay = top.underlay else { return }
+        layers[layers.count - 1].underlay = nil
+        let region = top.bitmap.bounds
+        for y in region.y..<region.maxY {
+            let row = target.row(y)
+            for x in region.x..<region.maxX { row[x] = PixelMath.sourceOver(row[x], underlay) }
+        }
+        dirty = region
     }
 
     /// `target += source × factor / 255`, channel by channel (premultiplied stays so: each
@@ -157,10 +192,14 @@ extension GraphicsContext {
 private struct LayerComposite: RowBandJob {
     let source: DrawTarget
     let target: DrawTarget
+    /// The pixels composited; `drawn`, within it, those drawn (cleared for reuse).
     let region: IntRect
+    let drawn: IntRect
     let alpha: UInt32
     let tint: UInt32?
     let adds: Bool
+    /// An opaque colour under the drawn pixels (only for a plain transparency layer).
+    let underlay: UInt32?
 
     func run(rows: Range<Int>) {
         for y in rows {
@@ -169,12 +208,17 @@ private struct LayerComposite: RowBandJob {
                 if let tint { GraphicsContext.multiply(pixels, count: region.width, by: tint) }
                 if adds {
                     GraphicsContext.add(pixels, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
+                } else if let underlay {
+                    SpanBlitter.blendPixels(
+                        target.row(y) + region.x, pixels, count: region.width, factor: alpha, over: underlay)
                 } else {
                     SpanBlitter.blendPixels(
                         target.row(y), x: region.x, pixels, count: region.width, factor: alpha, mask: nil)
                 }
             }
-            pixels.update(repeating: 0, count: region.width)
+            if y >= drawn.y && y < drawn.maxY && !drawn.isEmpty {
+                (source.row(y) + drawn.x).update(repeating: 0, count: drawn.width)
+            }
         }
     }
 }

@@ -31,6 +31,10 @@ public final class GraphicsContext {
         let parentDirty: IntRect
         /// `savedStates.count` right after the layer's implicit save.
         let depth: Int
+        /// An opaque colour that lies under everything drawn in the level, not yet painted into
+        /// its pixels (`fill(_:color:)` of the whole level first): the composite puts it under
+        /// them as it blends.
+        var underlay: UInt32?
     }
 
     var state: GState
@@ -40,6 +44,8 @@ public final class GraphicsContext {
     var target: DrawTarget
     /// The part of `target` drawn since it became the target (what a layer must composite).
     var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
+    /// How many transparency layers took their first fill as an underlay (for tests).
+    var underlayCount = 0
 
     /// Rows of coverage as the rasterizer sweeps them (`Rasterizer.maxSpansPerRow` of the
     /// target's width).
@@ -177,6 +183,7 @@ public final class GraphicsContext {
         if let box = pixelAlignedDeviceRect(rect) {
             let r = box.intersection(state.clipBox)
             guard !r.isEmpty else { return }
+            if takesAsUnderlay(r, pixel) { return }
             // A layer's background filling the frame: rows shared among the cores.
             RowBands.forEach(
                 rows: r.y..<r.maxY, width: r.width,
@@ -357,6 +364,7 @@ public final class GraphicsContext {
         let pixel = PixelMath.premultipliedPixel(color, alpha: 1)
         let r = state.clipBox
         guard !r.isEmpty else { return }
+        paintUnderlay()
         let mask = state.clipMask
         if mask == nil && r.x == 0 && r.width == target.stride {
             // Whole rows are one contiguous run: a fill at memory speed (a frame's shared among

@@ -179,6 +179,141 @@ final class CompositingTests: XCTestCase {
         assertPixel(plain[30, 20], a: 255, r: 128, g: 64, b: 191)
     }
 
+    /// A group whose first drawing is an opaque fill of all of it (a scene fading in over
+    /// another fills its group with its background) keeps that colour as an underlay, laid
+    /// under the group's drawing as it composites. Drawn with the fill painted (a path, which
+    /// never becomes an underlay), the group gives the same pixels: to the bit where the
+    /// drawing is one layer of translucent pixels, within one level where translucent drawings
+    /// overlap (rounding comes in another order).
+    func testAnOpaqueFirstFillOfAGroupIsLaidUnderItsDrawing() {
+        let background = Color(red: 0.08, green: 0.09, blue: 0.11)
+        func draw(underlay: Bool, overlapping: Bool) -> (Bitmap, Int) {
+            let bitmap = Bitmap(width: 64, height: 48)
+            let ctx = GraphicsContext(bitmap: bitmap)
+            // What the group fades in over: stripes, so the blend is seen over varied pixels.
+            for x in stride(from: 0, to: 64, by: 8) {
+                ctx.fill(
+                    Rect(x: Double(x), y: 0, width: 4, height: 48),
+                    color: Color(red: Double(x) / 64, green: 0.6, blue: 0.2))
+            }
+            ctx.clip(toDeviceRect: IntRect(x: 4, y: 2, width: 56, height: 44))
+            ctx.beginTransparencyLayer(alpha: 0.37)
+            let whole = Rect(x: 4, y: 2, width: 56, height: 44)
+            if underlay {
+                ctx.fill(whole, color: background)
+            } else {
+                var path = Path()
+                path.addRect(whole)
+                ctx.fill(path, color: background)
+            }
+            var circle = Path()
+            circle.addEllipse(in: Rect(x: 10.3, y: 6.6, width: 30, height: 30))
+            ctx.fill(circle, color: Color(red: 0.9, green: 0.3, blue: 0.1, alpha: 0.7))
+            if overlapping {
+                ctx.fill(
+                    Rect(x: 25.5, y: 20.25, width: 30, height: 20),
+                    color: Color(red: 0.2, green: 0.5, blue: 1, alpha: 0.6))
+            }
+            ctx.endTransparencyLayer()
+            return (bitmap, ctx.underlayCount)
+        }
+        for overlapping in [false, true] {
+            let (fast, taken) = draw(underlay: true, overlapping: overlapping)
+            let (painted, notTaken) = draw(underlay: false, overlapping: overlapping)
+            XCTAssertEqual(taken, 1)
+            XCTAssertEqual(notTaken, 0)
+            var differing = 0, largest: UInt32 = 0
+            for y in 0..<48 {
+                for x in 0..<64 where fast[x, y] != painted[x, y] {
+                    differing += 1
+                    for shift: UInt32 in [0, 8, 16, 24] {
+                        let a = (fast[x, y] >> shift) & 0xFF, b = (painted[x, y] >> shift) & 0xFF
+                        largest = max(largest, a > b ? a - b : b - a)
+                    }
+                }
+            }
+            if overlapping {
+                XCTAssertLessThanOrEqual(largest, 1, "overlapping translucent drawing: rounding only")
+            } else {
+                XCTAssertEqual(differing, 0, "one layer of drawing: the same pixels")
+            }
+        }
+    }
+
+    /// A clear, or an additive layer, inside a group with an underlay reads the group's pixels:
+    /// the underlay is painted first, and the result is the painted group's.
+    func testAClearOrAnAdditiveLayerInAGroupPaintsItsUnderlayFirst() {
+        func draw(underlay: Bool, additive: Bool) -> Bitmap {
+            let bitmap = Bitmap(width: 40, height: 30)
+            bitmap.fill(0xFF80_4020)
+            let ctx = GraphicsContext(bitmap: bitmap)
+            ctx.beginTransparencyLayer(alpha: 0.5)
+            let whole = Rect(x: 0, y: 0, width: 40, height: 30)
+            if underlay {
+                ctx.fill(whole, color: Color(red: 0.1, green: 0.7, blue: 0.3))
+            } else {
+                var path = Path()
+                path.addRect(whole)
+                ctx.fill(path, color: Color(red: 0.1, green: 0.7, blue: 0.3))
+            }
+            if additive {
+                ctx.beginAdditiveTransparencyLayer(alpha: 0.5)
+                ctx.fill(Rect(x: 5, y: 5, width: 20, height: 10), color: Color(red: 0.5, green: 0.1, blue: 0.9))
+                ctx.endTransparencyLayer()
+            } else {
+                ctx.saveGState()
+                ctx.clip(toDeviceRect: IntRect(x: 10, y: 10, width: 12, height: 8))
+                ctx.clear(Color(red: 1, green: 1, blue: 1, alpha: 0.5))
+                ctx.restoreGState()
+            }
+            ctx.endTransparencyLayer()
+            XCTAssertEqual(ctx.underlayCount, underlay ? 1 : 0)
+            return bitmap
+        }
+        for additive in [false, true] {
+            let fast = draw(underlay: true, additive: additive), painted = draw(underlay: false, additive: additive)
+            let same = (0..<30).allSatisfy { y in (0..<40).allSatisfy { x in fast[x, y] == painted[x, y] } }
+            XCTAssertTrue(same, additive ? "additive layer" : "clear")
+        }
+    }
+
+    func testTheUnderlayBlendMatchesTheScalarFormula() {
+        var state: UInt32 = 777
+        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        func premultiplied() -> UInt32 {
+            let a = next() & 0xFF
+            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
+        }
+        let n = 43
+        let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        defer { dst.deallocate(); src.deallocate() }
+        let underlay: UInt32 = 0xFF14_181D
+        for factor: UInt32 in [255, 200, 3] {
+            var expected: [UInt32] = []
+            for i in 0..<n {
+                // Blocks of eight: drawn, then nothing drawn over the underlay's own colour (left
+                // as it is), drawn over it, nothing drawn over other pixels with a few drawn.
+                let block = i / 8
+                dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : premultiplied()
+                src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? premultiplied() : 0
+                let over = src[i] &+ PixelMath.scale(underlay, 255 - (src[i] >> 24))
+                let s = PixelMath.scale(over, factor)
+                expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+            }
+            SpanBlitter.blendPixels(dst, src, count: n, factor: factor, over: underlay)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
+        }
+        // What lets a block over the underlay's colour be skipped: an opaque colour blended
+        // over itself at any factor is itself.
+        for c: UInt32 in 0...255 {
+            let colour = 0xFF00_0000 | c << 16 | (255 - c) << 8 | c / 3
+            for f: UInt32 in 0...255 where PixelMath.sourceOver(PixelMath.scale(colour, f), colour) != colour {
+                XCTFail("\(String(colour, radix: 16)) at \(f)")
+            }
+        }
+    }
+
     func testLayerBuffersAreReusedAndLeftTransparent() {
         let bitmap = Bitmap(width: 50, height: 50)
         let ctx = GraphicsContext(bitmap: bitmap)
