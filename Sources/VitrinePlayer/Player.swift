@@ -379,7 +379,9 @@ public final class Player {
                 return
             }
             SceneTransition(style: transition, duration: duration, beginTime: start)
-                .apply(incoming: incoming.holder, outgoing: leaving.holder, width: viewport.bounds.width)
+                .apply(
+                    incoming: incoming.holder, outgoing: leaving.holder, width: viewport.bounds.width,
+                    background: playlist.settings.background)
             outgoing = leaving
             transitionEnd = start + duration
         }
@@ -390,7 +392,7 @@ public final class Player {
     private func finishTransition() {
         guard let leaving = outgoing else { return }
         remove(leaving)
-        current?.holder.removeAnimation(forKey: SceneTransition.animationKey)
+        if let holder = current?.holder { SceneTransition.end(incoming: holder) }
         outgoing = nil
         transitionEnd = nil
     }

@@ -1,6 +1,6 @@
 import XCTest
-import VitrineGraphics
 @testable import VitrineAnimation
+@testable import VitrineGraphics
 
 /// A background that the first sublayer paints over at once (a player's stage under a scene
 /// that fills the screen) is not painted: the frames are the same to the bit as when every
@@ -92,5 +92,43 @@ final class CoveredBackgroundTests: XCTestCase {
             XCTAssertTrue(samePixels(skipping, painting), name)
             XCTAssertEqual(skipped, 0, name)
         }
+    }
+
+    /// A scene fading in over another, as the player builds it: its group's first drawing is its
+    /// background over all of it, which the group takes as an underlay instead of painting, and
+    /// where the scene draws nothing the frame is the two backgrounds mixed by the fade.
+    func testAFadingSceneTakesItsBackgroundAsTheUnderlayOfItsGroup() {
+        let stage = Layer()
+        stage.anchorPoint = .zero
+        stage.bounds = Rect(x: 0, y: 0, width: 160, height: 120)
+        stage.backgroundColor = .black
+        func scene(_ background: Color, _ content: Color) -> Layer {
+            let holder = Layer()
+            holder.anchorPoint = .zero
+            holder.bounds = stage.bounds
+            let root = Layer()
+            root.anchorPoint = .zero
+            root.bounds = stage.bounds
+            root.backgroundColor = background
+            let shape = Layer()
+            shape.frame = Rect(x: 30.5, y: 20.25, width: 60, height: 40)
+            shape.backgroundColor = content
+            shape.cornerRadius = 6
+            root.addSublayer(shape)
+            holder.addSublayer(root)
+            return holder
+        }
+        let outgoing = scene(Color(red: 0.8, green: 0.2, blue: 0.1), .white)
+        let incoming = scene(Color(red: 0.1, green: 0.2, blue: 0.8), Color(red: 0, green: 1, blue: 0, alpha: 0.5))
+        incoming.opacity = 0.25
+        stage.addSublayer(outgoing)
+        stage.addSublayer(incoming)
+        let bitmap = Bitmap(width: 160, height: 120)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        LayerRenderer().render(stage, into: ctx, dirty: [IntRect(x: 0, y: 0, width: 160, height: 120)])
+        XCTAssertEqual(ctx.underlayCount, 1, "the incoming scene's background")
+        let out = PixelMath.premultipliedPixel(Color(red: 0.8, green: 0.2, blue: 0.1), alpha: 1)
+        let into = PixelMath.premultipliedPixel(Color(red: 0.1, green: 0.2, blue: 0.8), alpha: 1)
+        XCTAssertEqual(bitmap[5, 100], PixelMath.sourceOver(PixelMath.scale(into, 64), out))
     }
 }

@@ -140,6 +140,50 @@ final class PlayerTests: XCTestCase {
         XCTAssertFalse(player.isTransitioning)
     }
 
+    /// Scenes without a background of their own (the stage's shows through them) dissolve into
+    /// each other: halfway, what only the outgoing scene draws is half gone, and what only the
+    /// incoming one draws is half there. Nothing of the outgoing scene stays at full strength
+    /// until it is taken away at the end.
+    func testAFadeDissolvesTheOutgoingSceneAsTheIncomingOneAppears() throws {
+        let text = """
+            [player]
+            background = "#000000"
+            transition = "fade"
+            transitionDuration = 1
+            canvas = [40, 30]
+
+            [[scene]]
+            name = "left"
+            duration = 1
+            [[scene.layer]]
+            type = "layer"
+            frame = [0, 0, 20, 30]
+            backgroundColor = "#ffffff"
+
+            [[scene]]
+            name = "right"
+            duration = 10
+            [[scene.layer]]
+            type = "layer"
+            frame = [20, 0, 20, 30]
+            backgroundColor = "#ff0000"
+            """
+        let player = Player(playlist: try Self.load(text), screenSize: Size(40, 30))
+        let frames = PlayerFrames(player: player, bitmap: Bitmap(width: 40, height: 30))
+        for n in 0...15 { _ = try frames.makeFrame(at: Double(n) / 10) }
+        XCTAssertEqual(player.outgoingScene?.definition.name, "left")
+        // Ease-in-ease-out is symmetric: at 1.5 s the fade is halfway.
+        let left = frames.bitmap[10, 15], right = frames.bitmap[30, 15]
+        XCTAssertEqual(Double((left >> 8) & 0xFF), 127.5, accuracy: 1.5, "the outgoing white, half gone")
+        XCTAssertEqual(Double((right >> 16) & 0xFF), 127.5, accuracy: 1.5, "the incoming red, half there")
+        XCTAssertEqual(right & 0xFFFF, 0)
+        for n in 16...21 { _ = try frames.makeFrame(at: Double(n) / 10) }
+        XCTAssertNil(player.outgoingHolder)
+        XCTAssertEqual(frames.bitmap[10, 15] & 0xFF_FFFF, 0, "the stage's black")
+        XCTAssertEqual(frames.bitmap[30, 15] & 0xFF_FFFF, 0xFF_0000)
+        XCTAssertNil(try XCTUnwrap(player.currentHolder).backgroundColor, "the stage shows through the scene again")
+    }
+
     func testPushSlidesTheScenesAcrossTheViewport() throws {
         // A 40×30 canvas on an 80×60 screen: scale 2, the viewport is the whole screen.
         let player = Player(
