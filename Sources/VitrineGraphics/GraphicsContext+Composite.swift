@@ -19,6 +19,6 @@ extension GraphicsContext {
                 target.row(row), x: region.x, pixels, count: region.width, factor: factor,
                 mask: mask.map { UnsafePointer($0.deviceRow(row)) })
         }
-        dirty = dirty.union(region)
+        markDrawn(region)
     }
 }

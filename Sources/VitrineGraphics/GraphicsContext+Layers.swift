@@ -45,9 +45,18 @@ extension GraphicsContext {
         let (layer, drawn) = endLayer()
         // What lies below must be what it is before anything is added to it.
         if adds { paintUnderlay() }
-        // An underlay covers the whole level, drawn or not.
-        let region = layer.underlay == nil ? drawn : layer.bitmap.bounds
+        var region = drawn
+        if let underlay = layer.underlay {
+            // An underlay covers the whole level, drawn or not; but where nothing was drawn in
+            // the level over pixels of its own colour (what both scenes of a dissolve leave
+            // plain background), the composite would give those pixels back unchanged.
+            region = layer.bitmap.bounds
+            if let uniform, uniform.pixel == underlay, uniform.rect.contains(region) {
+                region = region.intersection(drawnSinceUniform.union(drawn))
+            }
+        }
         guard !region.isEmpty else { return }
+        compositedPixelCount &+= region.area
         let pixels = layer.bitmap.drawTarget, target = self.target
         // A fade's group covers the frame: its rows are shared among the cores.
         RowBands.forEach(
@@ -55,7 +64,7 @@ extension GraphicsContext {
             LayerComposite(
                 source: pixels, target: target, region: region, drawn: drawn, alpha: alpha, tint: tint,
                 adds: adds, underlay: layer.underlay))
-        dirty = dirty.union(region)
+        markDrawn(region)
     }
 
     /// Takes an opaque fill of `rect` (device pixels) as the innermost transparency layer's
@@ -84,7 +93,7 @@ extension GraphicsContext {
             let row = target.row(y)
             for x in region.x..<region.maxX { row[x] = PixelMath.sourceOver(row[x], underlay) }
         }
-        dirty = region
+        markDrawn(region)
     }
 
     /// `target += source × factor / 255`, channel by channel (premultiplied stays so: each
@@ -167,10 +176,12 @@ extension GraphicsContext {
         let offscreen = pool.bitmap(bounds: state.clipBox)
         layers.append(
             Layer(
-                kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty,
-                depth: savedStates.count))
+                kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty, parentUniform: uniform,
+                parentDrawnSinceUniform: drawnSinceUniform, depth: savedStates.count))
         target = offscreen.drawTarget
         dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
+        uniform = nil
+        drawnSinceUniform = dirty
         state.alpha = 1
     }
 
@@ -183,6 +194,8 @@ extension GraphicsContext {
         let region = dirty.intersection(target.bounds)
         target = layer.parent
         dirty = layer.parentDirty
+        uniform = layer.parentUniform
+        drawnSinceUniform = layer.parentDrawnSinceUniform
         return (layer, region)
     }
 }

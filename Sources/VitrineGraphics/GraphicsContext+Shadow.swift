@@ -123,6 +123,6 @@ extension GraphicsContext {
                 target.row(y), x: region.x, samples, count: region.width, factor: 255,
                 mask: UnsafePointer(clipMask.deviceRow(y)))
         }
-        dirty = dirty.union(region)
+        markDrawn(region)
     }
 }

@@ -29,6 +29,9 @@ public final class GraphicsContext {
         /// The target and its dirty region to return to.
         let parent: DrawTarget
         let parentDirty: IntRect
+        /// The target's uniform fill and what was drawn over it since, to return to.
+        let parentUniform: UniformFill?
+        let parentDrawnSinceUniform: IntRect
         /// `savedStates.count` right after the layer's implicit save.
         let depth: Int
         /// An opaque colour that lies under everything drawn in the level, not yet painted into
@@ -44,8 +47,36 @@ public final class GraphicsContext {
     var target: DrawTarget
     /// The part of `target` drawn since it became the target (what a layer must composite).
     var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
-    /// How many transparency layers took their first fill as an underlay (for tests).
-    var underlayCount = 0
+    /// How many transparency layers took their first fill as an underlay, and how many pixels
+    /// transparency layers composited (for tests).
+    var underlayCount = 0, compositedPixelCount = 0
+
+    /// An opaque colour that filled all of `rect` (the clip box then) in the target.
+    struct UniformFill {
+        let pixel: UInt32
+        let rect: IntRect
+    }
+
+    /// The last fill of the target that covered all of its clip with one opaque colour (a
+    /// player's stage painting its background) in this frame, and the part of the target drawn
+    /// since: outside it, the pixels of `rect` are that colour.
+    var uniform: UniformFill?
+    var drawnSinceUniform = IntRect(x: 0, y: 0, width: 0, height: 0)
+
+    /// Records that drawing touched `region` of the target.
+    @inline(__always)
+    func markDrawn(_ region: IntRect) {
+        dirty = dirty.union(region)
+        drawnSinceUniform = drawnSinceUniform.union(region)
+    }
+
+    /// Records an opaque fill of all of the clip box `region` (after `markDrawn`).
+    @inline(__always)
+    func markUniform(_ pixel: UInt32, _ region: IntRect) {
+        guard pixel >> 24 == 255, state.clipMask == nil, region == state.clipBox else { return }
+        uniform = UniformFill(pixel: pixel, rect: region)
+        drawnSinceUniform = IntRect(x: 0, y: 0, width: 0, height: 0)
+    }
 
     /// Rows of coverage as the rasterizer sweeps them (`Rasterizer.maxSpansPerRow` of the
     /// target's width).
@@ -188,7 +219,8 @@ public final class GraphicsContext {
             RowBands.forEach(
                 rows: r.y..<r.maxY, width: r.width,
                 SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
-            dirty = dirty.union(r)
+            markDrawn(r)
+            markUniform(pixel, r)
             return
         }
         startShape(clip: state.clipBox)
@@ -354,7 +386,7 @@ public final class GraphicsContext {
                 }
             }
         }
-        dirty = dirty.union(region)
+        markDrawn(region)
     }
 
     /// Sets every pixel inside the clip to `color`, without blending (global alpha does not
@@ -371,7 +403,8 @@ public final class GraphicsContext {
             // the cores).
             RowBands.forEach(
                 rows: r.y..<r.maxY, width: r.width, WholeRowsFill(target: target, pixel: pixel, width: r.width))
-            dirty = dirty.union(r)
+            markDrawn(r)
+            markUniform(pixel, r)
             return
         }
         for y in r.y..<r.maxY {
@@ -379,13 +412,17 @@ public final class GraphicsContext {
                 target.row(y), x: r.x, count: r.width, color: pixel,
                 mask: mask.map { UnsafePointer($0.deviceRow(y)) })
         }
-        dirty = dirty.union(r)
+        markDrawn(r)
+        markUniform(pixel, r)
     }
 
     /// Marks the end of a frame: offscreen buffers (transparency layers, mask captures, clip
     /// masks) and resampled image copies that went unused for the last `BufferPool.idleFrames`
     /// frames are released, so the memory a context keeps follows what recent frames drew.
     public func endFrame() {
+        // Other contexts may draw on the same bitmap in the next frame (its bands, split among
+        // threads differently): what this one knows of its pixels holds for one frame.
+        uniform = nil
         pool.endFrame()
         if ownsResampledImages { resampledImages.endFrame() }
     }
@@ -421,7 +458,7 @@ public final class GraphicsContext {
                 blender.row = target.row(y)
                 rasterizer.sweep(row: y, rule: rule, into: &blender)
             }
-            dirty = dirty.union(region)
+            markDrawn(region)
             return
         }
         for y in region.y..<region.maxY {
@@ -431,7 +468,7 @@ public final class GraphicsContext {
                 row: target.row(y), spans: spans, count: count, color: pixel,
                 mask: mask.map { UnsafePointer($0.deviceRow(y)) })
         }
-        dirty = dirty.union(region)
+        markDrawn(region)
     }
 
     /// Sweeps the accumulated shape and blends the premultiplied pixels `shade` gives for each
@@ -455,7 +492,7 @@ public final class GraphicsContext {
                 SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: factor, mask: maskRow)
             }
         }
-        dirty = dirty.union(region)
+        markDrawn(region)
     }
 
     /// The device rectangle of `rect` when the transform keeps it axis-aligned and its edges

@@ -240,6 +240,44 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// A dissolve over a frame filled with the group's underlay colour composites only where
+    /// the group drew or the frame was drawn on since that fill: elsewhere the composite would
+    /// give the pixels back unchanged. The frame is the same to the bit as with every pixel
+    /// composited (a background painted as a path, which is not taken as a uniform fill).
+    func testADissolveOverItsOwnColourCompositesOnlyWhereSomethingWasDrawn() {
+        let background = Color(red: 0.08, green: 0.09, blue: 0.11)
+        func draw(uniform: Bool) -> (Bitmap, Int) {
+            let bitmap = Bitmap(width: 80, height: 60)
+            bitmap.fill(0xFF00_FF00)
+            let ctx = GraphicsContext(bitmap: bitmap)
+            let whole = Rect(x: 0, y: 0, width: 80, height: 60)
+            if uniform {
+                ctx.fill(whole, color: background)
+            } else {
+                var path = Path()
+                path.addRect(whole)
+                ctx.fill(path, color: background)
+            }
+            // The outgoing scene draws on the left, the incoming one on the right.
+            var outgoing = Path()
+            outgoing.addEllipse(in: Rect(x: 4.5, y: 10.25, width: 20, height: 30))
+            ctx.fill(outgoing, color: Color(red: 1, green: 1, blue: 1, alpha: 0.8))
+            ctx.beginTransparencyLayer(alpha: 0.4)
+            ctx.fill(whole, color: background)
+            var incoming = Path()
+            incoming.addEllipse(in: Rect(x: 50.5, y: 20.5, width: 20, height: 20))
+            ctx.fill(incoming, color: Color(red: 1, green: 0.2, blue: 0.1))
+            ctx.endTransparencyLayer()
+            return (bitmap, ctx.compositedPixelCount)
+        }
+        let (skipping, composited) = draw(uniform: true), (whole, all) = draw(uniform: false)
+        XCTAssertEqual(all, 80 * 60)
+        XCTAssertLessThan(composited, 80 * 60 / 2, "the box around the two circles, not the frame")
+        XCTAssertGreaterThan(composited, 0)
+        let same = (0..<60).allSatisfy { y in (0..<80).allSatisfy { x in skipping[x, y] == whole[x, y] } }
+        XCTAssertTrue(same)
+    }
+
     /// A clear, or an additive layer, inside a group with an underlay reads the group's pixels:
     /// the underlay is painted first, and the result is the painted group's.
     func testAClearOrAnAdditiveLayerInAGroupPaintsItsUnderlayFirst() {
