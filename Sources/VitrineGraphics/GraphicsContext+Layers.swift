@@ -52,7 +52,7 @@ extension GraphicsContext {
             // plain background), the composite would give those pixels back unchanged.
             region = layer.bitmap.bounds
             if let uniform, uniform.pixel == underlay, uniform.rect.contains(region) {
-                region = region.intersection(drawnSinceUniform.union(drawn))
+                region = region.intersection(uniform.drawnSince.union(drawn))
             }
         }
         guard !region.isEmpty else { return }
@@ -177,11 +177,10 @@ extension GraphicsContext {
         layers.append(
             Layer(
                 kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty, parentUniform: uniform,
-                parentDrawnSinceUniform: drawnSinceUniform, depth: savedStates.count))
+                depth: savedStates.count))
         target = offscreen.drawTarget
         dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
         uniform = nil
-        drawnSinceUniform = dirty
         state.alpha = 1
     }
 
@@ -195,7 +194,6 @@ extension GraphicsContext {
         target = layer.parent
         dirty = layer.parentDirty
         uniform = layer.parentUniform
-        drawnSinceUniform = layer.parentDrawnSinceUniform
         return (layer, region)
     }
 }

@@ -29,9 +29,8 @@ public final class GraphicsContext {
         /// The target and its dirty region to return to.
         let parent: DrawTarget
         let parentDirty: IntRect
-        /// The target's uniform fill and what was drawn over it since, to return to.
+        /// The target's uniform fill, to return to.
         let parentUniform: UniformFill?
-        let parentDrawnSinceUniform: IntRect
         /// `savedStates.count` right after the layer's implicit save.
         let depth: Int
         /// An opaque colour that lies under everything drawn in the level, not yet painted into
@@ -51,31 +50,36 @@ public final class GraphicsContext {
     /// transparency layers composited (for tests).
     var underlayCount = 0, compositedPixelCount = 0
 
-    /// An opaque colour that filled all of `rect` (the clip box then) in the target.
+    /// An opaque colour that filled all of `rect` (the clip box then) in the target, and the
+    /// part of the target drawn since: outside it, the pixels of `rect` are that colour.
     struct UniformFill {
         let pixel: UInt32
         let rect: IntRect
+        /// `savedStates.count` when it was made: it holds until the state saved before it is
+        /// restored, so only within the drawing that made it (between two, the bitmap may be
+        /// written by others: a backing store cleared, another thread's band).
+        let depth: Int
+        var drawnSince = IntRect(x: 0, y: 0, width: 0, height: 0)
     }
 
     /// The last fill of the target that covered all of its clip with one opaque colour (a
-    /// player's stage painting its background) in this frame, and the part of the target drawn
-    /// since: outside it, the pixels of `rect` are that colour.
+    /// player's stage painting its background), within the drawing under way.
     var uniform: UniformFill?
-    var drawnSinceUniform = IntRect(x: 0, y: 0, width: 0, height: 0)
 
     /// Records that drawing touched `region` of the target.
     @inline(__always)
     func markDrawn(_ region: IntRect) {
         dirty = dirty.union(region)
-        drawnSinceUniform = drawnSinceUniform.union(region)
+        if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
     }
 
-    /// Records an opaque fill of all of the clip box `region` (after `markDrawn`).
+    /// Records that `region` of the target, in the clip box, was filled with `pixel`: drawn on,
+    /// and the target's uniform fill when it is opaque and fills all of the clip.
     @inline(__always)
-    func markUniform(_ pixel: UInt32, _ region: IntRect) {
+    func markFilled(_ region: IntRect, with pixel: UInt32) {
+        markDrawn(region)
         guard pixel >> 24 == 255, state.clipMask == nil, region == state.clipBox else { return }
-        uniform = UniformFill(pixel: pixel, rect: region)
-        drawnSinceUniform = IntRect(x: 0, y: 0, width: 0, height: 0)
+        uniform = UniformFill(pixel: pixel, rect: region, depth: savedStates.count)
     }
 
     /// Rows of coverage as the rasterizer sweeps them (`Rasterizer.maxSpansPerRow` of the
@@ -169,6 +173,7 @@ public final class GraphicsContext {
     public func restoreGState() {
         guard savedStates.count > (layers.last?.depth ?? 0) else { return }
         state = savedStates.removeLast()
+        if let uniform, savedStates.count < uniform.depth { self.uniform = nil }
     }
 
     /// Applies `t` before the current transform (CGContextConcatCTM).
@@ -219,8 +224,7 @@ public final class GraphicsContext {
             RowBands.forEach(
                 rows: r.y..<r.maxY, width: r.width,
                 SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
-            markDrawn(r)
-            markUniform(pixel, r)
+            markFilled(r, with: pixel)
             return
         }
         startShape(clip: state.clipBox)
@@ -403,8 +407,7 @@ public final class GraphicsContext {
             // the cores).
             RowBands.forEach(
                 rows: r.y..<r.maxY, width: r.width, WholeRowsFill(target: target, pixel: pixel, width: r.width))
-            markDrawn(r)
-            markUniform(pixel, r)
+            markFilled(r, with: pixel)
             return
         }
         for y in r.y..<r.maxY {
@@ -412,16 +415,15 @@ public final class GraphicsContext {
                 target.row(y), x: r.x, count: r.width, color: pixel,
                 mask: mask.map { UnsafePointer($0.deviceRow(y)) })
         }
-        markDrawn(r)
-        markUniform(pixel, r)
+        markFilled(r, with: pixel)
     }
 
     /// Marks the end of a frame: offscreen buffers (transparency layers, mask captures, clip
     /// masks) and resampled image copies that went unused for the last `BufferPool.idleFrames`
     /// frames are released, so the memory a context keeps follows what recent frames drew.
     public func endFrame() {
-        // Other contexts may draw on the same bitmap in the next frame (its bands, split among
-        // threads differently): what this one knows of its pixels holds for one frame.
+        // A fill made outside any saved state ends with the frame (others may draw on the
+        // bitmap in the next one).
         uniform = nil
         pool.endFrame()
         if ownsResampledImages { resampledImages.endFrame() }

@@ -179,6 +179,16 @@ final class CompositingTests: XCTestCase {
         assertPixel(plain[30, 20], a: 255, r: 128, g: 64, b: 191)
     }
 
+    /// Fills `rect` as a rectangle, or when `painted` through the rasterizer (a path), which is
+    /// never taken as a group's underlay nor as a uniform fill: the reference the fast paths are
+    /// compared with.
+    private func fill(_ ctx: GraphicsContext, _ rect: Rect, color: Color, painted: Bool) {
+        guard painted else { return ctx.fill(rect, color: color) }
+        var path = Path()
+        path.addRect(rect)
+        ctx.fill(path, color: color)
+    }
+
     /// A group whose first drawing is an opaque fill of all of it (a scene fading in over
     /// another fills its group with its background) keeps that colour as an underlay, laid
     /// under the group's drawing as it composites. Drawn with the fill painted (a path, which
@@ -199,13 +209,7 @@ final class CompositingTests: XCTestCase {
             ctx.clip(toDeviceRect: IntRect(x: 4, y: 2, width: 56, height: 44))
             ctx.beginTransparencyLayer(alpha: 0.37)
             let whole = Rect(x: 4, y: 2, width: 56, height: 44)
-            if underlay {
-                ctx.fill(whole, color: background)
-            } else {
-                var path = Path()
-                path.addRect(whole)
-                ctx.fill(path, color: background)
-            }
+            fill(ctx, whole, color: background, painted: !underlay)
             var circle = Path()
             circle.addEllipse(in: Rect(x: 10.3, y: 6.6, width: 30, height: 30))
             ctx.fill(circle, color: Color(red: 0.9, green: 0.3, blue: 0.1, alpha: 0.7))
@@ -251,13 +255,7 @@ final class CompositingTests: XCTestCase {
             bitmap.fill(0xFF00_FF00)
             let ctx = GraphicsContext(bitmap: bitmap)
             let whole = Rect(x: 0, y: 0, width: 80, height: 60)
-            if uniform {
-                ctx.fill(whole, color: background)
-            } else {
-                var path = Path()
-                path.addRect(whole)
-                ctx.fill(path, color: background)
-            }
+            fill(ctx, whole, color: background, painted: !uniform)
             // The outgoing scene draws on the left, the incoming one on the right.
             var outgoing = Path()
             outgoing.addEllipse(in: Rect(x: 4.5, y: 10.25, width: 20, height: 30))
@@ -276,6 +274,21 @@ final class CompositingTests: XCTestCase {
         XCTAssertGreaterThan(composited, 0)
         let same = (0..<60).allSatisfy { y in (0..<80).allSatisfy { x in skipping[x, y] == whole[x, y] } }
         XCTAssertTrue(same)
+
+        // A fill holds only within the drawing that made it: after its state is restored the
+        // bitmap may be written by others (here, set to green), and the next group composites
+        // all of itself.
+        let bitmap = Bitmap(width: 40, height: 30)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.saveGState()
+        ctx.fill(Rect(x: 0, y: 0, width: 40, height: 30), color: background)
+        ctx.restoreGState()
+        bitmap.fill(0xFF00_FF00)
+        ctx.beginTransparencyLayer(alpha: 0.5)
+        ctx.fill(Rect(x: 0, y: 0, width: 40, height: 30), color: background)
+        ctx.endTransparencyLayer()
+        XCTAssertEqual(ctx.compositedPixelCount, 40 * 30)
+        XCTAssertNotEqual(bitmap[20, 15], 0xFF00_FF00)
     }
 
     /// A clear, or an additive layer, inside a group with an underlay reads the group's pixels:
@@ -287,13 +300,7 @@ final class CompositingTests: XCTestCase {
             let ctx = GraphicsContext(bitmap: bitmap)
             ctx.beginTransparencyLayer(alpha: 0.5)
             let whole = Rect(x: 0, y: 0, width: 40, height: 30)
-            if underlay {
-                ctx.fill(whole, color: Color(red: 0.1, green: 0.7, blue: 0.3))
-            } else {
-                var path = Path()
-                path.addRect(whole)
-                ctx.fill(path, color: Color(red: 0.1, green: 0.7, blue: 0.3))
-            }
+            fill(ctx, whole, color: Color(red: 0.1, green: 0.7, blue: 0.3), painted: !underlay)
             if additive {
                 ctx.beginAdditiveTransparencyLayer(alpha: 0.5)
                 ctx.fill(Rect(x: 5, y: 5, width: 20, height: 10), color: Color(red: 0.5, green: 0.1, blue: 0.9))
