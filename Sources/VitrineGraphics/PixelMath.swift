@@ -56,22 +56,23 @@ enum PixelMath {
         return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: both), to: UInt32.self)
     }
 
-    /// A colour as a premultiplied pixel with `alpha` folded in. Out-of-range components are
-    /// clamped and NaN counts as 0, so no colour value can trap.
+    /// A colour as a premultiplied pixel with `alpha` (a layer's opacity, a shadow's) folded
+    /// in: the colour's own pixel scaled by `alpha` as a byte, so a drawing at an opacity has
+    /// the pixels of the same drawing made opaque and composited at that opacity (a layer drawn
+    /// directly or as a group looks the same, and a colour at any opacity over itself is itself
+    /// again). Out-of-range components are clamped and NaN counts as 0, so no colour value can
+    /// trap.
     static func premultipliedPixel(_ color: Color, alpha: Double) -> UInt32 {
-        @inline(__always) func unit(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
-        let a = unit(color.alpha) * unit(alpha)
-        @inline(__always) func channel(_ v: Double) -> UInt32 { UInt32((unit(v) * a * 255).rounded()) }
-        return UInt32((a * 255).rounded()) << 24 | channel(color.red) << 16 | channel(color.green) << 8
-            | channel(color.blue)
+        let factor = unitByte(alpha)
+        return factor == 255 ? color.premultipliedPixel : scale(color.premultipliedPixel, factor)
     }
 
-    /// A unit-interval value (NaN as 0) as 0…255.
     /// A colour's channels as 0…255 factors, packed like a pixel (not premultiplied).
     static func channelFactors(_ color: Color) -> UInt32 {
         unitByte(color.alpha) << 24 | unitByte(color.red) << 16 | unitByte(color.green) << 8 | unitByte(color.blue)
     }
 
+    /// A unit-interval value (NaN as 0) as 0…255.
     static func unitByte(_ v: Double) -> UInt32 {
         v.isNaN ? 0 : UInt32((min(max(v, 0), 1) * 255).rounded())
     }
