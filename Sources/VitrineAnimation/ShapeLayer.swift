@@ -67,14 +67,11 @@ open class ShapeLayer: Layer {
     /// Whether the path is stroked (by colour or gradient).
     var strokes: Bool { (strokeGradient != nil || strokeColor != nil) && lineWidth > 0 }
 
-    /// How far the stroke reaches beyond the path (miters and square caps included), plus a
-    /// pixel; 0 without a stroke.
+    /// How far the stroke reaches beyond the path (miters at this path's corners and square
+    /// caps included), plus a pixel; 0 without a stroke.
     private var strokeReach: Double {
-        guard strokes else { return 0 }
-        var factor = 0.5
-        if lineJoin == .miter { factor = max(factor, miterLimit / 2) }
-        if lineCap == .square { factor = max(factor, 0.5 * 2.0.squareRoot()) }
-        return lineWidth * factor + 1
+        guard strokes, let path else { return 0 }
+        return path.strokeReach(strokeStyle) + 1
     }
 
     /// The bounds, the path, and the stroke's reach beyond the path.

@@ -28,6 +28,89 @@ extension Path {
 }
 
 extension Path {
+    /// How far the stroke of this path in `style` reaches beyond the path's bounds on any
+    /// side: half the line width, more for square caps (√2/2 of it) and for miter joins, by the
+    /// sharpest corner of this path that can keep its miter (at most `miterLimit / 2` of it). A
+    /// circle reaches 0.71 of the width where a bound from the miter limit alone says 5.
+    ///
+    /// The stroke joins a curve by its first or last flattened chord, which runs from the
+    /// corner to some point of the curve, not along its end tangent: a corner's turn is taken
+    /// as the tangents' give or take the widest angle between a tangent and such a chord.
+    public func strokeReach(_ style: StrokeStyle) -> Double {
+        let width = style.lineWidth
+        guard width > 0, width.isFinite else { return 0 }
+        var factor = style.lineCap == .square ? 0.5 * 2.0.squareRoot() : 0.5
+        guard style.lineJoin == .miter, style.miterLimit > 1 else { return width * factor }
+        let limit = style.miterLimit
+        // The turn beyond which a miter becomes a bevel: cos²(turn / 2) = 1 / limit².
+        let limitTurn = limit.isFinite ? 2 * acos(1 / limit) : .pi
+        // One end of a drawing element: its tangent, and how far from it a chord may turn.
+        typealias End = (tangent: Point, spread: Double)
+        var current = Point.zero, start = Point.zero
+        var last: End?, first: End?
+        func meet(_ incoming: End?, _ outgoing: End) {
+            guard let incoming, factor < limit / 2 else { return }
+            let turn = Path.angle(incoming.tangent, outgoing.tangent)
+            let slack = incoming.spread + outgoing.spread
+            guard turn - slack <= limitTurn else { return }
+            let sharpest = min(turn + slack, limitTurn)
+            factor = max(factor, sharpest >= .pi ? limit / 2 : min(limit / 2, 0.5 / cos(sharpest / 2)))
+        }
+        // A line passes its ends as its controls; coincident points give no tangent.
+        func element(_ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, curved: Bool) {
+            let out = c1 != p0 ? c1 - p0 : c2 != p0 ? c2 - p0 : p1 - p0
+            guard out != .zero else { return }
+            let into = c2 != p1 ? p1 - c2 : c1 != p1 ? p1 - c1 : p1 - p0
+            let outgoing = (
+                tangent: out, spread: curved ? Path.chordSpread(p0, c1, c2, p1, from: out, atStart: true) : 0
+            )
+            meet(last, outgoing)
+            if first == nil { first = outgoing }
+            last = (tangent: into, spread: curved ? Path.chordSpread(p0, c1, c2, p1, from: into, atStart: false) : 0)
+        }
+        for e in elements {
+            switch e {
+            case .move(let p):
+                current = p; start = p; last = nil; first = nil
+            case .line(let p):
+                element(current, current, p, p, curved: false); current = p
+            case .quad(let c, let p):
+                // The same curve as a cubic.
+                let c1 = current + (c - current) * (2.0 / 3), c2 = p + (c - p) * (2.0 / 3)
+                element(current, c1, c2, p, curved: true); current = p
+            case .cubic(let c1, let c2, let p):
+                element(current, c1, c2, p, curved: true); current = p
+            case .close:
+                element(current, current, start, start, curved: false)
+                if let first { meet(last, first) }
+                current = start; last = nil; first = nil
+            }
+        }
+        return width * factor
+    }
+
+    /// The unsigned angle between two vectors.
+    private static func angle(_ a: Point, _ b: Point) -> Double { atan2(abs(a.cross(b)), a.dot(b)) }
+
+    /// The widest angle between `tangent` and a chord of the cubic from its start (or to its
+    /// end) to another of its points, sampled closely near that end (where a control point
+    /// near it makes chords turn fastest) and evenly along the rest, plus 0.1 rad between
+    /// samples.
+    private static func chordSpread(
+        _ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, from tangent: Point, atStart: Bool
+    ) -> Double {
+        var widest = 0.0
+        func sample(_ t: Double) {
+            let q = cubicPoint(p0, c1, c2, p1, atStart ? t : 1 - t)
+            let chord = atStart ? q - p0 : p1 - q
+            if chord != .zero { widest = max(widest, angle(tangent, chord)) }
+        }
+        var t = 1.0
+        for _ in 0..<24 { sample(t); t /= 2 }
+        for k in 1..<16 { sample(Double(k) / 16) }
+        return min(.pi, widest + 0.1)
+    }
+
     /// A usable stroke tolerance: `tolerance` when positive and finite, else the default.
     static func strokeTolerance(_ tolerance: Double) -> Double {
         tolerance > 0 && tolerance.isFinite ? tolerance : Flattening.defaultTolerance

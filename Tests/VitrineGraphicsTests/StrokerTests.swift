@@ -6,6 +6,57 @@ import VitrineGraphics
 /// analytic areas, distances to the centre line, and nonzero winding at sample points.
 final class StrokerTests: XCTestCase {
 
+    // MARK: - Reach
+
+    /// `strokeReach` bounds every stroke outline (the path's bounds grown by it hold the
+    /// outline, up to the flattening tolerance), and a path without sharp corners reaches half
+    /// the width where the miter limit alone would allow five times that.
+    func testStrokeReachHoldsTheOutlineAndFollowsTheCorners() {
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 650, y: 250, width: 620, height: 620))
+        let wide = StrokeStyle(lineWidth: 180)
+        XCTAssertLessThan(circle.strokeReach(wide), 180 * 0.72)
+        assertReachHolds(circle, wide)
+        // A 20° spike keeps its miter under the default limit (1 / sin 10° ≈ 5.76), not under 4,
+        // where the 80° corners at its base reach farthest (1 / sin 40°).
+        let spike = Path(elements: [.move(to: P(0, 0)), .line(to: P(400, 70.5)), .line(to: P(0, 141)), .close])
+        let tip = 0.5 / sin(10 * Double.pi / 180)
+        XCTAssertEqual(spike.strokeReach(StrokeStyle(lineWidth: 10)), 10 * tip, accuracy: 0.3)
+        XCTAssertEqual(
+            spike.strokeReach(StrokeStyle(lineWidth: 10, miterLimit: 4)), 5 / sin(40 * Double.pi / 180), accuracy: 0.05)
+        assertReachHolds(spike, StrokeStyle(lineWidth: 10))
+        var rng = SeededNumbers(seed: 0x57_20_4E_AC)
+        for _ in 0..<2000 {
+            var path = Path()
+            path.move(to: P(rng.next(in: 0...200), rng.next(in: 0...200)))
+            for _ in 0..<Int(rng.next(in: 1...6)) {
+                let p = P(rng.next(in: 0...200), rng.next(in: 0...200))
+                let c = P(rng.next(in: 0...200), rng.next(in: 0...200))
+                switch Int(rng.next(in: 0...3.999)) {
+                case 0: path.addLine(to: p)
+                case 1: path.addQuadCurve(to: p, control: c)
+                case 2: path.addCurve(to: p, control1: c, control2: P(rng.next(in: 0...200), rng.next(in: 0...200)))
+                default: path.closeSubpath(); path.move(to: p)
+                }
+            }
+            if rng.next(in: 0...1) < 0.5 { path.closeSubpath() }
+            let style = StrokeStyle(
+                lineWidth: rng.next(in: 0.5...40), lineCap: [.butt, .round, .square][Int(rng.next(in: 0...2.999))],
+                lineJoin: [.miter, .round, .bevel][Int(rng.next(in: 0...2.999))], miterLimit: rng.next(in: 1...12))
+            assertReachHolds(path, style)
+        }
+    }
+
+    private func assertReachHolds(
+        _ path: Path, _ style: StrokeStyle, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let reach = path.strokeReach(style) + Flattening.defaultTolerance
+        let allowed = path.bounds.insetBy(dx: -reach, dy: -reach)
+        let drawn = path.strokeOutline(style).bounds
+        XCTAssertTrue(
+            allowed.contains(drawn), "\(path.elements) \(style): \(drawn) outside \(allowed)", file: file, line: line)
+    }
+
     // MARK: - Caps
 
     func testButtCapsGiveTheExactRectangle() {
@@ -528,5 +579,19 @@ private struct Outline {
             y += 0.25
         }
         XCTAssertLessThanOrEqual(signs.count, 1, "windings of both signs", file: file, line: line)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing case reproduces.
+private struct SeededNumbers {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(in range: ClosedRange<Double>) -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return range.lowerBound + Double(z >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
     }
 }
