@@ -40,6 +40,8 @@ public final class Engine {
     private var current: [ObjectIdentifier: LayerRecord] = [:]
     /// The model layers of the frame being diffed, in tree order.
     private var order: [Layer] = []
+    /// The previous frame's `order` (what its records' `over` ranges index).
+    private var previousOrder: [Layer] = []
     /// The root of the last reported frame's presentation tree.
     private var previousPresentation: Layer?
     /// The keys that differ between a layer's two presentations, reused from layer to layer
@@ -439,6 +441,11 @@ public final class Engine {
         let maskOwner: ObjectIdentifier?
         /// The model of this layer's mask.
         let mask: ObjectIdentifier?
+        /// For a background over its own colour: the layers drawn over that colour before it
+        /// (indices into the frame's `order`), the only places where it shows.
+        var over: Range<Int>? = nil
+        /// The layer's place in the frame's `order`.
+        var index = 0
     }
 
     private func diff(_ presentation: Layer, at t: Double, isAnimating: Bool) -> FrameUpdate {
@@ -464,10 +471,11 @@ public final class Engine {
             if before != nil { kept += 1 }
             let same = before?.presentation === now.presentation
             // A shadow follows everything under its layer: a new copy (a change anywhere in the
-            // subtree) or a new place repaints where it was and where it is. A shadow path's
-            // shadow follows only the layer's own properties.
+            // subtree), a new place or opacity repaints where it was and where it is. A shadow
+            // path's shadow follows only the layer's own properties.
             if let before, !before.shadowExtent.isNull || !now.shadowExtent.isNull,
-                before.toRoot != now.toRoot || before.clip != now.clip
+                before.toRoot != now.toRoot || before.clip != now.clip || before.opacity != now.opacity
+                    || before.visible != now.visible
                     || (!same
                         && (now.presentation.shadowPath == nil || before.presentation.shadowPath == nil
                             || !Engine.sameSlots(before.presentation, now.presentation)))
@@ -482,9 +490,29 @@ public final class Engine {
             // A mask shows its owner only where it has alpha, so what a change in a mask's tree
             // can alter lies within its old and new extents, and within what the owner draws.
             func damage(_ r: Rect) { addDirty(now.maskOwner == nil ? r : maskDamage(r, owner: now.maskOwner)) }
+            // A background over its own colour shows only where layers drawn before it draw;
+            // where it was and is over the same drawing, once is enough.
+            func damageOwnDrawing(
+                _ r: LayerRecord, of order: [Layer], in records: [ObjectIdentifier: LayerRecord],
+                besides shown: LayerRecord? = nil
+            ) {
+                guard let over = r.over else { return damage(r.extent) }
+                for model in order[over] {
+                    let id = ObjectIdentifier(model)
+                    guard let under = records[id], under.maskOwner == nil else { continue }
+                    if let shown, let shownOver = shown.over, shown.extent == r.extent, let same = current[id],
+                        shownOver.contains(same.index), same.extent == under.extent,
+                        same.shadowExtent == under.shadowExtent
+                    {
+                        continue
+                    }
+                    damage(r.extent.intersection(under.extent))
+                    damage(r.extent.intersection(under.shadowExtent))
+                }
+            }
             guard let before else {
                 changedLayers.append(model)
-                damage(now.extent)
+                damageOwnDrawing(now, of: order, in: current)
                 continue
             }
             let sameChildren =
@@ -517,8 +545,8 @@ public final class Engine {
                 for area in changedAreas { damage(now.toRoot.apply(to: area).intersection(extent)) }
                 continue
             }
-            damage(now.extent)
-            damage(before.extent)
+            damageOwnDrawing(now, of: order, in: current)
+            damageOwnDrawing(before, of: previousOrder, in: previous, besides: now)
             if !sameChildren || before.mask != now.mask
                 || before.presentation.sublayerTransform != now.presentation.sublayerTransform
             {
@@ -530,6 +558,7 @@ public final class Engine {
             for (id, old) in previous where current[id] == nil { addDirty(old.subtreeExtent) }
         }
         swap(&previous, &current)
+        swap(&previousOrder, &order)
         current.removeAll(keepingCapacity: true)
         previousPresentation = presentation
         return FrameUpdate(
@@ -545,12 +574,25 @@ public final class Engine {
         return area.intersection(drawn)
     }
 
+    /// What lies under the layers being recorded, where it is known: an opaque colour over
+    /// `covered` (the root's superlayer space), drawn over since by the layers recorded from
+    /// `order[firstOver]` on. A background of the same colour drawn on it, at any opacity,
+    /// changes no pixel but where those draw (c·α + c·(1 − α) rounds back to c), so it damages
+    /// only there: a scene fading in over the stage's colour damages where either scene draws,
+    /// not the whole frame.
+    private struct Backdrop {
+        let color: Color
+        let covered: Rect
+        let firstOver: Int
+    }
+
     /// Records `p` and its subtree (and masks) into `current` and `order`; returns the
-    /// subtree's extent.
+    /// subtree's extent. `backdrop` is what lies under `p`, when known.
     @discardableResult
     private func record(
         _ p: Layer, toRoot parent: Transform2D, opacity parentOpacity: Double, clip parentClip: Rect?,
-        visible parentVisible: Bool, maskOwner: ObjectIdentifier?, flattened: Bool = false
+        visible parentVisible: Bool, maskOwner: ObjectIdentifier?, flattened: Bool = false,
+        backdrop: Backdrop? = nil
     ) -> Rect {
         guard let model = p.modelLayer else { return .null }
         let toRoot = p.transformToSuperlayer.concatenating(parent)
@@ -559,12 +601,17 @@ public final class Engine {
         // A layer in space is one picture with everything under it: its extent is all of it
         // through its projection, and its sublayers (flattened into it) have none of their own.
         let inSpace = p is TransformLayer || p.isProjected
+        let plain = p.drawsAtMostItsBackground && p.transitionState == nil && !inSpace
+        let background = p.backgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
         var extent: Rect
         if flattened {
             extent = .null
         } else if inSpace {
             extent =
                 visible ? Engine.planeExtent(of: p, then: parent) : .null
+        } else if plain && background == nil {
+            // A layer that only holds sublayers draws no pixel itself.
+            extent = .null
         } else {
             extent = visible ? toRoot.apply(to: p.presentedExtent) : .null
         }
@@ -576,19 +623,39 @@ public final class Engine {
             visible = true
         }
         if let parentClip { extent = extent.intersection(parentClip) }
+        // What the sublayers are drawn over, when it is one known colour.
+        var inner: Backdrop?
+        if plain, !flattened, p.opacity == 1, p.maskStorage == nil, !p.castsShadow,
+            Engine.drawsInOrder(p.sublayerStorage)
+        {
+            if let background, background.alpha == 1, p.clampedCornerRadius == 0, !extent.isNull {
+                inner = Backdrop(color: background, covered: extent, firstOver: order.count + 1)
+            } else if background == nil {
+                inner = backdrop
+            }
+        }
+        var over: Range<Int>?
+        if plain, let background, let backdrop, background == backdrop.color, !p.castsShadow, p.maskStorage == nil,
+            backdrop.covered.contains(extent), Engine.liesOnWholePixels(extent)
+        {
+            let under = backdrop.firstOver..<order.count
+            over = under
+            extent = extent.intersection(drawnExtent(of: order[under], in: current))
+        }
         var clip = parentClip
         if p.masksToBounds {
             let own = toRoot.apply(to: p.bounds)
             clip = clip.map { $0.intersection(own) } ?? own
         }
         let id = ObjectIdentifier(model)
+        let index = order.count
         order.append(model)
         var subtree = extent
         for child in p.sublayerStorage {
-            subtree = subtree.union(
-                record(
-                    child, toRoot: toRoot, opacity: opacity, clip: clip,
-                    visible: visible, maskOwner: maskOwner, flattened: flattened || inSpace))
+            let drawn = record(
+                child, toRoot: toRoot, opacity: opacity, clip: clip,
+                visible: visible, maskOwner: maskOwner, flattened: flattened || inSpace, backdrop: inner)
+            subtree = subtree.union(drawn)
         }
         if let mask = p.maskStorage {
             record(
@@ -604,8 +671,31 @@ public final class Engine {
         current[id] = LayerRecord(
             presentation: p, toRoot: toRoot, opacity: opacity, clip: clip, visible: visible,
             extent: extent, subtreeExtent: subtree, shadowExtent: shadow, maskOwner: maskOwner,
-            mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init))
+            mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init), over: over, index: index)
         return subtree
+    }
+
+    /// Where the layers `models` draw (their own extents and shadows; not the masks' trees).
+    private func drawnExtent(of models: ArraySlice<Layer>, in records: [ObjectIdentifier: LayerRecord]) -> Rect {
+        var drawn = Rect.null
+        for model in models {
+            guard let r = records[ObjectIdentifier(model)], r.maskOwner == nil else { continue }
+            drawn = drawn.union(r.extent).union(r.shadowExtent)
+        }
+        return drawn
+    }
+
+    /// Whether sublayers are drawn in their order (all at one `zPosition`).
+    private static func drawsInOrder(_ sublayers: [Layer]) -> Bool {
+        guard let z = sublayers.first?.zPosition else { return true }
+        return sublayers.allSatisfy { $0.zPosition == z }
+    }
+
+    /// Whether `rect`'s edges lie on whole pixels of the root's superlayer space (the frame's),
+    /// so a fill of it covers each pixel wholly or not at all.
+    private static func liesOnWholePixels(_ rect: Rect) -> Bool {
+        func whole(_ v: Double) -> Bool { abs(v - v.rounded()) < 1e-6 }
+        return !rect.isNull && whole(rect.minX) && whole(rect.minY) && whole(rect.maxX) && whole(rect.maxY)
     }
 
     /// Where `layer`'s shadow can draw, in the space `toRoot` maps to: what casts it (its

@@ -374,6 +374,21 @@ open class Layer {
         (backgroundColor.map { $0.alpha > 0 } ?? false) || (borderWidth > 0 && borderColor != nil) || contents != nil
     }
 
+    /// Whether the layer has drawn contents of its own besides background, contents and border
+    /// (a text layer's glyphs, a delegate's drawing; shape layers draw directly, not counted).
+    var drawsItself: Bool {
+        !(self is ShapeLayer)
+            && (!drawingKeyIndices.isEmpty || needsDisplayOnBoundsChange || model().hasRequestedDisplay)
+    }
+
+    /// Whether the layer can draw nothing but its background colour: a plain layer (this class,
+    /// not a subclass) with no contents, border or drawing of its own, such as one that only
+    /// holds sublayers.
+    var drawsAtMostItsBackground: Bool {
+        type(of: self) == Layer.self && contents == nil && !(borderWidth > 0 && (borderColor?.alpha ?? 0) > 0)
+            && !drawsItself
+    }
+
     /// `cornerRadius` as drawn: not negative, 0 when not finite.
     var clampedCornerRadius: Double { cornerRadius.isFinite ? max(0, cornerRadius) : 0 }
 

@@ -444,19 +444,12 @@ public final class LayerRenderer {
 
     // MARK: - Own drawing
 
-    /// Whether the layer has drawn contents of its own (besides shape layers, drawn directly).
-    private func drawsItself(_ layer: Layer) -> Bool {
-        !(layer is ShapeLayer)
-            && (!layer.drawingKeyIndices.isEmpty || layer.needsDisplayOnBoundsChange
-                || layer.model().hasRequestedDisplay)
-    }
-
     private func drawContent(of layer: Layer, in ctx: GraphicsContext) {
         if layer is ShapeLayer {
             layer.draw(in: ctx)
             return
         }
-        guard drawsItself(layer) else { return }
+        guard layer.drawsItself else { return }
         let extent = layer.presentedExtent
         let t = ctx.transform
         // Only the part on the target is ever stored (a huge layer must not allocate a huge
@@ -616,7 +609,7 @@ public final class LayerRenderer {
                 if shape.fills { n += 1 }
                 if shape.strokes { n += 1 }
             }
-        } else if drawsItself(layer) {
+        } else if layer.drawsItself {
             n += t.b == 0 && t.c == 0 ? 1 : 2
         }
         if layer.borderWidth > 0, let c = layer.borderColor, c.alpha > 0 { n += 1 }

@@ -211,6 +211,7 @@ final class LayerAndEngineTests: XCTestCase {
         // A mask's change damages the masked layer's area, not the mask's own.
         let image = Layer()
         image.frame = Rect(x: 200, y: 200, width: 100, height: 100)
+        image.backgroundColor = .white
         let mask = ArrowLayer()
         mask.frame = image.bounds
         image.mask = mask

@@ -84,6 +84,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         !isNull && p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
     }
 
+    /// Whether `other` lies wholly inside (a null rectangle lies inside any but a null one).
+    public func contains(_ other: Rect) -> Bool {
+        guard !isNull else { return false }
+        guard !other.isNull else { return true }
+        return other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
+    }
+
     public func union(_ other: Rect) -> Rect {
         if isNull { return other }
         if other.isNull { return self }
