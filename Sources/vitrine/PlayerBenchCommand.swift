@@ -53,6 +53,12 @@ struct PlayerBenchCommand: ParsableCommand {
     @Option(help: "Measure only the scene with this name.")
     var scene: String?
 
+    @Flag(
+        help:
+            "Measure the playlist played in order from its start, transitions included, as one row (frame cost and pixels; no live CPU column)."
+    )
+    var wholePlaylist = false
+
     @Option(
         help:
             "Screen size WIDTHxHEIGHT of the frames and of the private Xvfb (the canvas scaled to fit, letterboxed), e.g. 3840x2160."
@@ -75,7 +81,9 @@ struct PlayerBenchCommand: ParsableCommand {
             printError(error)
             throw ExitStatus.invalidConfig.exit
         }
-        let names = playlist.scenes.map(\.name).filter { scene == nil || $0 == scene }
+        // nil: the whole playlist, one row.
+        let names: [String?] =
+            wholePlaylist ? [nil] : playlist.scenes.map(\.name).filter { scene == nil || $0 == scene }
         guard !names.isEmpty else { throw ValidationError("no scene named '\(scene ?? "")' in \(config)") }
 
         let (width, height) = RenderCommand.parseSize(size) ?? (1920, 1080)
@@ -121,14 +129,14 @@ struct PlayerBenchCommand: ParsableCommand {
                 frames: frameCount, damageTracking: false)
             var cpu = "n/a", rss = "n/a"
             let target = waylandDisplay.map { ("wayland", $0) } ?? displayName.map { ("x11", $0) }
-            if let (backend, display) = target,
+            if let name, let (backend, display) = target,
                 let live = try measureLive(scene: name, backend: backend, display: display)
             {
                 cpu = "\(format(live.cpuShare * 100)) %"
                 rss = "\(live.peakRSSKiB / 1024) MB"
             }
             print(
-                "| \(name) | \(format(damage.median)) | \(format(damage.p99)) | \(format(whole.median)) | \(format(whole.p99)) | \(Int(damage.meanPixels.rounded())) | \(cpu) | \(rss) |"
+                "| \(name ?? "whole playlist") | \(format(damage.median)) | \(format(damage.p99)) | \(format(whole.median)) | \(format(whole.p99)) | \(Int(damage.meanPixels.rounded())) | \(cpu) | \(rss) |"
             )
         }
         print("")
@@ -141,10 +149,10 @@ struct PlayerBenchCommand: ParsableCommand {
 
     private struct SceneFrameTimes { var median: Double; var p99: Double; var meanPixels: Double }
 
-    /// Plays `scene` from its start for `frames` frames at 60 fps of virtual time, as fast as it
-    /// renders, and times each frame.
+    /// Plays `scene` (nil: the playlist in order, transitions included) from its start for
+    /// `frames` frames at 60 fps of virtual time, as fast as it renders, and times each frame.
     private func measureFrames(
-        _ playlist: Playlist, scene: String, presenter: Presenter, size: PixelSize,
+        _ playlist: Playlist, scene: String?, presenter: Presenter, size: PixelSize,
         frames frameCount: Int, damageTracking: Bool
     ) throws -> SceneFrameTimes {
         let player = Player(
