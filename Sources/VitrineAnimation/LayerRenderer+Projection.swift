@@ -52,12 +52,13 @@ extension LayerRenderer {
                         && layer.drawsTheSame(as: source, ignoring: LayerRenderer.placingKeys)
                 },
                 make: {
-                    let flat = Bitmap(width: width, height: height)
-                    let plane = GraphicsContext(bitmap: flat)
-                    plane.scaleBy(x: scale.x, y: scale.y)
-                    plane.translateBy(x: -box.minX, y: -box.minY)
-                    renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
-                    return PlaneImage(image: Image(bitmap: flat), scale: scale, box: box)
+                    let image = Image(width: width, height: height) { flat in
+                        let plane = GraphicsContext(bitmap: flat)
+                        plane.scaleBy(x: scale.x, y: scale.y)
+                        plane.translateBy(x: -box.minX, y: -box.minY)
+                        renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
+                    }
+                    return PlaneImage(image: image, scale: scale, box: box)
                 }
             ).image
         }

@@ -57,11 +57,15 @@ public final class LayerRenderer {
     /// threads, each with a context of its own on the frame; on). Off, the calling thread
     /// draws them all; the pixels are the same either way.
     public var drawsBandsInParallel = true
-    /// A repaint of fewer pixels than this is drawn on the calling thread (by default 4
-    /// megapixels: a whole 4K frame, such as a fade's, is shared; at 1080p, where one core
-    /// draws a whole frame well within a frame's time, the second thread's context and
-    /// rasterizer would cost memory and their hand-over CPU for nothing).
-    public var parallelMinimumPixels = 4 << 20
+    /// Repaints are shared only on frames of at least this many pixels (by default 4
+    /// megapixels, a 4K frame): at 1080p one core draws even a whole frame well within a
+    /// frame's time, and the second thread's context and rasterizer would cost memory and their
+    /// hand-over CPU for nothing.
+    public var parallelMinimumFramePixels = 4 << 20
+    /// A repaint of fewer pixels than this is drawn on the calling thread (by default 1
+    /// megapixel: at 4K a fade's repaint, or a turning card's, which one core samples through
+    /// its projection in about the frame's time).
+    public var parallelMinimumPixels = 1 << 20
     /// Held while the caches the threads drawing bands share are looked up or filled: backing
     /// stores, shadows, planes, crops and the counters. Recursive: filling a cache draws
     /// layers, which look up theirs.
@@ -107,8 +111,9 @@ public final class LayerRenderer {
             bandContexts.removeAll()
             freeBandContexts.removeAll()
         }
-        if drawsBandsInParallel, bands.count > 1, dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels,
-            !LayerRenderer.anyOverlap(dirty)
+        if drawsBandsInParallel, bands.count > 1,
+            context.bitmap.width * context.bitmap.height >= parallelMinimumFramePixels,
+            dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels, !LayerRenderer.anyOverlap(dirty)
         {
             computeLazyValues(of: root)
             RowBands.forEach(

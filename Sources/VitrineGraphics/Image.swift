@@ -40,6 +40,17 @@ public final class Image: @unchecked Sendable {
         self.init(width: bitmap.width, height: bitmap.height, adopting: p)
     }
 
+    /// An image of what `draw` draws into a transparent bitmap of its size: the bitmap's
+    /// pixels become the image's, with no copy (a turning card's plane, made again as its
+    /// scale changes, allocates its pixels once, not twice). The bitmap must not be kept.
+    public convenience init(width: Int, height: Int, drawing draw: (Bitmap) -> Void) {
+        let w = max(0, width), h = max(0, height)
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, w * h))
+        p.initialize(repeating: 0, count: max(1, w * h))
+        draw(Bitmap(wrapping: p, width: w, height: h, stride: w, release: {}))
+        self.init(width: w, height: h, adopting: p)
+    }
+
     deinit { storage.deallocate() }
 
     /// The first pixel; rows follow `width` pixels apart.

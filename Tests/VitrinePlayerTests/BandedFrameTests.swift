@@ -19,6 +19,7 @@ final class BandedFrameTests: XCTestCase {
             frames.renderer.renderer.bandPixels = bandRows.map { $0 * 640 } ?? .max
             frames.renderer.renderer.drawsBandsInParallel = parallel
             frames.renderer.renderer.parallelMinimumPixels = 0
+            frames.renderer.renderer.parallelMinimumFramePixels = 0
             return frames
         }
         // 37 rows: bands that split shapes, glyphs, masks and shadows at odd places.
