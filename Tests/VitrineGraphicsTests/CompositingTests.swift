@@ -32,8 +32,9 @@ final class CompositingTests: XCTestCase {
     }
 
     func testVectorBlendsMatchTheScalarFormula() {
-        // Pseudo-random premultiplied pixels; the 8-wide paths must agree bit for bit with
-        // s + d·(255 − αs)/255 computed one pixel at a time.
+        // Pseudo-random premultiplied pixels, with blocks of eight that are all transparent
+        // and all opaque (which the 8-wide path skips or copies); the 8-wide paths must agree
+        // bit for bit with s + d·(255 − αs)/255 computed one pixel at a time.
         var state: UInt32 = 12345
         func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
         func premultiplied() -> UInt32 {
@@ -48,6 +49,8 @@ final class CompositingTests: XCTestCase {
             var expected: [UInt32] = []
             for i in 0..<n {
                 dst[i] = premultiplied(); src[i] = premultiplied()
+                if i / 8 % 3 == 1 { src[i] = 0 }
+                if i / 8 % 3 == 2 { src[i] |= 0xFF00_0000 }
                 let s = PixelMath.scale(src[i], factor)
                 expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
             }
