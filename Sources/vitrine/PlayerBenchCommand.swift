@@ -67,6 +67,9 @@ struct PlayerBenchCommand: ParsableCommand {
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--duration must be from 0 to 600") }
+        guard !wholePlaylist || scene == nil else {
+            throw ValidationError("--whole-playlist plays every scene: no --scene")
+        }
         guard RenderCommand.parseSize(size) != nil else {
             throw ValidationError(
                 "--size must be WIDTHxHEIGHT, each from 1 to \(RenderCommand.maximumSide) and at most 8192x8192 pixels in all, e.g. 3840x2160"

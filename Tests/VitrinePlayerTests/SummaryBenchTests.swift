@@ -41,3 +41,37 @@ final class PlayerBenchSizeTests: XCTestCase {
         XCTAssertTrue(message.contains("--size must be WIDTHxHEIGHT"), message)
     }
 }
+
+/// `vitrine bench player --whole-playlist` plays the playlist in order, its fades included, as
+/// one row: the pixels per frame include the fades' (more than the first scene's alone).
+final class PlayerBenchWholePlaylistTests: XCTestCase {
+    func testTheWholePlaylistIsOneRowWithItsTransitions() throws {
+        let tool = try PlayProcess.executable()
+        let (status, output) = try runTool(
+            tool,
+            ["bench", "player", ConfigPaths.defaultConfig, "--whole-playlist", "--duration", "9", "--size", "480x270"])
+        XCTAssertEqual(status, 0, output)
+        let rows = output.split(separator: "\n").filter {
+            $0.hasPrefix("| ") && !$0.hasPrefix("| scene") && !$0.hasPrefix("| ---")
+        }
+        XCTAssertEqual(rows.count, 1, output)
+        let row = try XCTUnwrap(rows.first)
+        XCTAssertTrue(row.hasPrefix("| whole playlist |"), String(row))
+        XCTAssertTrue(row.hasSuffix("| n/a | n/a |"), "no live columns: \(row)")
+        // 9 s take in `arrow`'s fade into `pie` (at 8 s), which repaints far more per frame than
+        // `arrow` alone does in its first 7 s.
+        let (_, arrowOnly) = try runTool(
+            tool,
+            ["bench", "player", ConfigPaths.defaultConfig, "--whole-playlist", "--duration", "7", "--size", "480x270"])
+        func pixels(_ text: Substring) -> Int? {
+            Int(text.split(separator: "|")[5].trimmingCharacters(in: .whitespaces))
+        }
+        let arrowRow = try XCTUnwrap(
+            arrowOnly.split(separator: "\n").first { $0.hasPrefix("| whole playlist |") }, arrowOnly)
+        XCTAssertGreaterThan(
+            try XCTUnwrap(pixels(row)), 5 * (try XCTUnwrap(pixels(arrowRow))) / 4, "\(row)\n\(arrowRow)")
+        let (refused, message) = try runTool(tool, ["bench", "player", "--whole-playlist", "--scene", "pie"])
+        XCTAssertNotEqual(refused, 0)
+        XCTAssertTrue(message.contains("--whole-playlist plays every scene"), message)
+    }
+}
