@@ -34,6 +34,10 @@ final class KeptPerLayer<Value> {
             entry.lastPass = pass
             return entry.value
         }
+        // The stale value goes first, so a layer's new image (a turning card's plane at its
+        // next scale, a 4K frame's worth) and the one it replaces are not held at once: the
+        // peak of resident memory. A thread drawing with the old one holds its own reference.
+        entries[id] = nil
         let value = make()
         renderCount += 1
         entries[id] = Entry(owner: model, source: layer, value: value, pass: pass)
