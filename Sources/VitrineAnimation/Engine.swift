@@ -513,6 +513,7 @@ public final class Engine {
             guard let before else {
                 changedLayers.append(model)
                 damageOwnDrawing(now, of: order, in: current)
+                damage(now.shadowExtent)
                 continue
             }
             let sameChildren =
@@ -547,7 +548,10 @@ public final class Engine {
             }
             damageOwnDrawing(now, of: order, in: current)
             damageOwnDrawing(before, of: previousOrder, in: previous, besides: now)
-            if !sameChildren || before.mask != now.mask
+            // Sublayers added damage where they draw and removed ones where they drew; only a
+            // new order of those that stay changes what is drawn over what.
+            let reordered = !sameChildren && !keepsOrder(of: before.presentation, in: now.presentation)
+            if reordered || before.mask != now.mask
                 || before.presentation.sublayerTransform != now.presentation.sublayerTransform
             {
                 damage(now.subtreeExtent)
@@ -673,6 +677,21 @@ public final class Engine {
             extent: extent, subtreeExtent: subtree, shadowExtent: shadow, maskOwner: maskOwner,
             mask: p.maskStorage?.modelLayer.map(ObjectIdentifier.init), over: over, index: index)
         return subtree
+    }
+
+    /// Whether the sublayers `now` shares with `before` (copies of the same layer's, a frame
+    /// apart) are in the same order.
+    private func keepsOrder(of before: Layer, in now: Layer) -> Bool {
+        var last = -1
+        for child in now.sublayerStorage {
+            guard let model = child.modelLayer, let shown = previous[ObjectIdentifier(model)] else { continue }
+            // One that came from another superlayer is drawn among new neighbours.
+            guard shown.index > last, before.sublayerStorage.contains(where: { $0.modelLayer === model }) else {
+                return false
+            }
+            last = shown.index
+        }
+        return true
     }
 
     /// Where the layers `models` draw (their own extents and shadows; not the masks' trees).
