@@ -35,12 +35,7 @@ final class CompositingTests: XCTestCase {
         // Pseudo-random premultiplied pixels, with blocks of eight that are all transparent
         // and all opaque (which the 8-wide path skips or copies); the 8-wide paths must agree
         // bit for bit with s + d·(255 − αs)/255 computed one pixel at a time.
-        var state: UInt32 = 12345
-        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
-        func premultiplied() -> UInt32 {
-            let a = next() & 0xFF
-            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
-        }
+        var numbers = PixelNumbers(seed: 12345)
         let n = 37
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
@@ -48,7 +43,7 @@ final class CompositingTests: XCTestCase {
         for factor: UInt32 in [255, 128, 7] {
             var expected: [UInt32] = []
             for i in 0..<n {
-                dst[i] = premultiplied(); src[i] = premultiplied()
+                dst[i] = numbers.premultiplied(); src[i] = numbers.premultiplied()
                 if i / 8 % 3 == 1 { src[i] = 0 }
                 if i / 8 % 3 == 2 { src[i] |= 0xFF00_0000 }
                 let s = PixelMath.scale(src[i], factor)
@@ -59,7 +54,9 @@ final class CompositingTests: XCTestCase {
         }
         let c: UInt32 = 0xC010_2030  // alpha 192, channels below it
         var expected: [UInt32] = []
-        for i in 0..<n { dst[i] = premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24))) }
+        for i in 0..<n {
+            dst[i] = numbers.premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24)))
+        }
         SpanBlitter.blendConstant(dst, n, c)
         XCTAssertEqual((0..<n).map { dst[$0] }, expected)
     }
@@ -67,8 +64,7 @@ final class CompositingTests: XCTestCase {
     /// A colour through per-pixel coverage (a shadow's mask): the 8-wide path, its skipping of
     /// zero runs and its scalar tail give `sourceOver(scale(colour, c), d)` for every pixel.
     func testCoverageBlendMatchesTheScalarFormula() {
-        var state: UInt32 = 777
-        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
+        var numbers = PixelNumbers(seed: 777)
         let n = 61
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
@@ -76,10 +72,9 @@ final class CompositingTests: XCTestCase {
         for colour: UInt32 in [0xFF10_8040, 0x8040_2010, 0x0101_0000] {
             var expected: [UInt32] = []
             for i in 0..<n {
-                let a = next() & 0xFF
-                dst[i] = a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
+                dst[i] = numbers.premultiplied()
                 // Runs of zeros (skipped whole), full and partial coverage.
-                let c = (8..<24).contains(i) ? 0 : i % 5 == 0 ? 255 : next() & 0xFF
+                let c = (8..<24).contains(i) ? 0 : i % 5 == 0 ? 255 : numbers.next() & 0xFF
                 coverage[i] = UInt8(c)
                 expected.append(
                     c == 0 ? dst[i] : PixelMath.sourceOver(PixelMath.scale(colour, c), dst[i]))
@@ -93,12 +88,7 @@ final class CompositingTests: XCTestCase {
     /// and mixed ones of the 8-wide path and its scalar tail all give
     /// `sourceOver(scale(s, mul255(factor, m)), d)`.
     func testMaskedBlendMatchesTheScalarFormula() {
-        var state: UInt32 = 4242
-        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
-        func premultiplied() -> UInt32 {
-            let a = next() & 0xFF
-            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
-        }
+        var numbers = PixelNumbers(seed: 4242)
         let n = 53
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
@@ -107,9 +97,9 @@ final class CompositingTests: XCTestCase {
         for factor: UInt32 in [255, 200, 3] {
             var expected: [UInt32] = []
             for i in 0..<n {
-                dst[i] = premultiplied()
-                src[i] = premultiplied()
-                let m: UInt32 = (0..<8).contains(i) ? 0 : (8..<16).contains(i) ? 255 : next() & 0xFF
+                dst[i] = numbers.premultiplied()
+                src[i] = numbers.premultiplied()
+                let m: UInt32 = (0..<8).contains(i) ? 0 : (8..<16).contains(i) ? 255 : numbers.next() & 0xFF
                 mask[i] = UInt8(m)
                 let f = PixelMath.mul255(factor, m)
                 expected.append(
@@ -326,12 +316,7 @@ final class CompositingTests: XCTestCase {
     }
 
     func testTheUnderlayBlendMatchesTheScalarFormula() {
-        var state: UInt32 = 777
-        func next() -> UInt32 { state = state &* 1_664_525 &+ 1_013_904_223; return state >> 8 }
-        func premultiplied() -> UInt32 {
-            let a = next() & 0xFF
-            return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
-        }
+        var numbers = PixelNumbers(seed: 777)
         let n = 43
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
@@ -343,8 +328,8 @@ final class CompositingTests: XCTestCase {
                 // Blocks of eight: drawn, then nothing drawn over the underlay's own colour (left
                 // as it is), drawn over it, nothing drawn over other pixels with a few drawn.
                 let block = i / 8
-                dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : premultiplied()
-                src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? premultiplied() : 0
+                dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : numbers.premultiplied()
+                src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? numbers.premultiplied() : 0
                 let over = src[i] &+ PixelMath.scale(underlay, 255 - (src[i] >> 24))
                 let s = PixelMath.scale(over, factor)
                 expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
@@ -717,5 +702,23 @@ final class ResampledImageTests: XCTestCase {
         }
         context.endFrame()
         XCTAssertEqual(context.resampledImagePixels, 0)
+    }
+}
+
+/// Pseudo-random pixels from a seed (a linear congruential generator), so a failing case
+/// reproduces.
+private struct PixelNumbers {
+    var state: UInt32
+    init(seed: UInt32) { state = seed }
+
+    mutating func next() -> UInt32 {
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return state >> 8
+    }
+
+    /// A valid premultiplied pixel: each channel at most the alpha.
+    mutating func premultiplied() -> UInt32 {
+        let a = next() & 0xFF
+        return a << 24 | (next() % (a + 1)) << 16 | (next() % (a + 1)) << 8 | next() % (a + 1)
     }
 }

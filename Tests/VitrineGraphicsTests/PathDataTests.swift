@@ -335,7 +335,7 @@ final class PathDataTests: XCTestCase {
 }
 
 /// A tiny deterministic generator, so a failing fuzz case reproduces.
-private struct SplitMix64 {
+struct SplitMix64 {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

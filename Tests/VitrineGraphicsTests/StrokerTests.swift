@@ -25,7 +25,7 @@ final class StrokerTests: XCTestCase {
         XCTAssertEqual(
             spike.strokeReach(StrokeStyle(lineWidth: 10, miterLimit: 4)), 5 / sin(40 * Double.pi / 180), accuracy: 0.05)
         assertReachHolds(spike, StrokeStyle(lineWidth: 10))
-        var rng = SeededNumbers(seed: 0x57_20_4E_AC)
+        var rng = SplitMix64(seed: 0x57_20_4E_AC)
         for _ in 0..<2000 {
             var path = Path()
             path.move(to: P(rng.next(in: 0...200), rng.next(in: 0...200)))
@@ -582,16 +582,9 @@ private struct Outline {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing case reproduces.
-private struct SeededNumbers {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+extension SplitMix64 {
+    /// A number evenly in `range`.
     mutating func next(in range: ClosedRange<Double>) -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return range.lowerBound + Double(z >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
     }
 }
