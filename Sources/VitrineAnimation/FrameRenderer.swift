@@ -87,6 +87,17 @@ public final class FrameRenderer {
             pixelsRedrawn: repainted.reduce(0) { $0 + $1.area })
     }
 
+    /// Lets go of offscreen buffers and resampled image copies the last frame did not use,
+    /// before the frame stays on screen for a while: the frames that would release them in
+    /// time are not drawn while nothing moves.
+    public func releaseUnused() {
+        context.releaseUnused()
+        renderer.releaseUnused()
+    }
+
+    /// Pixels held in resampled image copies by the frame's context (for tests and diagnostics).
+    public var resampledImagePixels: Int { context.resampledImagePixels }
+
     /// Makes the next frame repaint everything (after the bitmap was changed from outside).
     public func setNeedsFullFrame() { needsFullFrame = true }
 

@@ -198,6 +198,13 @@ public final class LayerRenderer {
         for context in bandContexts { context.endFrame() }
     }
 
+    /// Lets go of what the band contexts and the backing stores' contexts did not use in the
+    /// frame just ended (`GraphicsContext.releaseUnused`).
+    public func releaseUnused() {
+        for context in bandContexts { context.releaseUnused() }
+        for store in stores.values { store.context?.releaseUnused() }
+    }
+
     /// Whether drawing `layer` starts by filling all of `rect` (device pixels) with an opaque
     /// paint of its own: its background or gradient (not its sublayers').
     private func paintsOpaquely(_ layer: Layer, all rect: IntRect, in ctx: GraphicsContext) -> Bool {

@@ -67,6 +67,13 @@ final class BufferPool {
         BufferPool.releaseIdle(&masks, unusedSince: oldest)
     }
 
+    /// Releases the buffers the last frame did not hand out, but the largest of each kind
+    /// (before a still frame, when nothing draws until something changes).
+    func releaseUnused() {
+        BufferPool.releaseIdle(&bitmaps, unusedSince: frame &- 1)
+        BufferPool.releaseIdle(&masks, unusedSince: frame &- 1)
+    }
+
     /// Drops the buffers last handed out before frame `oldest`, but keeps the largest buffer.
     private static func releaseIdle<Buffer: PooledBuffer>(_ buffers: inout [Buffer], unusedSince oldest: Int) {
         guard buffers.contains(where: { $0.lastUse < oldest }) else { return }

@@ -429,6 +429,15 @@ public final class GraphicsContext {
         if ownsResampledImages { resampledImages.endFrame() }
     }
 
+    /// Lets go of the offscreen buffers (but the largest of each kind) and resampled image
+    /// copies that the frame just ended did not use. For a player about to show a still frame
+    /// for a while: frames counted by `endFrame` stop with it, so what an earlier scene left
+    /// would otherwise stay until drawing resumes.
+    public func releaseUnused() {
+        pool.releaseUnused()
+        if ownsResampledImages { resampledImages.releaseUnused() }
+    }
+
     /// Pixels the context keeps in resampled image copies (for tests and diagnostics).
     public var resampledImagePixels: Int { resampledImages.retainedPixels }
 

@@ -98,6 +98,15 @@ struct ResampledImageCache {
         next = 0
     }
 
+    /// Lets go of the copies the last frame did not draw (before a still frame, when nothing
+    /// draws until something changes: a sprite sheet's copies are not held through the next
+    /// scene's pauses).
+    mutating func releaseUnused() {
+        guard entries.contains(where: { $0.lastUse < frame &- 1 }) else { return }
+        entries.removeAll { $0.lastUse < frame &- 1 }
+        next = 0
+    }
+
     /// Pixels held in copies (for tests and diagnostics).
     var retainedPixels: Int { entries.reduce(0) { $0 + $1.resampled.width * $1.resampled.height } }
 }
@@ -113,6 +122,8 @@ final class SharedResampledImages: @unchecked Sendable {
     }
 
     func endFrame() { lock.withLock { cache.endFrame() } }
+
+    func releaseUnused() { lock.withLock { cache.releaseUnused() } }
 
     var retainedPixels: Int { lock.withLock { cache.retainedPixels } }
 }

@@ -259,8 +259,13 @@ public final class PlayerSession {
         if pausedAt != nil, !player.hasPendingRequests {
             // The playlist's time stands still: no frame until a request or `resume`.
             link.isPaused = true
+            frames.renderer.releaseUnused()
         } else if options.pausesWhenIdle, !result.isAnimating, !player.isTransitioning, !player.hasPendingRequests {
             sleepUntilNeeded(frameDuration: frame.duration)
+            // The frame stays as it is until the next deadline: what the scenes before left
+            // (an image's resampled copies, offscreen buffers) is let go now rather than held
+            // through the pause.
+            frames.renderer.releaseUnused()
         }
     }
 

@@ -146,4 +146,26 @@ final class BufferPoolTests: XCTestCase {
         XCTAssertEqual(
             pool.retainedBytes, BufferPool.sizeClass(for: 200 * 200) * 4 + BufferPool.sizeClass(for: 50 * 50))
     }
+
+    /// Before a still frame the pool lets go at once of what the frame just ended did not hand
+    /// out, but keeps what it did and the largest buffer of each kind.
+    func testReleasingWhatTheLastFrameDidNotUse() {
+        let pool = BufferPool()
+        var large: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 200, height: 200))
+        var small: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 100, height: 100))
+        var smaller: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 90, height: 90))
+        XCTAssertNotNil(large); XCTAssertNotNil(small); XCTAssertNotNil(smaller)
+        large = nil; small = nil; smaller = nil
+        pool.endFrame()
+        // The next frame uses the 100x100 buffer only.
+        XCTAssertNotNil(pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 100, height: 100)))
+        pool.endFrame()
+        pool.releaseUnused()
+        XCTAssertEqual(
+            pool.retainedBytes, (BufferPool.sizeClass(for: 200 * 200) + BufferPool.sizeClass(for: 100 * 100)) * 4)
+        // Nothing used in the frame after: only the largest stays.
+        pool.endFrame()
+        pool.releaseUnused()
+        XCTAssertEqual(pool.retainedBytes, BufferPool.sizeClass(for: 200 * 200) * 4)
+    }
 }

@@ -703,6 +703,37 @@ final class ResampledImageTests: XCTestCase {
         context.endFrame()
         XCTAssertEqual(context.resampledImagePixels, 0)
     }
+
+    /// Before a still frame a copy the frame just ended did not draw is let go at once (no
+    /// frames will count its idle frames), and one it drew is kept.
+    func testACopyTheLastFrameDidNotDrawIsReleasedBeforeAStillFrame() throws {
+        let photo = try XCTUnwrap(
+            Image(width: 20, height: 20, premultipliedPixels: Array(repeating: 0xFF33_6699, count: 400)))
+        let sprite = try XCTUnwrap(
+            Image(width: 10, height: 10, premultipliedPixels: Array(repeating: 0xFF99_3366, count: 100)))
+        let context = GraphicsContext(bitmap: Bitmap(width: 100, height: 100))
+        context.scaleBy(x: 2, y: 2)
+        for _ in 0..<3 {
+            context.draw(photo, in: Rect(x: 5, y: 5, width: 20, height: 20))
+            context.draw(sprite, in: Rect(x: 30, y: 5, width: 10, height: 10))
+            context.endFrame()
+        }
+        XCTAssertEqual(context.resampledImagePixels, 40 * 40 + 20 * 20)
+        context.draw(photo, in: Rect(x: 5, y: 5, width: 20, height: 20))
+        context.endFrame()
+        context.releaseUnused()
+        XCTAssertEqual(context.resampledImagePixels, 40 * 40, "the sprite was not drawn in the last frame")
+        // The copy drawn from after the release is the one kept: the same pixels as before.
+        let before = Array(UnsafeBufferPointer(start: context.bitmap.row(0), count: 100 * 100))
+        context.draw(photo, in: Rect(x: 5, y: 5, width: 20, height: 20))
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: context.bitmap.row(0), count: 100 * 100)), before)
+        context.endFrame()
+        context.releaseUnused()
+        XCTAssertEqual(context.resampledImagePixels, 40 * 40)
+        context.endFrame()
+        context.releaseUnused()
+        XCTAssertEqual(context.resampledImagePixels, 0)
+    }
 }
 
 /// Pseudo-random pixels from a seed (a linear congruential generator), so a failing case

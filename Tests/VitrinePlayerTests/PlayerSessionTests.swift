@@ -115,6 +115,39 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertLessThanOrEqual(presenter.presentCount, 12)
     }
 
+    /// A still frame lets go of what the scenes before it left: the photo's resampled copy,
+    /// made while the fade drew it frame after frame, is not held through the next scene's pause
+    /// (no frames count its idle frames there).
+    func testAStillFrameLetsGoOfTheScenesBeforeIt() throws {
+        let photo = ConfigPaths.fixtures + "/lake-sideways-exif6.jpg"
+        let text = PlayerTests.playlistText(
+            scenes: [("photo", "2", "#202020"), ("plain", "10", "#ff0000")], transition: "fade",
+            transitionDuration: 0.5
+        ).replacingOccurrences(
+            of: "backgroundColor = \"#202020\"\n",
+            with: """
+                backgroundColor = "#202020"
+
+                [[scene.layer]]
+                type = "image"
+                contents = "\(photo)"
+                frame = [5, 5, 20, 15]
+
+                """)
+        let clock = VirtualClock()
+        let (session, _) = try session(text, screen: PixelSize(width: 80, height: 60), clock: clock) {
+            $0.stopAfterSeconds = 4
+        }
+        var copiedDuringTheFade = 0
+        // 2.3 s: halfway through the fade into the plain scene, which draws the photo each frame.
+        session.loop.schedule(at: clock.now().advanced(byNanoseconds: 2_300_000_000)) {
+            copiedDuringTheFade = session.renderer.resampledImagePixels
+        }
+        XCTAssertEqual(try session.run(), .durationElapsed)
+        XCTAssertGreaterThan(copiedDuringTheFade, 0, "the photo drawn at twice its size from a copy")
+        XCTAssertEqual(session.renderer.resampledImagePixels, 0)
+    }
+
     func testFrameLimitAndHeadlessModeRenderEveryDeadline() throws {
         let text = PlayerTests.playlistText(scenes: [("red", "60", "#ff0000")])
         let clock = VirtualClock()
