@@ -28,6 +28,19 @@ final class KeptPerLayer<Value> {
     func value(
         for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool, make: () -> Value
     ) -> Value {
+        value(for: layer, pass: pass, serves: serves) { (stale: inout Value?) in
+            stale = nil
+            return make()
+        }
+    }
+
+    /// As `value(for:pass:serves:make:)`, but a new value is made by `remake` from the stale
+    /// one it replaces (nil when there is none), which it may take storage from, and must let
+    /// go (set to nil) before allocating any of its own.
+    func value(
+        for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool,
+        remake: (_ stale: inout Value?) -> Value
+    ) -> Value {
         let model = layer.model()
         let id = ObjectIdentifier(model)
         if let entry = entries[id], entry.owner === model, serves(entry.source, entry.value) {
@@ -37,8 +50,8 @@ final class KeptPerLayer<Value> {
         // The stale value goes first, so a layer's new image (a turning card's plane at its
         // next scale, a 4K frame's worth) and the one it replaces are not held at once: the
         // peak of resident memory. A thread drawing with the old one holds its own reference.
-        entries[id] = nil
-        let value = make()
+        var stale = entries.removeValue(forKey: id)?.value
+        let value = remake(&stale)
         renderCount += 1
         entries[id] = Entry(owner: model, source: layer, value: value, pass: pass)
         return value

@@ -51,8 +51,10 @@ extension LayerRenderer {
                     kept.scale == scale && kept.box == box
                         && layer.drawsTheSame(as: source, ignoring: LayerRenderer.placingKeys)
                 },
-                make: {
-                    let image = Image(width: width, height: height) { flat in
+                remake: { stale in
+                    var previous = stale?.image
+                    stale = nil
+                    let image = Image(width: width, height: height, replacing: &previous) { flat in
                         let plane = GraphicsContext(bitmap: flat)
                         plane.scaleBy(x: scale.x, y: scale.y)
                         plane.translateBy(x: -box.minX, y: -box.minY)

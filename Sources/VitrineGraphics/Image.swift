@@ -6,15 +6,22 @@ public final class Image: @unchecked Sendable {
     /// Height in pixels.
     public let height: Int
     private let storage: UnsafeMutablePointer<UInt32>
+    /// Pixels the storage holds: at least `width × height`, more when the image was drawn in
+    /// the storage of a larger one it replaced.
+    let capacity: Int
+    /// False once an image replacing this one has taken its storage over.
+    private var ownsStorage = true
     /// Whether every pixel is opaque (a JPEG photo, most PNGs): filtered, it stays opaque, so a
     /// draw at full alpha and coverage writes its samples straight to the target.
     public let isOpaque: Bool
 
-    /// Takes ownership of `width × height` initialized premultiplied pixels.
-    init(width: Int, height: Int, adopting storage: UnsafeMutablePointer<UInt32>) {
+    /// Takes ownership of `width × height` initialized premultiplied pixels, in storage of
+    /// `capacity` pixels (by default just enough).
+    init(width: Int, height: Int, adopting storage: UnsafeMutablePointer<UInt32>, capacity: Int? = nil) {
         self.width = width
         self.height = height
         self.storage = storage
+        self.capacity = capacity ?? max(1, width * height)
         var alphas: UInt32 = 0xFF00_0000
         for i in 0..<(width * height) { alphas &= storage[i] }
         isOpaque = alphas == 0xFF00_0000
@@ -44,14 +51,41 @@ public final class Image: @unchecked Sendable {
     /// pixels become the image's, with no copy (a turning card's plane, made again as its
     /// scale changes, allocates its pixels once, not twice). The bitmap must not be kept.
     public convenience init(width: Int, height: Int, drawing draw: (Bitmap) -> Void) {
-        let w = max(0, width), h = max(0, height)
-        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, w * h))
-        p.initialize(repeating: 0, count: max(1, w * h))
-        draw(Bitmap(wrapping: p, width: w, height: h, stride: w, release: {}))
-        self.init(width: w, height: h, adopting: p)
+        var none: Image? = nil
+        self.init(width: width, height: height, replacing: &none, drawing: draw)
     }
 
-    deinit { storage.deallocate() }
+    /// An image of what `draw` draws into a transparent bitmap of its size, made in the pixels
+    /// of `previous`, the image it replaces, when nothing else holds that one and its storage
+    /// is large enough but not twice as large; `previous` is nil afterwards either way, and let
+    /// go before new storage is allocated. A turning card's plane, drawn again at each step of
+    /// its scale while the other threads wait for it, thus reuses memory already mapped instead
+    /// of faulting new pages in.
+    public convenience init(
+        width: Int, height: Int, replacing previous: inout Image?, drawing draw: (Bitmap) -> Void
+    ) {
+        let w = max(0, width), h = max(0, height), count = max(1, w * h)
+        let (p, capacity) =
+            Image.takeStorage(of: &previous, count: count)
+            ?? (UnsafeMutablePointer<UInt32>.allocate(capacity: count), count)
+        p.initialize(repeating: 0, count: count)
+        draw(Bitmap(wrapping: p, width: w, height: h, stride: w, release: {}))
+        self.init(width: w, height: h, adopting: p, capacity: capacity)
+    }
+
+    /// The storage of `image` for `count` pixels, taken over, when `image` is its only holder
+    /// and the storage suits (`init(width:height:replacing:drawing:)`); `image` is nil after.
+    private static func takeStorage(
+        of image: inout Image?, count: Int
+    ) -> (UnsafeMutablePointer<UInt32>, capacity: Int)? {
+        guard var old = image else { return nil }
+        image = nil
+        guard isKnownUniquelyReferenced(&old), old.capacity >= count, old.capacity < 2 * count else { return nil }
+        old.ownsStorage = false
+        return (old.storage, old.capacity)
+    }
+
+    deinit { if ownsStorage { storage.deallocate() } }
 
     /// The first pixel; rows follow `width` pixels apart.
     public var pixels: UnsafePointer<UInt32> { UnsafePointer(storage) }

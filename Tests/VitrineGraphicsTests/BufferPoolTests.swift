@@ -168,4 +168,39 @@ final class BufferPoolTests: XCTestCase {
         pool.releaseUnused()
         XCTAssertEqual(pool.retainedBytes, BufferPool.sizeClass(for: 200 * 200) * 4)
     }
+
+    /// An image drawn in place of another takes over its storage when nothing else holds it
+    /// and it fits (not more than twice the size needed), and starts transparent all the same.
+    func testAnImageReplacingAnotherReusesItsStorage() {
+        func image(_ width: Int, _ height: Int, replacing previous: inout Image?) -> Image {
+            Image(width: width, height: height, replacing: &previous) { bitmap in
+                for x in 0..<(width / 2) { bitmap.row(0)[x] = 0xFF00_00FF }
+            }
+        }
+        var none: Image? = nil
+        var previous: Image? = image(8, 8, replacing: &none)
+        let storage = previous!.pixels
+        // Smaller, but more than half of it: the same storage, the old pixels gone.
+        let smaller = image(6, 7, replacing: &previous)
+        XCTAssertNil(previous)
+        XCTAssertEqual(smaller.pixels, storage)
+        XCTAssertEqual(smaller.capacity, 64)
+        XCTAssertEqual(
+            Array(UnsafeBufferPointer(start: smaller.pixels, count: 6 * 7)),
+            Array(repeating: 0xFF00_00FF, count: 3) + Array(repeating: 0, count: 6 * 7 - 3))
+        // Held elsewhere (a thread still drawing with it): not taken, and left intact.
+        previous = smaller
+        let fresh = image(6, 7, replacing: &previous)
+        XCTAssertNil(previous)
+        XCTAssertEqual(fresh.capacity, 42)
+        XCTAssertEqual(smaller.pixels, storage)
+        XCTAssertEqual(smaller.pixels[0], 0xFF00_00FF)
+        // Twice the size needed or more, or too small: new storage.
+        previous = image(8, 8, replacing: &none)
+        XCTAssertEqual(image(4, 8, replacing: &previous).capacity, 32)
+        previous = image(4, 4, replacing: &none)
+        XCTAssertEqual(image(5, 5, replacing: &previous).capacity, 25)
+        previous = image(5, 5, replacing: &none)
+        XCTAssertEqual(image(4, 5, replacing: &previous).capacity, 25, "reused")
+    }
 }
