@@ -61,6 +61,37 @@ enum TextBox {
         }
     }
 
+    /// The box of the ink `draw` puts down with these arguments (the outlines of the glyphs as
+    /// it places them, without a clip): `.null` when it draws nothing.
+    static func inkBounds(
+        _ string: String, font: Font, alignment: TextAlignmentMode, in rect: Rect, wrapped: Bool,
+        truncation: TextTruncationMode = .none
+    ) -> Rect {
+        var ink = Rect.null
+        var baseline = rect.minY + font.ascent
+        let lines =
+            !wrapped && truncation == .none && !string.contains(where: \.isNewline)
+            ? [(text: string, width: font.advance(of: string))]
+            : lines(of: string, font: font, in: rect.size, wrapped: wrapped, truncation: truncation)
+        for line in lines {
+            let origin = Point(x: lineStart(width: line.width, alignment: alignment, in: rect), y: baseline)
+            ink = ink.union(font.boundingBox(of: line.text, at: origin))
+            baseline += font.lineHeight
+        }
+        return ink
+    }
+
+    /// Where a line `width` pixels wide starts in `rect` by `alignment` (justified lines are
+    /// set left-aligned).
+    private static func lineStart(width: Double, alignment: TextAlignmentMode, in rect: Rect) -> Double {
+        let slack = rect.width - width
+        switch alignment {
+        case .natural, .left, .justified: return rect.minX
+        case .center: return rect.minX + slack / 2
+        case .right: return rect.minX + slack
+        }
+    }
+
     /// One line of `width` pixels placed in `rect` by `alignment`, its baseline at `baseline`;
     /// outlined in the thread's scratch path, so a line drawn every frame allocates nothing.
     private static func drawLine(
@@ -68,13 +99,7 @@ enum TextBox {
         baseline: Double, visible: Rect?, into ctx: GraphicsContext
     ) {
         guard !text.isEmpty else { return }
-        let slack = rect.width - width
-        let x: Double
-        switch alignment {
-        case .natural, .left, .justified: x = rect.minX
-        case .center: x = rect.minX + slack / 2
-        case .right: x = rect.minX + slack
-        }
+        let x = lineStart(width: width, alignment: alignment, in: rect)
         let scratch = ScratchPath.ofThisThread
         scratch.path.removeAll(keepingCapacity: true)
         font.appendPath(for: text, at: Point(x: x, y: baseline), visibleIn: visible, to: &scratch.path)

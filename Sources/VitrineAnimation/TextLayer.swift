@@ -34,6 +34,44 @@ open class TextLayer: Layer {
         "isWrapped", "truncationMode", "bounds"
     ]
 
+    /// Where the layer draws: its bounds when it paints them (a background, a border, contents)
+    /// or while a transition moves its looks across them, else only where its glyphs' ink lies
+    /// within them. A centred title across a 1920-wide frame thus keeps a backing store, and is
+    /// repainted in a fade, only where its words are, not across the whole width.
+    open override func visualExtent() -> Rect {
+        let box = bounds.standardized
+        if paintsItsBounds || transitionState != nil { return box }
+        guard let string, !string.isEmpty, let foregroundColor, foregroundColor.alpha > 0 else { return .null }
+        let key = InkKey(
+            string: string, font: font, fontSize: fontSize, alignment: alignmentMode, wrapped: isWrapped,
+            truncation: truncationMode, box: box)
+        if let known = inkExtent, known.key == key { return known.extent }
+        var extent = Rect.null
+        if let font = try? Font.recent(family: font, size: fontSize) {
+            let ink = TextBox.inkBounds(
+                string, font: font, alignment: alignmentMode, in: box, wrapped: isWrapped, truncation: truncationMode)
+            if !ink.isNull {
+                // The extent is also the drawing's clip, so it keeps clear of every pixel the
+                // outlines touch on screens down to a quarter of the canvas's scale (four units
+                // around), on whole units, so at whole-number scales it clips to whole pixels.
+                let minX = (ink.minX - 4).rounded(.down), minY = (ink.minY - 4).rounded(.down)
+                let maxX = (ink.maxX + 4).rounded(.up), maxY = (ink.maxY + 4).rounded(.up)
+                extent = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).intersection(box)
+            }
+        }
+        inkExtent = (key, extent)
+        return extent
+    }
+
+    /// What the ink extent was last computed from, and the extent: a presentation copy made over
+    /// into the next frame's copy of the same text finds it again instead of laying the text out.
+    private var inkExtent: (key: InkKey, extent: Rect)?
+    private struct InkKey: Equatable {
+        let string: String, font: String, fontSize: Double
+        let alignment: TextAlignmentMode, wrapped: Bool, truncation: TextTruncationMode
+        let box: Rect
+    }
+
     /// Draws the string from the top of the bounds, one line per line break (and per wrap when
     /// `isWrapped`), aligned by `alignmentMode` (justified lines are drawn left-aligned).
     open override func draw(in ctx: GraphicsContext) {

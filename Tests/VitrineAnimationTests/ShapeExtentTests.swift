@@ -22,6 +22,51 @@ final class ShapeExtentTests: XCTestCase {
         XCTAssertEqual(shape.visualExtent(), Rect(x: 0, y: 0, width: 1920, height: 1080))
     }
 
+    /// A text layer draws where its glyphs are: a centred title across a wide layer has an
+    /// extent about its words (whole units, around the ink), its bounds only when it paints them
+    /// or a transition moves its looks across them, none without text; drawn into a store over
+    /// that extent, it has the pixels it has drawn straight over its bounds.
+    func testTextLayerExtentIsItsInk() throws {
+        let title = TextLayer()
+        title.bounds = Rect(x: 0, y: 0, width: 600, height: 60)
+        title.position = Point(x: 300, y: 50)
+        title.string = "Line 3"
+        title.fontSize = 40
+        title.alignmentMode = .center
+        title.foregroundColor = .black
+        let extent = title.visualExtent()
+        let font = try Font.recent(family: title.font, size: 40)
+        let ink = font.boundingBox(
+            of: "Line 3", at: Point(x: (600 - font.advance(of: "Line 3")) / 2, y: font.ascent))
+        XCTAssertTrue(extent.contains(ink.insetBy(dx: -4, dy: -4)), "\(extent) around \(ink)")
+        XCTAssertLessThan(extent.width, 200)
+        XCTAssertEqual(extent.minX, extent.minX.rounded())
+        XCTAssertEqual(extent.maxY, extent.maxY.rounded())
+        XCTAssertTrue(Rect(x: 0, y: 0, width: 600, height: 60).contains(extent))
+
+        // Drawn through its store (the extent), the same pixels as drawn whole without one.
+        let render = RenderScene(width: 600, height: 100)
+        render.root.addSublayer(title)
+        render.frame(at: 0)
+        let direct = Bitmap(width: 600, height: 100)
+        direct.fill(Color.white.premultipliedPixel, in: IntRect(x: 0, y: 0, width: 600, height: 100))
+        let ctx = GraphicsContext(bitmap: direct)
+        ctx.translateBy(x: 0, y: 20)
+        let model = TextLayer()
+        model.bounds = title.bounds
+        (model.string, model.fontSize, model.alignmentMode, model.foregroundColor) = ("Line 3", 40, .center, .black)
+        model.draw(in: ctx)
+        var differing = 0
+        for y in 0..<100 { for x in 0..<600 where render.bitmap[x, y] != direct[x, y] { differing += 1 } }
+        XCTAssertEqual(differing, 0)
+
+        title.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+        XCTAssertEqual(title.visualExtent(), Rect(x: 0, y: 0, width: 600, height: 60))
+        title.backgroundColor = nil
+        title.string = ""
+        XCTAssertTrue(title.visualExtent().isNull)
+    }
+
     /// A stroke revealed by `strokeEnd` (or hidden by `strokeStart`) repaints only around the
     /// segments its moving end crosses, and every frame matches a whole repaint.
     func testMovingStrokeEndsRepaintOnlyTheSegmentsTheyCross() {
