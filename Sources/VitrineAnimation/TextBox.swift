@@ -45,7 +45,7 @@ enum TextBox {
         let visible = visibleRect(in: ctx)
         var baseline = rect.minY + font.ascent
         // One line (a label drawn every frame) is set without a list of lines.
-        if !wrapped, truncation == .none, !string.contains(where: \.isNewline) {
+        if isOneLine(string, wrapped: wrapped, truncation: truncation) {
             if let visible, baseline - font.lineHeight > visible.maxY { return }
             drawLine(
                 string, width: font.advance(of: string), font: font, color: color, alignment: alignment, in: rect,
@@ -61,24 +61,30 @@ enum TextBox {
         }
     }
 
-    /// The box of the ink `draw` puts down with these arguments (the outlines of the glyphs as
-    /// it places them, without a clip): `.null` when it draws nothing.
+    /// The box of the ink `draw` puts down for unwrapped text with these arguments (the
+    /// outlines of the glyphs as it places them) down to the bottom of `rect`, the lines below
+    /// it left out: `.null` when it draws nothing.
     static func inkBounds(
-        _ string: String, font: Font, alignment: TextAlignmentMode, in rect: Rect, wrapped: Bool,
-        truncation: TextTruncationMode = .none
+        _ string: String, font: Font, alignment: TextAlignmentMode, in rect: Rect, truncation: TextTruncationMode
     ) -> Rect {
         var ink = Rect.null
         var baseline = rect.minY + font.ascent
         let lines =
-            !wrapped && truncation == .none && !string.contains(where: \.isNewline)
+            isOneLine(string, wrapped: false, truncation: truncation)
             ? [(text: string, width: font.advance(of: string))]
-            : lines(of: string, font: font, in: rect.size, wrapped: wrapped, truncation: truncation)
+            : lines(of: string, font: font, in: rect.size, wrapped: false, truncation: truncation)
         for line in lines {
+            if baseline - font.lineHeight > rect.maxY { break }
             let origin = Point(x: lineStart(width: line.width, alignment: alignment, in: rect), y: baseline)
             ink = ink.union(font.boundingBox(of: line.text, at: origin))
             baseline += font.lineHeight
         }
         return ink
+    }
+
+    /// Whether `string` is set as one line as it is: no wrapping, no truncation, no line break.
+    private static func isOneLine(_ string: String, wrapped: Bool, truncation: TextTruncationMode) -> Bool {
+        !wrapped && truncation == .none && !string.contains(where: \.isNewline)
     }
 
     /// Where a line `width` pixels wide starts in `rect` by `alignment` (justified lines are

@@ -34,22 +34,26 @@ open class TextLayer: Layer {
         "isWrapped", "truncationMode", "bounds"
     ]
 
-    /// Where the layer draws: its bounds when it paints them (a background, a border, contents)
-    /// or while a transition moves its looks across them, else only where its glyphs' ink lies
-    /// within them. A centred title across a 1920-wide frame thus keeps a backing store, and is
-    /// repainted in a fade, only where its words are, not across the whole width.
+    /// Where the layer draws: its bounds when it paints them (a background, a border, contents),
+    /// while a transition moves its looks across them, or when its text wraps (wrapped lines
+    /// fill the width, and wrapping a long text again would double the cost of each change),
+    /// else only where its glyphs' ink lies within them. A centred title across a 1920-wide
+    /// frame thus keeps a backing store, and is repainted in a fade, only where its words are.
     open override func visualExtent() -> Rect {
         let box = bounds.standardized
-        if paintsItsBounds || transitionState != nil { return box }
+        if paintsItsBounds || transitionState != nil || isWrapped { return box }
         guard let string, !string.isEmpty, let foregroundColor, foregroundColor.alpha > 0 else { return .null }
         let key = InkKey(
-            string: string, font: font, fontSize: fontSize, alignment: alignmentMode, wrapped: isWrapped,
-            truncation: truncationMode, box: box)
-        if let known = inkExtent, known.key == key { return known.extent }
+            string: string, font: font, fontSize: fontSize, alignment: alignmentMode, truncation: truncationMode,
+            box: box)
+        // Kept on the model layer: every frame's presentation copy of an animated text layer
+        // (a fading title, whose copies a backing store may hold) finds it there.
+        let holder = model()
+        if let known = holder.inkExtent, known.key == key { return known.extent }
         var extent = Rect.null
         if let font = try? Font.recent(family: font, size: fontSize) {
             let ink = TextBox.inkBounds(
-                string, font: font, alignment: alignmentMode, in: box, wrapped: isWrapped, truncation: truncationMode)
+                string, font: font, alignment: alignmentMode, in: box, truncation: truncationMode)
             if !ink.isNull {
                 // The extent is also the drawing's clip, so it keeps clear of every pixel the
                 // outlines touch on screens down to a quarter of the canvas's scale (four units
@@ -59,16 +63,17 @@ open class TextLayer: Layer {
                 extent = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).intersection(box)
             }
         }
-        inkExtent = (key, extent)
+        holder.inkExtent = (key, extent)
         return extent
     }
 
-    /// What the ink extent was last computed from, and the extent: a presentation copy made over
-    /// into the next frame's copy of the same text finds it again instead of laying the text out.
+    /// On a model layer, what its text's ink extent was last computed from, and the extent, so
+    /// the text is laid out again only when it changes. (Its presentation copies' extents are
+    /// computed on the frame's own thread, before bands are drawn on others.)
     private var inkExtent: (key: InkKey, extent: Rect)?
     private struct InkKey: Equatable {
         let string: String, font: String, fontSize: Double
-        let alignment: TextAlignmentMode, wrapped: Bool, truncation: TextTruncationMode
+        let alignment: TextAlignmentMode, truncation: TextTruncationMode
         let box: Rect
     }
 

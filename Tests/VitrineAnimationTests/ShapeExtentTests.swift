@@ -23,8 +23,8 @@ final class ShapeExtentTests: XCTestCase {
     }
 
     /// A text layer draws where its glyphs are: a centred title across a wide layer has an
-    /// extent about its words (whole units, around the ink), its bounds only when it paints them
-    /// or a transition moves its looks across them, none without text; drawn into a store over
+    /// extent about its words (whole units, around the ink), its bounds only when it paints them,
+    /// wraps, or a transition moves its looks across them, none without text; drawn into a store over
     /// that extent, it has the pixels it has drawn straight over its bounds.
     func testTextLayerExtentIsItsInk() throws {
         let title = TextLayer()
@@ -63,6 +63,11 @@ final class ShapeExtentTests: XCTestCase {
         title.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
         XCTAssertEqual(title.visualExtent(), Rect(x: 0, y: 0, width: 600, height: 60))
         title.backgroundColor = nil
+        // Wrapped text fills the width: not laid out a second time for its extent.
+        title.isWrapped = true
+        XCTAssertEqual(title.visualExtent(), Rect(x: 0, y: 0, width: 600, height: 60))
+        title.isWrapped = false
+        XCTAssertEqual(title.visualExtent(), extent)
         title.string = ""
         XCTAssertTrue(title.visualExtent().isNull)
     }
