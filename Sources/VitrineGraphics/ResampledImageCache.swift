@@ -93,17 +93,17 @@ struct ResampledImageCache {
         frame &+= 1
         swap(&seenLastFrame, &seenThisFrame)
         seenThisFrame.removeAll(keepingCapacity: true)
-        guard entries.contains(where: { frame &- $0.lastUse > BufferPool.idleFrames }) else { return }
-        entries.removeAll { frame &- $0.lastUse > BufferPool.idleFrames }
-        next = 0
+        releaseCopies(lastDrawnBefore: frame &- BufferPool.idleFrames)
     }
 
     /// Lets go of the copies the last frame did not draw (before a still frame, when nothing
     /// draws until something changes: a sprite sheet's copies are not held through the next
     /// scene's pauses).
-    mutating func releaseUnused() {
-        guard entries.contains(where: { $0.lastUse < frame &- 1 }) else { return }
-        entries.removeAll { $0.lastUse < frame &- 1 }
+    mutating func releaseUnused() { releaseCopies(lastDrawnBefore: frame &- 1) }
+
+    private mutating func releaseCopies(lastDrawnBefore oldest: Int) {
+        guard entries.contains(where: { $0.lastUse < oldest }) else { return }
+        entries.removeAll { $0.lastUse < oldest }
         next = 0
     }
 

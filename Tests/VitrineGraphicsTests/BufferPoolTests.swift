@@ -133,12 +133,7 @@ final class BufferPoolTests: XCTestCase {
     /// Idle buffers go at the end of the `idleFrames`th frame without use, all but the largest
     /// of each kind, so a buffer needed now and then (a transition's) is not mapped anew.
     func testIdleBuffersAreReleasedButTheLargest() {
-        let pool = BufferPool()
-        var large: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 200, height: 200))
-        var small: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 100, height: 100))
-        var mask: AlphaMask? = pool.mask(bounds: IntRect(x: 0, y: 0, width: 50, height: 50))
-        XCTAssertNotNil(large); XCTAssertNotNil(small); XCTAssertNotNil(mask)
-        large = nil; small = nil; mask = nil
+        let pool = Self.poolWithFreeBuffers(bitmapSides: [200, 100], maskSides: [50])
         let all = pool.retainedBytes
         for _ in 0..<BufferPool.idleFrames { pool.endFrame() }
         XCTAssertEqual(pool.retainedBytes, all)
@@ -150,12 +145,7 @@ final class BufferPoolTests: XCTestCase {
     /// Before a still frame the pool lets go at once of what the frame just ended did not hand
     /// out, but keeps what it did and the largest buffer of each kind.
     func testReleasingWhatTheLastFrameDidNotUse() {
-        let pool = BufferPool()
-        var large: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 200, height: 200))
-        var small: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 100, height: 100))
-        var smaller: OffscreenBitmap? = pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 90, height: 90))
-        XCTAssertNotNil(large); XCTAssertNotNil(small); XCTAssertNotNil(smaller)
-        large = nil; small = nil; smaller = nil
+        let pool = Self.poolWithFreeBuffers(bitmapSides: [200, 100, 90])
         pool.endFrame()
         // The next frame uses the 100x100 buffer only.
         XCTAssertNotNil(pool.bitmap(bounds: IntRect(x: 0, y: 0, width: 100, height: 100)))
@@ -202,5 +192,15 @@ final class BufferPoolTests: XCTestCase {
         XCTAssertEqual(image(5, 5, replacing: &previous).capacity, 25)
         previous = image(5, 5, replacing: &none)
         XCTAssertEqual(image(4, 5, replacing: &previous).capacity, 25, "reused")
+    }
+
+    /// A pool that handed out square bitmaps and masks of these sides all at once (so each is
+    /// a buffer of its own) and holds them, free again.
+    private static func poolWithFreeBuffers(bitmapSides: [Int], maskSides: [Int] = []) -> BufferPool {
+        let pool = BufferPool()
+        var held: [AnyObject] = bitmapSides.map { pool.bitmap(bounds: IntRect(x: 0, y: 0, width: $0, height: $0)) }
+        held += maskSides.map { pool.mask(bounds: IntRect(x: 0, y: 0, width: $0, height: $0)) }
+        held.removeAll()
+        return pool
     }
 }

@@ -686,10 +686,8 @@ final class ResampledImageTests: XCTestCase {
     /// A copy is kept while its image is drawn, and let go once it has not been drawn for
     /// `BufferPool.idleFrames` frames (the photo of a scene that has ended).
     func testACopyNotDrawnForAWhileIsReleased() throws {
-        let image = try XCTUnwrap(
-            Image(width: 20, height: 20, premultipliedPixels: Array(repeating: 0xFF33_6699, count: 400)))
-        let context = GraphicsContext(bitmap: Bitmap(width: 100, height: 100))
-        context.scaleBy(x: 2, y: 2)
+        let image = try Self.square(20, 0xFF33_6699)
+        let context = Self.contextDrawingTwiceTheSize()
         for _ in 0..<3 {
             context.draw(image, in: Rect(x: 5, y: 5, width: 20, height: 20))
             context.endFrame()
@@ -707,12 +705,9 @@ final class ResampledImageTests: XCTestCase {
     /// Before a still frame a copy the frame just ended did not draw is let go at once (no
     /// frames will count its idle frames), and one it drew is kept.
     func testACopyTheLastFrameDidNotDrawIsReleasedBeforeAStillFrame() throws {
-        let photo = try XCTUnwrap(
-            Image(width: 20, height: 20, premultipliedPixels: Array(repeating: 0xFF33_6699, count: 400)))
-        let sprite = try XCTUnwrap(
-            Image(width: 10, height: 10, premultipliedPixels: Array(repeating: 0xFF99_3366, count: 100)))
-        let context = GraphicsContext(bitmap: Bitmap(width: 100, height: 100))
-        context.scaleBy(x: 2, y: 2)
+        let photo = try Self.square(20, 0xFF33_6699)
+        let sprite = try Self.square(10, 0xFF99_3366)
+        let context = Self.contextDrawingTwiceTheSize()
         for _ in 0..<3 {
             context.draw(photo, in: Rect(x: 5, y: 5, width: 20, height: 20))
             context.draw(sprite, in: Rect(x: 30, y: 5, width: 10, height: 10))
@@ -733,6 +728,20 @@ final class ResampledImageTests: XCTestCase {
         context.endFrame()
         context.releaseUnused()
         XCTAssertEqual(context.resampledImagePixels, 0)
+    }
+
+    /// An opaque square image of `side` pixels, all `pixel`.
+    private static func square(_ side: Int, _ pixel: UInt32) throws -> Image {
+        try XCTUnwrap(
+            Image(width: side, height: side, premultipliedPixels: Array(repeating: pixel, count: side * side)))
+    }
+
+    /// A context on a 100x100 bitmap that draws at twice the size: images drawn in it are
+    /// scaled, so they are resampled (from a copy once drawn two frames in a row).
+    private static func contextDrawingTwiceTheSize() -> GraphicsContext {
+        let context = GraphicsContext(bitmap: Bitmap(width: 100, height: 100))
+        context.scaleBy(x: 2, y: 2)
+        return context
     }
 }
 
