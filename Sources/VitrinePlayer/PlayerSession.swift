@@ -143,10 +143,13 @@ public final class PlayerSession {
     /// A session playing `player` on `presenter` through `loop`. `notifier` (nil: not under
     /// systemd) hears the service state; `signals` (nil: signals keep their default actions)
     /// delivers the operator's signals; `loadPlaylist` re-reads the config on SIGHUP.
+    /// `drawingBitmap` is the presenter's `makeDrawingBitmap(size: presenter.size)` when the
+    /// caller made it already (while the playlist loaded); nil: the session makes it.
     public init(
         player: Player, presenter: Presenter, loop: FrameLoop, options: Options,
         notifier: SystemdNotifier?, signals: SignalSource?, logger: Logger,
-        loadPlaylist: @escaping (String) throws -> Playlist = PlaylistLoader.load(file:)
+        loadPlaylist: @escaping (String) throws -> Playlist = PlaylistLoader.load(file:),
+        drawingBitmap: Bitmap? = nil
     ) {
         self.player = player
         self.presenter = presenter
@@ -159,7 +162,8 @@ public final class PlayerSession {
         // Without an eventfd (none left), reloads are built on the loop, between frames.
         builder = options.buildsReloadsInBackground ? try? PlaylistBuilder() : nil
         // Drawn straight into the presenter's frame buffer when it has one.
-        frames = PlayerFrames(player: player, bitmap: presenter.makeDrawingBitmap(size: presenter.size))
+        frames = PlayerFrames(
+            player: player, bitmap: drawingBitmap ?? presenter.makeDrawingBitmap(size: presenter.size))
     }
 
     // MARK: - Running

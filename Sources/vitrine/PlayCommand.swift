@@ -102,17 +102,18 @@ struct PlayCommand: ParsableCommand {
         let underSystemd = notifier != nil || environment["INVOCATION_ID"] != nil
 
         // The playlist loads on a thread of its own while the display opens (one try, no
-        // waiting): with two cores the first frame waits for the longer of the two, not their
-        // sum. A bad config is still reported before anything plays. The thread also starts
-        // fontconfig and loads the default face, which the first text would otherwise wait for
-        // (fontconfig reads its whole configuration on first use).
+        // waiting): the first frame waits for the longer of the two, not their sum. A bad
+        // config is still reported before anything plays. A third thread starts fontconfig and
+        // loads the default face, which the first text would otherwise wait for (fontconfig
+        // reads its whole configuration on first use); the display mostly waits for its
+        // server, so the two loads have the cores.
         let file = config
-        let loading = BackgroundWork { () throws -> Playlist in
-            let playlist = try PlaylistLoader.load(file: file)
-            _ = try? Font(size: 12)
-            return playlist
-        }
+        let loading = BackgroundWork(name: "vitrine-load") { try PlaylistLoader.load(file: file) }
+        let fonts = BackgroundWork(name: "vitrine-fonts") { _ = try? Font(size: 12) }
         let opened = backend == .headless ? nil : openDisplayNow(underSystemd: underSystemd)
+        // Then, while the loads finish, the frame buffer the first frame is drawn into.
+        let drawingBitmap = opened.map { $0.makeDrawingBitmap(size: $0.size) }
+        _ = fonts.wait()
         func close(_ presenter: Presenter?) {
             (presenter as? X11Presenter)?.close()  // restores the screen saver
             (presenter as? WaylandPresenter)?.close()
@@ -150,7 +151,7 @@ struct PlayCommand: ParsableCommand {
                 configFile: config, framesPerSecond: fps, stopAfterFrames: frames,
                 stopAfterSeconds: duration, pausesWhenIdle: !(presenter is HeadlessPresenter),
                 controlSocketPath: control ?? ControlSocketPath.serviceDefault(environment)),
-            notifier: notifier, signals: signals, logger: logger)
+            notifier: notifier, signals: signals, logger: logger, drawingBitmap: drawingBitmap)
         do {
             let outcome = try session.run()
             logger.debug("stopped: \(outcome)")

@@ -128,6 +128,22 @@ final class X11PresenterTests: XCTestCase {
         }
     }
 
+    /// A shared-memory frame buffer's pages are made when it is, before anything is drawn in
+    /// it: the player makes its first one while the playlist loads, so the first frame does
+    /// not wait for them one fault at a time.
+    func testASharedFrameBitmapIsResidentBeforeAnythingIsDrawnInIt() throws {
+        let server = try XvfbServer(width: 320, height: 240)
+        let presenter = try X11Presenter(displayName: server.name, logger: quiet)
+        defer { presenter.close() }
+        XCTAssertTrue(presenter.usesSharedMemory)
+        let bitmap = try XCTUnwrap(try presenter.makeFrameBitmap(size: PixelSize(width: 320, height: 240)))
+        let bytes = bitmap.stride * bitmap.height * 4
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var resident = [UInt8](repeating: 0, count: (bytes + page - 1) / page)
+        XCTAssertEqual(mincore(UnsafeMutableRawPointer(bitmap.pixels), bytes, &resident), 0)
+        XCTAssertEqual(resident.filter { $0 & 1 == 0 }.count, 0, "of \(resident.count) pages")
+    }
+
     /// A frame bitmap outlives its buffer's turn as the output: replacing it, presenting an
     /// ordinary bitmap and closing the presenter leave its memory usable, and the screen shows
     /// what was presented last.

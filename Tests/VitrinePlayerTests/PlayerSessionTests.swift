@@ -159,6 +159,23 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertEqual(presenter.presentCount, 25)
     }
 
+    /// The player makes the presenter's drawing bitmap while its playlist loads and hands it
+    /// to the session: the frames are drawn in that bitmap, not in one the session makes.
+    func testFramesAreDrawnInTheBitmapTheCallerMadeAlready() throws {
+        let playlist = try PlayerTests.load(PlayerTests.playlistText(scenes: [("red", "60", "#ff0000")]))
+        let presenter = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: false)
+        let made = presenter.makeDrawingBitmap(size: presenter.size)
+        var options = PlayerSession.Options(configFile: playlist.file)
+        options.stopAfterFrames = 1
+        let session = PlayerSession(
+            player: Player(playlist: playlist, screenSize: Size(40, 30)), presenter: presenter,
+            loop: FrameLoop(link: try DisplayLink(clock: VirtualClock())), options: options,
+            notifier: nil, signals: nil, logger: Logger(label: "test"), drawingBitmap: made)
+        XCTAssertEqual(try session.run(), .frameLimitReached)
+        XCTAssertTrue(session.renderer.bitmap === made)
+        XCTAssertEqual(made[20, 15] & 0xFFFFFF, 0xFF0000)
+    }
+
     func testAResizedOutputGetsTheCanvasLaidOutAgain() throws {
         let text = PlayerTests.playlistText(scenes: [("red", "60", "#ff0000")])
         let clock = VirtualClock()
