@@ -11,6 +11,10 @@ static inline int vitrine_map_allocations_from(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+static inline int vitrine_keep_allocations_in_one_heap(void) {
+    return mallopt(M_ARENA_MAX, 1);
+}
+
 /// Asks the CPU to bring the cache line at `address` towards the core, to be written. A hint:
 /// no effect on the program's meaning, never a fault.
 static inline void vitrine_prefetch_for_write(const void *address) {
