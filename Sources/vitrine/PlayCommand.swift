@@ -108,7 +108,7 @@ struct PlayCommand: ParsableCommand {
         // try, no waiting), makes the frame buffer the first frame is drawn into, and starts
         // fontconfig and loads the default face, which the first text would otherwise wait for
         // (fontconfig reads its whole configuration on first use). A third thread for fontconfig
-        // was no faster and kept 0.4 MB more resident (its stack and its malloc arena).
+        // was no faster: this one mostly waits for the display server.
         let file = config
         let loading = BackgroundWork(name: "vitrine-load") { try PlaylistLoader.load(file: file) }
         let opened = backend == .headless ? nil : openDisplayNow(underSystemd: underSystemd)
