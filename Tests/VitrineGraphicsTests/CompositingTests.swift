@@ -31,6 +31,21 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// The gradient table's index rounds as `rounded()` does, halves and the values just below
+    /// them included, over the table's whole range.
+    func testTheGradientIndexRoundsAsRoundDoes() {
+        var values: [Double] = [0, 0.5, 1.5, 2.5, 1022.5, 1023, 0.49999999999999994, 1022.4999999999999]
+        for n in 0...1023 {
+            let v = Double(n) + 0.5
+            values += [v, v.nextDown, v.nextUp, Double(n), Double(n).nextUp]
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 { values.append(Double.random(in: 0...1023, using: &generator)) }
+        for v in values {
+            XCTAssertEqual(GradientSampler.roundedIndex(v), Int(v.rounded()), "\(v)")
+        }
+    }
+
     func testVectorBlendsMatchTheScalarFormula() {
         // Pseudo-random premultiplied pixels, with blocks of eight that are all transparent
         // and all opaque (which the 8-wide path skips or copies); the 8-wide paths must agree
