@@ -58,7 +58,10 @@ extension LayerRenderer {
                         let plane = GraphicsContext(bitmap: flat)
                         plane.scaleBy(x: scale.x, y: scale.y)
                         plane.translateBy(x: -box.minX, y: -box.minY)
+                        let drawing = PlaneDrawing.onThisThread
+                        drawing.depth += 1
                         renderLayer(layer, in: plane, movedBy: .zero, placement: .identity)
+                        drawing.depth -= 1
                     }
                     return PlaneImage(image: image, scale: scale, box: box)
                 }
@@ -119,6 +122,14 @@ struct PlacedInSpace {
         var placed: [PlacedInSpace] = []
     }
     static let scratch = ThreadLocal { Scratch() }
+}
+
+/// Whether this thread is drawing a layer in space's plane image (how many planes deep): the
+/// plane is kept, so what is drawn into it keeps no backing store of its own.
+final class PlaneDrawing {
+    var depth = 0
+    static var onThisThread: PlaneDrawing { perThread.value }
+    private static let perThread = ThreadLocal { PlaneDrawing() }
 }
 
 /// A layer in space's flat image as made: the image, its scale along each axis and the box of

@@ -463,6 +463,13 @@ public final class LayerRenderer {
         }
         guard layer.drawsItself else { return }
         let extent = layer.presentedExtent
+        // Into a layer in space's plane, which is kept itself: a store would be drawn,
+        // composited and kept beside it (5 MB for the turning card's face at 4K) and serve only
+        // when the plane is remade at the same scale; a turning plane is remade at a new one.
+        if PlaneDrawing.onThisThread.depth > 0 {
+            drawDirectly(layer, clippedTo: extent, in: ctx)
+            return
+        }
         let t = ctx.transform
         // Only the part on the target is ever stored (a huge layer must not allocate a huge
         // store); when that part changes as the layer moves, the store's mapping changes too.
