@@ -201,6 +201,24 @@ final class Transform3DTests: XCTestCase {
         }
     }
 
+    /// What a layer in space draws of its own (a gradient here) goes straight into its plane,
+    /// which is kept: no backing store is kept beside it.
+    func testContentDrawnIntoAPlaneKeepsNoStoreOfItsOwn() {
+        let scene = RenderScene(width: 400, height: 300, background: .black)
+        let stage = Layer()
+        stage.frame = Rect(x: 0, y: 0, width: 400, height: 300)
+        stage.sublayerTransform = Transform3D(perspective: 800)
+        let face = GradientLayer()
+        face.frame = Rect(x: 100, y: 75, width: 200, height: 150)
+        face.colors = [.redColor, .blueColor]
+        face.transform = Transform3D(rotationAngle: 0.6, x: 0, y: 1, z: 0)
+        stage.addSublayer(face)
+        scene.root.addSublayer(stage)
+        scene.frame(at: 0)
+        XCTAssertEqual(scene.frames.renderer.planes.renderCount, 1)
+        XCTAssertEqual(scene.frames.renderer.backingStoreBytes, 0)
+    }
+
     /// A card's two faces in a transform layer, turning: each face is drawn flat once (per
     /// scale step) and only the card's area is repainted, the same pixels as whole frames.
     func testAFlippingCardDrawsItsFacesOnceAndRepaintsOnlyItsArea() {
