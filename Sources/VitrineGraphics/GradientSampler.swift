@@ -79,6 +79,29 @@ struct GradientSampler {
 
     /// `count` pixels of row `y` from device x `x`, into `out`.
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        // One loop per kind, the kind's position function inlined into it.
+        switch kind {
+        case .axial:
+            let axis = axis
+            fill(x: x, y: y, count: count, into: out) { px, py in px * axis.x + py * axis.y }
+        case .radial:
+            let scale = scale
+            fill(x: x, y: y, count: count, into: out) { px, py in (px * px + py * py).squareRoot() * scale }
+        case .conic:
+            let angle0 = angle0
+            fill(x: x, y: y, count: count, into: out) { px, py in
+                let turn = (atan2(py, px) - angle0) / (2 * Double.pi)
+                return turn - turn.rounded(.down)
+            }
+        }
+    }
+
+    /// The pixels of `sample`, `position` giving each one's place along the gradient from its
+    /// place in gradient space relative to the start.
+    @inline(__always)
+    private func fill(
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, _ position: (Double, Double) -> Double
+    ) {
         let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
         var px = first.x - start.x, py = first.y - start.y
         let stepX = inverse.a, stepY = inverse.b
@@ -90,15 +113,7 @@ struct GradientSampler {
         )
         table.withUnsafeBufferPointer { table in
             for i in 0..<count {
-                let t: Double
-                switch kind {
-                case .axial: t = px * axis.x + py * axis.y
-                case .radial: t = (px * px + py * py).squareRoot() * scale
-                case .conic:
-                    var turn = (atan2(py, px) - angle0) / (2 * Double.pi)
-                    turn -= turn.rounded(.down)
-                    t = turn
-                }
+                let t = position(px, py)
                 let clamped = t.isNaN ? 0 : min(max(t, 0), 1)
                 // The threshold added to all four channels at once (none carries into the next:
                 // 4080 + 15 < 2¹⁶), then each channel's 8-bit part taken.
