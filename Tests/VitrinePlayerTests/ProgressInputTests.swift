@@ -49,6 +49,7 @@ final class ProgressInputTests: XCTestCase {
 
     func testFIFOIsCreatedAndSurvivesWritersReopening() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/progress"
         let source = try ProgressSource(.fifo(path))
         var st = stat()
@@ -72,6 +73,7 @@ final class ProgressInputTests: XCTestCase {
 
     func testExistingRegularFileIsNotTakenForAFIFO() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/plain"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
         XCTAssertThrowsError(try ProgressSource(.fifo(path)))
@@ -79,6 +81,7 @@ final class ProgressInputTests: XCTestCase {
 
     func testStateFileIsReReadOnChange() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/state"
         let source = try ProgressSource(.file(path))
         try "PROGRESS 30\nMSG one\nPROGRESS 35\n".write(toFile: path, atomically: true, encoding: .utf8)
