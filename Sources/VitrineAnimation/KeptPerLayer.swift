@@ -41,20 +41,36 @@ final class KeptPerLayer<Value> {
         for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool,
         remake: (_ stale: inout Value?) -> Value
     ) -> Value {
-        let model = layer.model()
-        let id = ObjectIdentifier(model)
-        if let entry = entries[id], entry.owner === model, serves(entry.source, entry.value) {
-            entry.lastPass = pass
-            return entry.value
-        }
-        // The stale value goes first, so a layer's new image (a turning card's plane at its
-        // next scale, a 4K frame's worth) and the one it replaces are not held at once: the
-        // peak of resident memory. A thread drawing with the old one holds its own reference.
-        var stale = entries.removeValue(forKey: id)?.value
+        if let kept = servedValue(for: layer, pass: pass, serves: serves) { return kept }
+        var stale = removeValue(for: layer)
         let value = remake(&stale)
-        renderCount += 1
-        entries[id] = Entry(owner: model, source: layer, value: value, pass: pass)
+        insert(value, for: layer, pass: pass)
         return value
+    }
+
+    /// The kept value for `layer` when `serves` accepts it (given the copy it was made from),
+    /// marked as used by `pass`; else nil.
+    func servedValue(for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool) -> Value? {
+        let model = layer.model()
+        guard let entry = entries[ObjectIdentifier(model)], entry.owner === model, serves(entry.source, entry.value)
+        else { return nil }
+        entry.lastPass = pass
+        return entry.value
+    }
+
+    /// Forgets the layer's value and returns it. A value that no longer serves goes before its
+    /// replacement is made, so a layer's new image (a turning card's plane at its next scale,
+    /// a 4K frame's worth) and the one it replaces are not held at once: the peak of resident
+    /// memory. A thread drawing with the old one holds its own reference.
+    func removeValue(for layer: Layer) -> Value? {
+        entries.removeValue(forKey: ObjectIdentifier(layer.model()))?.value
+    }
+
+    /// Keeps `value`, made from `layer` (a presentation copy), for its model layer.
+    func insert(_ value: Value, for layer: Layer, pass: Int) {
+        let model = layer.model()
+        renderCount += 1
+        entries[ObjectIdentifier(model)] = Entry(owner: model, source: layer, value: value, pass: pass)
     }
 
     /// Keeps the layer's value (if any) through a pass that does not draw it.

@@ -38,6 +38,10 @@ public final class LayerRenderer {
     let crops = ImageCrops()
     /// The flat images of layers in space.
     let planes = KeptPerLayer<PlaneImage>()
+    /// Planes being drawn now, by model layer (under `cacheLock`).
+    var planeJobs: [ObjectIdentifier: PlaneJob] = [:]
+    /// Whether the frame's bands are being drawn on several threads.
+    private(set) var drawingBandsInParallel = false
     private(set) var pass = 0
     /// Whether a background that the first sublayer paints over at once is left unpainted (on;
     /// tests turn it off to compare).
@@ -116,8 +120,10 @@ public final class LayerRenderer {
             dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels, !LayerRenderer.anyOverlap(dirty)
         {
             computeLazyValues(of: root)
+            drawingBandsInParallel = true
             RowBands.forEach(
                 items: bands.indices, BandDrawing(renderer: self, root: root, context: context, background: background))
+            drawingBandsInParallel = false
         } else {
             for band in bands { draw(band, of: root, in: context, background: background) }
         }

@@ -42,6 +42,49 @@ public final class Lock: @unchecked Sendable {
     }
 }
 
+/// A condition variable with a mutex of its own: threads sleep until a change they wait for
+/// has been made and announced.
+public final class Condition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    public init() {
+        mutex.initialize(to: pthread_mutex_t())
+        condition.initialize(to: pthread_cond_t())
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the mutex.
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Makes `change` holding the mutex and wakes every waiting thread.
+    public func announce(_ change: () -> Void) {
+        pthread_mutex_lock(mutex)
+        change()
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Sleeps until `isMet` (checked holding the mutex) is true.
+    public func wait(until isMet: () -> Bool) {
+        pthread_mutex_lock(mutex)
+        while !isMet() { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+}
+
 /// A counting semaphore: a POSIX unnamed semaphore.
 public final class CountingSemaphore: @unchecked Sendable {
     private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)

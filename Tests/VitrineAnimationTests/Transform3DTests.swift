@@ -201,6 +201,49 @@ final class Transform3DTests: XCTestCase {
         }
     }
 
+    /// A plane remade while a frame's bands are drawn on two threads is drawn in strips that
+    /// both take: every frame of a turning card (a gradient face with a title) is the same, to
+    /// the bit, as on one thread, and no plane is left half made.
+    func testAPlaneDrawnInStripsByTheBandThreadsIsThePlaneDrawnWhole() {
+        func make(parallel: Bool) -> RenderScene {
+            let scene = RenderScene(width: 640, height: 360, background: .black)
+            let renderer = scene.frames.renderer
+            renderer.drawsBandsInParallel = parallel
+            renderer.parallelMinimumFramePixels = 0
+            renderer.parallelMinimumPixels = 0
+            let stage = Layer()
+            stage.frame = Rect(x: 0, y: 0, width: 640, height: 360)
+            stage.sublayerTransform = Transform3D(perspective: 700)
+            let face = GradientLayer()
+            face.frame = Rect(x: 170, y: 60, width: 300, height: 240)
+            face.colors = [.redColor, .blueColor]
+            face.startPoint = Point(x: 0, y: 0)
+            face.endPoint = Point(x: 1, y: 1)
+            face.cornerRadius = 20
+            face.masksToBounds = true
+            let title = TextLayer()
+            title.frame = Rect(x: 0, y: 90, width: 300, height: 60)
+            title.string = "Line 3"
+            title.fontSize = 40
+            title.alignmentMode = .center
+            face.addSublayer(title)
+            stage.addSublayer(face)
+            scene.root.addSublayer(stage)
+            scene.frame(at: 0)
+            face.add(linearAnimation("transform.rotation.y", from: 0, to: 1.3, duration: 1), forKey: "turn")
+            return scene
+        }
+        let banded = make(parallel: true), single = make(parallel: false)
+        for i in 1...60 {
+            let t = Double(i) / 60
+            banded.frame(at: t)
+            single.frame(at: t)
+            XCTAssertEqual(maximumChannelDifference(banded.bitmap, single.bitmap), 0, "t = \(t)")
+            XCTAssertTrue(banded.frames.renderer.planeJobs.isEmpty)
+        }
+        XCTAssertGreaterThan(banded.frames.renderer.planes.renderCount, 3, "the plane was remade as it turned")
+    }
+
     /// What a layer in space draws of its own (a gradient here) goes straight into its plane,
     /// which is kept: no backing store is kept beside it.
     func testContentDrawnIntoAPlaneKeepsNoStoreOfItsOwn() {
