@@ -51,12 +51,12 @@ extension LayerRenderer {
     /// The layer's flat image at `scale` over `box` of its plane. The kept one serves while the
     /// layer draws the same in its plane (a turning card's faces are drawn once) at this scale.
     /// Otherwise it is drawn again, in strips of rows that every thread drawing the frame's
-    /// bands and needing it takes in turn: a plane remade in a frame drawn in parallel (4 to
-    /// 17 ms for the turning card's face at 4K) is drawn by all of them, not by one while the
-    /// others wait.
-    private func planeImage(of layer: Layer, scale: (x: Double, y: Double), box: Rect, width: Int, height: Int)
-        -> Image
-    {
+    /// bands and needing it takes in turn: a plane remade in a frame drawn in parallel (5 to
+    /// 9 ms on one thread for the turning card's face at 4K) is drawn by all of them, not by
+    /// one while the others wait.
+    private func planeImage(
+        of layer: Layer, scale: (x: Double, y: Double), box: Rect, width: Int, height: Int
+    ) -> Image {
         func serves(_ source: Layer, _ scaleMade: (x: Double, y: Double), _ boxMade: Rect) -> Bool {
             scaleMade == scale && boxMade == box && layer.drawsTheSame(as: source, ignoring: LayerRenderer.placingKeys)
         }
