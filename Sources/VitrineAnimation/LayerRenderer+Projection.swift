@@ -95,7 +95,8 @@ extension LayerRenderer {
         }
         cacheLock.withLock {
             planes.insert(PlaneImage(image: image, scale: scale, box: box), for: layer, pass: pass)
-            planeJobs[id] = nil
+            // A copy of the same layer needing another scale meanwhile made a job of its own.
+            if planeJobs[id] === job { planeJobs[id] = nil }
         }
         job.finish(with: image)
         return image
