@@ -28,22 +28,9 @@ final class KeptPerLayer<Value> {
     func value(
         for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool, make: () -> Value
     ) -> Value {
-        value(for: layer, pass: pass, serves: serves) { (stale: inout Value?) in
-            stale = nil
-            return make()
-        }
-    }
-
-    /// As `value(for:pass:serves:make:)`, but a new value is made by `remake` from the stale
-    /// one it replaces (nil when there is none), which it may take storage from, and must let
-    /// go (set to nil) before allocating any of its own.
-    func value(
-        for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool,
-        remake: (_ stale: inout Value?) -> Value
-    ) -> Value {
         if let kept = servedValue(for: layer, pass: pass, serves: serves) { return kept }
-        var stale = removeValue(for: layer)
-        let value = remake(&stale)
+        _ = removeValue(for: layer)
+        let value = make()
         insert(value, for: layer, pass: pass)
         return value
     }

@@ -115,8 +115,41 @@ struct GradientSampler {
         var u = Int64((start * 65536).rounded(.down))
         let du = Int64((step * 65536).rounded())
         let top = Int64(Self.tableSize - 1) << 16
-        // The dither thresholds of pixels x, x + 1, x + 2, x + 3 (the 4 × 4 matrix's row
-        // repeats every four pixels), so the loop takes four pixels a turn with no lookup.
+        writeRow(x: x, y: y, count: count, into: out) {
+            let index = Int(truncatingIfNeeded: (min(max(u, 0), top) &+ 32768) >> 16)
+            u &+= du
+            return index
+        }
+        return true
+    }
+
+    /// The pixels of `sample`, `position` giving each one's place along the gradient from its
+    /// place in gradient space relative to the start.
+    @inline(__always)
+    private func fill(
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, _ position: (Double, Double) -> Double
+    ) {
+        let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+        var px = first.x - start.x, py = first.y - start.y
+        let stepX = inverse.a, stepY = inverse.b
+        let last = Double(Self.tableSize - 1)
+        writeRow(x: x, y: y, count: count, into: out) {
+            let t = position(px, py)
+            px += stepX
+            py += stepY
+            return Self.roundedIndex((t.isNaN ? 0 : min(max(t, 0), 1)) * last)
+        }
+    }
+
+    /// Writes `count` pixels of row `y` from device x `x`: the table entries at the indices
+    /// `nextIndex` gives, one call per pixel in order, dithered. The threshold is added to all
+    /// four channels at once (none carries into the next: 4080 + 15 < 2¹⁶), then each
+    /// channel's 8-bit part taken. The matrix's row repeats every four pixels, so the loop
+    /// takes four a turn with their thresholds held, no lookup per pixel.
+    @inline(__always)
+    private func writeRow(
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, _ nextIndex: () -> Int
+    ) {
         let row = (y & 3) * 4
         @inline(__always) func threshold(_ k: Int) -> UInt64 {
             Self.bayer[row + ((x &+ k) & 3)] &* 0x0001_0001_0001_0001
@@ -124,9 +157,7 @@ struct GradientSampler {
         let th0 = threshold(0), th1 = threshold(1), th2 = threshold(2), th3 = threshold(3)
         table.withUnsafeBufferPointer { table in
             @inline(__always) func next(_ threshold: UInt64) -> UInt32 {
-                let index = Int(truncatingIfNeeded: (min(max(u, 0), top) &+ 32768) >> 16)
-                u &+= du
-                let s = (table[index] &+ threshold) >> 4
+                let s = (table[nextIndex()] &+ threshold) >> 4
                 return UInt32(
                     truncatingIfNeeded: (s >> 24) & 0xFF00_0000 | (s >> 16) & 0x00FF_0000 | (s >> 8) & 0x0000_FF00 | s
                         & 0xFF)
@@ -142,46 +173,6 @@ struct GradientSampler {
             if i < count { out[i] = next(th0) }
             if i &+ 1 < count { out[i &+ 1] = next(th1) }
             if i &+ 2 < count { out[i &+ 2] = next(th2) }
-        }
-        return true
-    }
-
-    /// The pixels of `sample`, `position` giving each one's place along the gradient from its
-    /// place in gradient space relative to the start.
-    @inline(__always)
-    private func fill(
-        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, _ position: (Double, Double) -> Double
-    ) {
-        let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
-        var px = first.x - start.x, py = first.y - start.y
-        let stepX = inverse.a, stepY = inverse.b
-        let last = Double(Self.tableSize - 1)
-        let row = (y & 3) * 4
-        let thresholds = (
-            Self.bayer[row] &* 0x0001_0001_0001_0001, Self.bayer[row + 1] &* 0x0001_0001_0001_0001,
-            Self.bayer[row + 2] &* 0x0001_0001_0001_0001, Self.bayer[row + 3] &* 0x0001_0001_0001_0001
-        )
-        table.withUnsafeBufferPointer { table in
-            for i in 0..<count {
-                let t = position(px, py)
-                let clamped = t.isNaN ? 0 : min(max(t, 0), 1)
-                // The threshold added to all four channels at once (none carries into the next:
-                // 4080 + 15 < 2¹⁶), then each channel's 8-bit part taken.
-                let threshold: UInt64
-                switch (x &+ i) & 3 {
-                case 0: threshold = thresholds.0
-                case 1: threshold = thresholds.1
-                case 2: threshold = thresholds.2
-                default: threshold = thresholds.3
-                }
-                let entry = table[Self.roundedIndex(clamped * last)] &+ threshold
-                let s = entry >> 4
-                out[i] = UInt32(
-                    truncatingIfNeeded: (s >> 24) & 0xFF00_0000 | (s >> 16) & 0x00FF_0000 | (s >> 8) & 0x0000_FF00 | s
-                        & 0xFF)
-                px += stepX
-                py += stepY
-            }
         }
     }
 }
