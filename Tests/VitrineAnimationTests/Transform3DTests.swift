@@ -22,6 +22,20 @@ final class Transform3DTests: XCTestCase {
         return (scene, card)
     }
 
+    /// A red-to-blue gradient layer at `frame` on a stage filling `scene`, seen with the eye
+    /// `perspective` away.
+    private func gradientFace(in scene: RenderScene, perspective: Double, frame: Rect) -> GradientLayer {
+        let stage = Layer()
+        stage.frame = scene.root.bounds
+        stage.sublayerTransform = Transform3D(perspective: perspective)
+        let face = GradientLayer()
+        face.frame = frame
+        face.colors = [.redColor, .blueColor]
+        stage.addSublayer(face)
+        scene.root.addSublayer(stage)
+        return face
+    }
+
     /// The box of the pixels at least half covered.
     private func inkBox(_ bitmap: Bitmap) -> (minX: Int, maxX: Int, minY: Int, maxY: Int)? {
         var box: (Int, Int, Int, Int)?
@@ -211,12 +225,7 @@ final class Transform3DTests: XCTestCase {
             renderer.drawsBandsInParallel = parallel
             renderer.parallelMinimumFramePixels = 0
             renderer.parallelMinimumPixels = 0
-            let stage = Layer()
-            stage.frame = Rect(x: 0, y: 0, width: 640, height: 360)
-            stage.sublayerTransform = Transform3D(perspective: 700)
-            let face = GradientLayer()
-            face.frame = Rect(x: 170, y: 60, width: 300, height: 240)
-            face.colors = [.redColor, .blueColor]
+            let face = gradientFace(in: scene, perspective: 700, frame: Rect(x: 170, y: 60, width: 300, height: 240))
             face.startPoint = Point(x: 0, y: 0)
             face.endPoint = Point(x: 1, y: 1)
             face.cornerRadius = 20
@@ -227,8 +236,6 @@ final class Transform3DTests: XCTestCase {
             title.fontSize = 40
             title.alignmentMode = .center
             face.addSublayer(title)
-            stage.addSublayer(face)
-            scene.root.addSublayer(stage)
             scene.frame(at: 0)
             face.add(linearAnimation("transform.rotation.y", from: 0, to: 1.3, duration: 1), forKey: "turn")
             return scene
@@ -248,15 +255,8 @@ final class Transform3DTests: XCTestCase {
     /// which is kept: no backing store is kept beside it.
     func testContentDrawnIntoAPlaneKeepsNoStoreOfItsOwn() {
         let scene = RenderScene(width: 400, height: 300, background: .black)
-        let stage = Layer()
-        stage.frame = Rect(x: 0, y: 0, width: 400, height: 300)
-        stage.sublayerTransform = Transform3D(perspective: 800)
-        let face = GradientLayer()
-        face.frame = Rect(x: 100, y: 75, width: 200, height: 150)
-        face.colors = [.redColor, .blueColor]
+        let face = gradientFace(in: scene, perspective: 800, frame: Rect(x: 100, y: 75, width: 200, height: 150))
         face.transform = Transform3D(rotationAngle: 0.6, x: 0, y: 1, z: 0)
-        stage.addSublayer(face)
-        scene.root.addSublayer(stage)
         scene.frame(at: 0)
         XCTAssertEqual(scene.frames.renderer.planes.renderCount, 1)
         XCTAssertEqual(scene.frames.renderer.backingStoreBytes, 0)
