@@ -7,11 +7,10 @@ final class BackgroundWork<Value>: @unchecked Sendable {
     /// Written by the worker before it signals `done`, read by `wait()` after: never both at once.
     private var result: Result<Value, any Error>?
 
-    /// Starts `work` on a thread called `name`.
-    init(name: String, _ work: @escaping @Sendable () throws -> Value) {
+    init(_ work: @escaping @Sendable () throws -> Value) {
         do {
             // The loader parses TOML and decodes images: the main thread's 8 MiB of stack.
-            try SystemThread.start(name: name, stackSize: 8 << 20) { [self] in
+            try SystemThread.start(name: "vitrine-load", stackSize: 8 << 20) { [self] in
                 result = Result { try work() }
                 done.signal()
             }

@@ -110,7 +110,7 @@ struct PlayCommand: ParsableCommand {
         // (fontconfig reads its whole configuration on first use). A third thread for fontconfig
         // was no faster: this one mostly waits for the display server.
         let file = config
-        let loading = BackgroundWork(name: "vitrine-load") { try PlaylistLoader.load(file: file) }
+        let loading = BackgroundWork { try PlaylistLoader.load(file: file) }
         let opened = backend == .headless ? nil : openDisplayNow(underSystemd: underSystemd)
         let drawingBitmap = opened.map { $0.makeDrawingBitmap(size: $0.size) }
         _ = try? Font(size: 12)
