@@ -1,0 +1,100 @@
+import XCTest
+@testable import VitrineGraphics
+
+/// The blur's fast loops (columns in strips, the mean as a multiply) give the values of the
+/// plain one: each pass a box's sum divided by its width, row by row and then column by column.
+final class GaussianBlurTests: XCTestCase {
+    func testTheBlurEqualsThePlainBoxPasses() {
+        var random = SystemRandomNumberGenerator()
+        // Odd and even box widths, a box wider than the mask, masks narrower and wider than a
+        // strip of columns, a solid block (the card of a shadow) and noise.
+        let cases: [(width: Int, height: Int, sigma: Double)] = [
+            (1, 1, 0.4), (7, 3, 1), (40, 33, 3), (64, 10, 2.2), (65, 70, 5.5), (130, 90, 12), (3, 200, 20),
+            (150, 140, 40), (31, 17, 80)
+        ]
+        for (width, height, sigma) in cases {
+            for solid in [false, true] {
+                let mask = AlphaMask(bounds: IntRect(x: 5, y: -3, width: width, height: height))
+                for i in 0..<(width * height) {
+                    let x = i % width, y = i / width
+                    let inside = x > width / 5 && x < width * 4 / 5 && y > height / 6 && y < height * 5 / 6
+                    mask.bytes[i] = solid ? (inside ? 255 : 0) : UInt8.random(in: 0...255, using: &random)
+                }
+                let fast = GaussianBlur.blurred(mask, sigma: sigma)
+                let plain = Self.plainBlur(mask, sigma: sigma)
+                let pad = GaussianBlur.spread(sigma: sigma)
+                XCTAssertEqual(
+                    fast.bounds, IntRect(x: 5 - pad, y: -3 - pad, width: width + 2 * pad, height: height + 2 * pad))
+                let count = fast.bounds.area
+                XCTAssertEqual(plain.count, count)
+                let differing = (0..<count).filter { fast.bytes[$0] != plain[$0] }.count
+                XCTAssertEqual(differing, 0, "\(width)x\(height) σ \(sigma) solid \(solid)")
+            }
+        }
+    }
+
+    /// The rounded means of every box up to 256 wide (eight at a time, in 32 bits) and of
+    /// wider ones (one at a time, in 64 bits), up to the widest: for sums across 0…255·width,
+    /// and every sum next to a multiple of the width, where a multiply too coarse would carry
+    /// the quotient to the next integer.
+    func testTheBoxMeanIsTheRoundedQuotient() {
+        let sizes = Array(1...GaussianBlur.BoxMean.widestInVectors) + [257, 1000, 4095, 18801, 32768, 65535]
+        for size in sizes {
+            let mean = GaussianBlur.BoxMean(size: size)
+            var sums = Array(stride(from: 0, through: 255 * size, by: size / 8 + 1))
+            for k in 0...256 {
+                for n in (k * size - 2)...(k * size + 1) where n - size / 2 >= 0 && n - size / 2 <= 255 * size {
+                    sums.append(n - size / 2)
+                }
+            }
+            let values = sums.map { Int32($0) }
+            var out = [UInt8](repeating: 0, count: values.count)
+            values.withUnsafeBufferPointer { sums in
+                out.withUnsafeMutableBufferPointer {
+                    mean.write(sums.baseAddress!, count: sums.count, to: $0.baseAddress!)
+                }
+            }
+            var wrong = 0
+            for (sum, value) in zip(values, out) {
+                let expected = (Int(sum) + size / 2) / size
+                if Int(value) != expected || Int(mean(sum)) != expected { wrong += 1 }
+            }
+            XCTAssertEqual(wrong, 0, "size \(size)")
+        }
+    }
+
+    /// The three boxes per direction computed the plain way: every row through a line, every
+    /// column gathered into one, a division per value.
+    private static func plainBlur(_ mask: AlphaMask, sigma: Double) -> [UInt8] {
+        let pad = GaussianBlur.spread(sigma: sigma)
+        let b = mask.bounds
+        let width = b.width + 2 * pad, height = b.height + 2 * pad
+        var out = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<b.height {
+            for x in 0..<b.width { out[(y + pad) * width + x + pad] = mask.bytes[y * b.width + x] }
+        }
+        let boxes = GaussianBlur.boxes(sigma: sigma)
+        func pass(_ input: [UInt8], _ box: GaussianBlur.Box) -> [UInt8] {
+            func value(_ i: Int) -> Int { i >= 0 && i < input.count ? Int(input[i]) : 0 }
+            var sum = 0
+            for k in 0..<box.size { sum += value(box.offset + k) }
+            var output = [UInt8](repeating: 0, count: input.count)
+            for i in input.indices {
+                output[i] = UInt8((sum + box.size / 2) / box.size)
+                sum += value(i + box.offset + box.size) - value(i + box.offset)
+            }
+            return output
+        }
+        for y in 0..<height {
+            var line = Array(out[(y * width)..<((y + 1) * width)])
+            for box in boxes { line = pass(line, box) }
+            for x in 0..<width { out[y * width + x] = line[x] }
+        }
+        for x in 0..<width {
+            var line = (0..<height).map { out[$0 * width + x] }
+            for box in boxes { line = pass(line, box) }
+            for y in 0..<height { out[y * width + x] = line[y] }
+        }
+        return out
+    }
+}
