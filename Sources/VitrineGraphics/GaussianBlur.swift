@@ -104,12 +104,13 @@ enum GaussianBlur {
     }
 
     /// A box's rounded mean, `(sum + size / 2) / size`, as a multiply and a shift. With
-    /// n = sum + size / 2 < 256·size and m = ⌈2ˢ / size⌉, n·m / 2ˢ exceeds n / size by less than
-    /// n·size / (size·2ˢ) < 256·size / 2ˢ, which stays below 1 / size (so the quotient never
-    /// carries to the next integer) while 256·size² < 2ˢ. Boxes up to 256 wide take s = 24, so
-    /// n·m (below 255.5·2²⁴ + 256²) fits 32 bits and eight are computed at once; wider ones take
-    /// s = 40 in 64 bits, one at a time, which holds below 2¹⁶. A shadow's σ is at most 10⁴
-    /// device pixels (`Shadow.device(under:)`), a box at most 18,801 wide.
+    /// n = sum + size / 2 < 256·size and m = ⌈2ˢ / size⌉, n·m / 2ˢ exceeds n / size by
+    /// n·(m·size − 2ˢ) / (size·2ˢ) ≤ n·(size − 1) / (size·2ˢ), which stays below 1 / size (so the
+    /// quotient never carries to the next integer) while 256·size·(size − 1) ≤ 2ˢ. Boxes up to
+    /// 256 wide take s = 24, so n·m (below 255.5·2²⁴ + 256²) fits 32 bits and eight are computed
+    /// at once; wider ones take s = 40 in 64 bits, one at a time, which holds below 2¹⁶. A
+    /// shadow's σ is at most 10⁴ device pixels (`Shadow.device(under:)`), a box at most 18,801
+    /// wide.
     struct BoxMean {
         static let widest = 1 << 16 - 1
         static let widestInVectors = 256

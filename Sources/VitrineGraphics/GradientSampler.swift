@@ -127,7 +127,7 @@ struct GradientSampler {
         let a = (folds ? low - high : low) / (folds ? low + high : high)
         let base = folds ? Double.pi / 4 : 0
         // The twelve terms in pairs, then pairs of pairs (Estrin's scheme): a few multiplies
-        // deep instead of twelve in a chain, so neighbouring pixels' overlap.
+        // deep instead of a chain of twelve, so neighbouring pixels' work overlaps.
         let w = a * a, w2 = w * w
         let w4 = w2 * w2
         let p0 = (1 - w * (1.0 / 3)) + (1.0 / 5 - w * (1.0 / 7)) * w2
