@@ -1,6 +1,7 @@
 // Memory operations the renderer's pixel loops need and Swift cannot express: wmemset from
 // <wchar.h> (a 32-bit fill with the widest stores the CPU has, chosen at run time; Swift's
-// Glibc module does not import it), cache prefetch hints, and glibc's mallopt.
+// Glibc module does not import it), cache prefetch hints, glibc's mallopt, and counters that
+// several threads add to without a lock.
 #include <wchar.h>
 #include <malloc.h>
 
@@ -24,4 +25,15 @@ static inline void vitrine_prefetch_for_write(const void *address) {
 /// Asks the CPU to bring the cache line at `address` towards the core, to be read. A hint.
 static inline void vitrine_prefetch_for_read(const void *address) {
     __builtin_prefetch(address, 0, 3);
+}
+
+/// Adds `value` to the count at `count` atomically, ordered with nothing else (a statistic
+/// read once the threads adding to it are done); returns the new count.
+static inline long vitrine_count_add(long *count, long value) {
+    return __atomic_add_fetch(count, value, __ATOMIC_RELAXED);
+}
+
+/// The count at `count`, read atomically.
+static inline long vitrine_count_load(const long *count) {
+    return __atomic_load_n(count, __ATOMIC_RELAXED);
 }

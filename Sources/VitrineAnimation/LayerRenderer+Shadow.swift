@@ -48,7 +48,7 @@ extension LayerRenderer {
         let hidden =
             skipsHiddenShadows && ctx.alpha >= 1 && !ctx.hasClipMask
             ? opaqueInterior(of: layer, toDevice: t, levels: 4).map { $0.intersection(ctx.clipBoundingBox) } : nil
-        if let hidden { cacheLock.withLock { hiddenShadowPixels += hidden.area } }
+        if let hidden { hiddenShadows.add(hidden.area) }
         if layer.masksToBounds {
             ctx.saveGState()
             ctx.clip(toRoundedRect: layer.bounds.standardized, cornerRadius: layer.clampedCornerRadius)

@@ -29,7 +29,10 @@ import VitrineSystem
 public final class LayerRenderer {
     /// How many times a layer's `draw(in:)` ran for its contents (backing store redraws and
     /// direct draws of layers that draw themselves; shape layers not counted).
-    public private(set) var contentDrawCount = 0
+    public var contentDrawCount: Int { contentDraws.value }
+    /// The counts the threads drawing bands add to, each without taking `cacheLock`.
+    private let contentDraws = SharedCount(), coveredBackgrounds = SharedCount()
+    let hiddenShadows = SharedCount()
 
     private var stores: [ObjectIdentifier: BackingStore] = [:]
     /// The blurred shapes of layer shadows.
@@ -47,12 +50,12 @@ public final class LayerRenderer {
     /// tests turn it off to compare).
     var skipsCoveredBackgrounds = true
     /// How many backgrounds were left unpainted so (for tests).
-    private(set) var coveredBackgroundCount = 0
+    var coveredBackgroundCount: Int { coveredBackgrounds.value }
     /// Whether a shadow is left unpainted under the part of its layer's body that paints
     /// opaque as it begins (`opaqueInterior`); off only to compare in tests.
     var skipsHiddenShadows = true
     /// Shadow pixels left unpainted so, since the renderer was made (for tests).
-    var hiddenShadowPixels = 0
+    var hiddenShadowPixels: Int { hiddenShadows.value }
     /// Dirty rectangles over this many pixels are drawn in bands of whole rows holding at least
     /// this many (the default: just enough for a band's large loops to be shared among the
     /// cores, `RowBands`).
@@ -71,8 +74,8 @@ public final class LayerRenderer {
     /// its projection in about the frame's time).
     public var parallelMinimumPixels = 1 << 20
     /// Held while the caches the threads drawing bands share are looked up or filled: backing
-    /// stores, shadows, planes, crops and the counters. Recursive: filling a cache draws
-    /// layers, which look up theirs.
+    /// stores, shadows, planes and crops. Recursive: filling a cache draws layers, which look
+    /// up theirs.
     let cacheLock = Lock(recursive: true)
     /// The bands of the repaint being drawn (one array for every frame).
     private var bands: [IntRect] = []
@@ -373,7 +376,7 @@ public final class LayerRenderer {
         let radius = layer.clampedCornerRadius
         if let color = layer.backgroundColor, color.alpha > 0 {
             if skipsCoveredBackgrounds, firstSublayerCoversClip(of: layer, in: ctx) {
-                cacheLock.withLock { coveredBackgroundCount += 1 }
+                coveredBackgrounds.add(1)
             } else {
                 ctx.fill(bounds, cornerRadius: radius, color: color)
             }
@@ -517,7 +520,7 @@ public final class LayerRenderer {
             }
             store.redraw(layer, transform: toStore, extent: extent, width: device.width, height: device.height)
             store.changedAtLastDraw = !unchanged
-            contentDrawCount += 1
+            contentDraws.add(1)
         }
         let bitmap = store.bitmap
         cacheLock.unlock()
@@ -533,7 +536,7 @@ public final class LayerRenderer {
         ctx.clip(to: extent)
         layer.draw(in: ctx)
         ctx.restoreGState()
-        cacheLock.withLock { contentDrawCount += 1 }
+        contentDraws.add(1)
     }
 
     /// Whether a running animation of one of the layer's drawing keys changes its drawing
