@@ -89,24 +89,12 @@ struct GradientSampler {
             let scale = scale
             fill(x: x, y: y, count: count, into: out) { px, py in (px * px + py * py).squareRoot() * scale }
         case .conic:
-            fillConic(x: x, y: y, count: count, into: out)
-        }
-    }
-
-    /// A conic gradient's row: each pixel's turn from the first colour's angle, in its own loop
-    /// (the angle inlined, no call per pixel).
-    private func fillConic(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
-        var px = first.x - start.x, py = first.y - start.y
-        let stepX = inverse.a, stepY = inverse.b
-        let last = Double(Self.tableSize - 1), angle0 = angle0
-        writeRow(x: x, y: y, count: count, into: out) {
-            var turn = (Self.angle(py, px) - angle0) * (0.5 / Double.pi)
-            px += stepX
-            py += stepY
-            // `turn - turn.rounded(.down)` for turn in [−1, 2), without libm's floor.
-            if turn < 0 { turn += 1 } else if turn >= 1 { turn -= 1 }
-            return Self.roundedIndex((turn.isNaN ? 0 : min(max(turn, 0), 1)) * last)
+            let angle0 = angle0
+            fill(x: x, y: y, count: count, into: out) { px, py in
+                let turn = (Self.angle(py, px) - angle0) * (0.5 / Double.pi)
+                // `turn - turn.rounded(.down)` for turn in [−1, 2), without libm's floor.
+                return turn < 0 ? turn + 1 : turn >= 1 ? turn - 1 : turn
+            }
         }
     }
 
