@@ -24,20 +24,28 @@ extension LayerRenderer {
             cacheLock.withLock { shadows.keep(layer, pass: pass) }
             return
         }
-        // The kept shape serves while what casts it is the same and it only moved by whole pixels.
+        // The kept shape serves while what casts it is the same and it only moved by whole pixels,
+        // as long as it still covers the part of its reach on the target (it is blurred only
+        // there, so that a huge radius costs no more than the target).
         // Shared by the threads drawing a frame's bands: one makes it, the others wait for it.
         let shape = cacheLock.withLock {
             shadows.value(
                 for: layer, pass: pass,
                 serves: { source, kept in
-                    kept.region.moved(by: LayerRenderer.wholePixelMove(from: kept.transform, to: t)) == region
+                    let move = LayerRenderer.wholePixelMove(from: kept.transform, to: t)
+                    return kept.region.moved(by: move) == region
+                        && kept.blurred.moved(by: move)?.contains(reach.intersection(target)) == true
                         && LayerRenderer.castsTheSameShadow(layer, as: source)
                 },
                 make: {
                     let mask =
-                        layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, filling: $0) }
-                        ?? ctx.renderShadowMask(shadow, over: region) { renderBody(of: layer, in: ctx) }
-                    return ShadowShape(mask: mask, transform: t, region: region)
+                        layer.shadowPath.map {
+                            ctx.renderShadowMask(shadow, over: region, keeping: target, filling: $0)
+                        }
+                        ?? ctx.renderShadowMask(shadow, over: region, keeping: target) {
+                            renderBody(of: layer, in: ctx)
+                        }
+                    return ShadowShape(mask: mask, transform: t, region: region, blurred: reach.intersection(target))
                 })
         }
         guard let move = LayerRenderer.wholePixelMove(from: shape.transform, to: t) else { return }
@@ -106,11 +114,13 @@ extension LayerRenderer {
 }
 
 /// A shadow's blurred shape as made: the mask in device pixels, the device transform it was made
-/// under and the region captured.
+/// under, the region captured and the region blurred (what of the shadow's reach was on the
+/// target).
 struct ShadowShape {
     let mask: AlphaMask
     let transform: Transform2D
     let region: IntRect
+    let blurred: IntRect
 }
 
 extension IntRect {

@@ -14,68 +14,113 @@ enum GaussianBlur {
         max(1, Int((sigma * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down)))
     }
 
-    /// `mask` blurred by σ (device pixels, at most 10⁴), over its bounds grown by
-    /// `spread(sigma:)`.
+    /// `mask` blurred by σ (device pixels, above 0 and at most 10⁴), over its bounds grown by
+    /// `spread(sigma:)`, or only over the part of those inside `window`: the values there are
+    /// the same, and the work and memory are bounded by the window and the mask, not by the
+    /// spread (a huge radius on a small screen).
     ///
     /// Every pass runs down columns, a strip of `stripColumns` of them at a time with a running
     /// sum per column, so it reads memory in order and the compiler vectorises it across the
     /// strip; the row passes run on strips of rows turned on their side. Each output is a box's
     /// sum divided by its width (`BoxMean`): the values of the plain loop, a row at a time and
     /// then a column at a time (`GaussianBlurTests` compares).
-    static func blurred(_ mask: AlphaMask, sigma: Double) -> AlphaMask {
+    static func blurred(_ mask: AlphaMask, sigma: Double, within window: IntRect? = nil) -> AlphaMask {
+        precondition(sigma > 0, "a blur of σ \(sigma)")
         let pad = spread(sigma: sigma)
         let b = mask.bounds
-        let out = AlphaMask(
-            bounds: IntRect(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad))
-        guard !b.isEmpty else { return out }
-        let width = out.bounds.width, height = out.bounds.height
-        for y in 0..<b.height {
-            (out.bytes + (y + pad) * width + pad).update(from: mask.row(b.y + y), count: b.width)
-        }
-        guard pad > 0 else { return out }
+        let grown = IntRect(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad)
+        guard !b.isEmpty else { return AlphaMask(bounds: IntRect(x: b.x, y: b.y, width: 0, height: 0)) }
+        let out = AlphaMask(bounds: window.map { grown.intersection($0) } ?? grown)
+        let o = out.bounds
+        guard !o.isEmpty else { return out }
         let boxes = self.boxes(sigma: sigma)
-        let capacity = max(width, height) * stripColumns
+        // Across, the rows of the mask the passes down can reach, into the window's columns;
+        // the other rows are 0 and stay 0.
+        let rows = max(b.y, o.y - pad)..<max(max(b.y, o.y - pad), min(b.maxY, o.maxY + pad))
+        let across = Lines(boxes, input: b.x..<b.maxX, output: o.x..<o.maxX)
+        let down = Lines(boxes, input: rows, output: o.y..<o.maxY)
+        let capacity = max(across.longest, down.longest) * stripColumns
         let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: stripColumns)
+        let middle = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rows.count * o.width))
         defer {
             strip.deallocate()
             scratch.deallocate()
             sums.deallocate()
+            middle.deallocate()
         }
-        /// The three passes down `columns` columns of `rows` rows in `strip`; the result in `scratch`.
-        func blurStrip(columns: Int, rows: Int) {
-            for (k, box) in boxes.enumerated() {
-                let (from, to) = k % 2 == 0 ? (strip, scratch) : (scratch, strip)
-                blurColumns(from, into: to, columns: columns, rows: rows, box, sums: sums)
+        // A strip of rows is laid with each row as a column of `strip`.
+        var top = rows.lowerBound
+        while top < rows.upperBound {
+            let count = min(stripColumns, rows.upperBound - top)
+            for r in 0..<count {
+                let row = mask.row(top + r)
+                for x in 0..<b.width { strip[x &* count &+ r] = row[x] }
             }
+            let result = across.blur(strip, scratch, lanes: count, sums: sums)
+            for r in 0..<count {
+                let row = middle + (top + r - rows.lowerBound) * o.width
+                for x in 0..<o.width { row[x] = result[x &* count &+ r] }
+            }
+            top += count
         }
-        // Across: the padding rows are 0 and stay 0. A strip of rows is laid with each row as a
-        // column of `strip`.
-        var top = pad
-        while top < pad + b.height {
-            let rows = min(stripColumns, pad + b.height - top)
-            for r in 0..<rows {
-                let row = out.bytes + (top + r) * width
-                for x in 0..<width { strip[x &* rows &+ r] = row[x] }
-            }
-            blurStrip(columns: rows, rows: width)
-            for r in 0..<rows {
-                let row = out.bytes + (top + r) * width
-                for x in 0..<width { row[x] = scratch[x &* rows &+ r] }
-            }
-            top += rows
-        }
-        // Down.
         var left = 0
-        while left < width {
-            let columns = min(stripColumns, width - left)
-            for y in 0..<height { (strip + y * columns).update(from: out.bytes + y * width + left, count: columns) }
-            blurStrip(columns: columns, rows: height)
-            for y in 0..<height { (out.bytes + y * width + left).update(from: scratch + y * columns, count: columns) }
-            left += columns
+        while left < o.width {
+            let count = min(stripColumns, o.width - left)
+            for y in 0..<rows.count { (strip + y * count).update(from: middle + y * o.width + left, count: count) }
+            let result = down.blur(strip, scratch, lanes: count, sums: sums)
+            for y in 0..<o.height { (out.row(o.y + y) + left).update(from: result + y * count, count: count) }
+            left += count
         }
         return out
+    }
+
+    /// The three passes along lines whose input is on positions `input` and whose result is
+    /// wanted on `output`. Each pass computes only where its result can be other than 0 and
+    /// the passes after it read; every position it does not compute is 0 to the next.
+    private struct Lines {
+        let boxes: [Box]
+        let input: Range<Int>
+        /// The positions each pass computes; the last one's is the output.
+        let passes: [Range<Int>]
+
+        init(_ boxes: [Box], input: Range<Int>, output: Range<Int>) {
+            self.boxes = boxes
+            self.input = input
+            var passes: [Range<Int>] = []
+            var reached = input
+            for (k, box) in boxes.enumerated() {
+                // The result at u reads positions u + offset ..< u + offset + size.
+                reached = (reached.lowerBound - box.offset - box.size + 1)..<(reached.upperBound - box.offset)
+                // The passes after it read from `lead` before an output position to `lag` after it.
+                let later = boxes[(k + 1)...]
+                let lead = later.reduce(0) { $0 - $1.offset }, lag = later.reduce(0) { $0 + $1.offset + $1.size - 1 }
+                let read = (output.lowerBound - lead)..<(output.upperBound + lag)
+                passes.append(k == boxes.count - 1 ? output : reached.clamped(to: read))
+            }
+            self.passes = passes
+        }
+
+        /// The most positions a buffer holds.
+        var longest: Int { max(input.count, passes.map(\.count).max() ?? 0) }
+
+        /// Blurs `lanes` lines laid across `strip` (position u of lane l at
+        /// `(u - input.lowerBound) · lanes + l`); returns the buffer holding the result, laid
+        /// out the same way from the output's first position.
+        func blur(
+            _ strip: UnsafeMutablePointer<UInt8>, _ scratch: UnsafeMutablePointer<UInt8>, lanes: Int,
+            sums: UnsafeMutablePointer<Int32>
+        ) -> UnsafeMutablePointer<UInt8> {
+            var from = input
+            for (k, box) in boxes.enumerated() {
+                let (source, target) = k % 2 == 0 ? (strip, scratch) : (scratch, strip)
+                GaussianBlur.blurColumns(
+                    source, from, into: target, passes[k], columns: lanes, box, sums: sums)
+                from = passes[k]
+            }
+            return boxes.count % 2 == 1 ? scratch : strip
+        }
     }
 
     /// Columns blurred together: a strip this wide of a tall mask stays in a core's cache.
@@ -153,23 +198,24 @@ enum GaussianBlur {
         }
     }
 
-    /// One box pass down `columns` columns of `rows` rows (`columns` bytes apart), every column
-    /// with its own running sum in `sums`.
+    /// One box pass down `columns` columns: `input` holds positions `from` (`columns` bytes
+    /// apart), every other position being 0; the result for positions `to` goes to `output`,
+    /// every column with its own running sum in `sums`.
     private static func blurColumns(
-        _ input: UnsafeMutablePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, columns: Int, rows: Int,
-        _ box: Box, sums: UnsafeMutablePointer<Int32>
+        _ input: UnsafeMutablePointer<UInt8>, _ from: Range<Int>, into output: UnsafeMutablePointer<UInt8>,
+        _ to: Range<Int>, columns: Int, _ box: Box, sums: UnsafeMutablePointer<Int32>
     ) {
         sums.update(repeating: 0, count: columns)
-        @inline(__always) func add(row: Int, _ sign: Int32) {
-            guard row >= 0 && row < rows else { return }
-            let values = input + row &* columns
+        @inline(__always) func add(_ u: Int, _ sign: Int32) {
+            guard u >= from.lowerBound && u < from.upperBound else { return }
+            let values = input + (u &- from.lowerBound) &* columns
             for x in 0..<columns { sums[x] &+= sign &* Int32(values[x]) }
         }
-        for k in 0..<box.size { add(row: box.offset &+ k, 1) }
-        for i in 0..<rows {
-            box.mean.write(sums, count: columns, to: output + i &* columns)
-            add(row: i &+ box.offset &+ box.size, 1)
-            add(row: i &+ box.offset, -1)
+        for u in (to.lowerBound &+ box.offset)..<(to.lowerBound &+ box.offset &+ box.size) { add(u, 1) }
+        for u in to {
+            box.mean.write(sums, count: columns, to: output + (u &- to.lowerBound) &* columns)
+            add(u &+ box.offset &+ box.size, 1)
+            add(u &+ box.offset, -1)
         }
     }
 }

@@ -39,11 +39,11 @@ extension GraphicsContext {
             body()
             return
         }
-        // Only what can reach the clip once blurred is captured.
+        // Only what can reach the clip once blurred is captured, and only the clip is blurred.
         let clip = state.clipBox, spread = device.spread
         let region = IntRect(
             x: clip.x - spread, y: clip.y - spread, width: clip.width + 2 * spread, height: clip.height + 2 * spread)
-        let blurred = renderShadowMask(shadow, over: region, body)
+        let blurred = renderShadowMask(shadow, over: region, keeping: clip, body)
         fill(blurred, offsetX: 0, offsetY: 0, color: shadow.color, opacity: shadow.opacity)
         body()
     }
@@ -52,8 +52,11 @@ extension GraphicsContext {
     /// now or later: the alpha of what `body` draws under the current transform moved by the
     /// shadow's offset, captured inside `region` (device pixels) whatever the current clip is —
     /// so a kept mask does not depend on the rectangle being repainted when it was made — and
-    /// blurred by the shadow's σ. Empty when the shadow cannot be drawn.
-    public func renderShadowMask(_ shadow: Shadow, over region: IntRect, _ body: () -> Void) -> AlphaMask {
+    /// blurred by the shadow's σ, kept only inside `window` (device pixels) when one is given.
+    /// Empty when the shadow cannot be drawn.
+    public func renderShadowMask(
+        _ shadow: Shadow, over region: IntRect, keeping window: IntRect? = nil, _ body: () -> Void
+    ) -> AlphaMask {
         guard let device = shadow.device(under: state.transform) else {
             return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
         }
@@ -63,13 +66,15 @@ extension GraphicsContext {
         state.clipBox = region
         let shape = renderAlphaMask(body)
         restoreGState()
-        return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma) : shape.copy()
+        return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma, within: window) : shape.copy()
     }
 
     /// `renderShadowMask(_:over:_:)` of a shadow path filled opaque (Core Animation's
     /// `shadowPath`): the path's coverage goes straight into the mask, not through a colour
     /// capture four times its size. The same mask to the bit (a test compares them).
-    public func renderShadowMask(_ shadow: Shadow, over region: IntRect, filling path: Path) -> AlphaMask {
+    public func renderShadowMask(
+        _ shadow: Shadow, over region: IntRect, keeping window: IntRect? = nil, filling path: Path
+    ) -> AlphaMask {
         guard let device = shadow.device(under: state.transform) else {
             return AlphaMask(bounds: IntRect(x: 0, y: 0, width: 0, height: 0))
         }
@@ -81,7 +86,7 @@ extension GraphicsContext {
         }
         let shape = AlphaMask(bounds: rasterizer.bounds)
         writeAccumulatedCoverage(rule: .nonZero, into: shape, times: nil)
-        return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma) : shape
+        return device.sigma > 0 ? GaussianBlur.blurred(shape, sigma: device.sigma, within: window) : shape
     }
 
     /// Paints `mask`, moved by whole device pixels, in `color` at `opacity` times the global

@@ -146,6 +146,35 @@ final class LayerShadowTests: XCTestCase {
         XCTAssertEqual(scene.frames.renderer.shadows.renderCount, 4)
     }
 
+    /// The kept shape is blurred only over the target: a huge radius costs a mask the target's
+    /// size, and a move that would bring in what was cut off makes a new shape.
+    func testTheKeptShapeIsBlurredOnlyOverTheTarget() {
+        let (huge, hugeLayer) = squareShadowScene(shadowPath: false)
+        hugeLayer.shadowRadius = 19_999
+        huge.frame(at: 0)
+        XCTAssertEqual(huge.frames.renderer.shadows.renderCount, 1)
+        // The shadow's reach runs past the target on the left (σ 30, about 90 pixels): a move
+        // left is still covered, a move right is not.
+        let (scene, layer) = squareShadowScene(shadowPath: false)
+        layer.shadowRadius = 60
+        scene.frame(at: 0)
+        layer.position.x -= 3
+        scene.frame(at: 1)
+        XCTAssertEqual(scene.frames.renderer.shadows.renderCount, 1)
+        layer.position.x += 6
+        scene.frame(at: 2)
+        XCTAssertEqual(scene.frames.renderer.shadows.renderCount, 2)
+        for (dx, t) in [(-3.0, 3.0), (4, 4)] {
+            layer.position.x += dx
+            scene.frame(at: t)
+            let fresh = squareShadowScene(shadowPath: false)
+            fresh.1.shadowRadius = 60
+            fresh.1.position.x = layer.position.x
+            fresh.0.frame(at: 0)
+            XCTAssertTrue(samePixels(scene.bitmap, fresh.0.bitmap), "moved by \(dx)")
+        }
+    }
+
     func testDamageTrackedFramesEqualWholeRepaintsWithShadows() {
         func make() -> (RenderScene, [Layer]) {
             let scene = RenderScene(width: 640, height: 400, background: .white)

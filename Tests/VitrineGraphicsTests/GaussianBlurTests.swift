@@ -33,6 +33,51 @@ final class GaussianBlurTests: XCTestCase {
         }
     }
 
+    /// Blurred only inside a window, the values are the whole blur's there, whether the window
+    /// holds the mask, cuts it, lies beside it or is much smaller than the blur's reach.
+    func testTheBlurInsideAWindowIsTheWholeBlurThere() {
+        var random = SystemRandomNumberGenerator()
+        let cases: [(width: Int, height: Int, sigma: Double)] = [(30, 20, 3), (70, 90, 12), (12, 9, 150)]
+        for (width, height, sigma) in cases {
+            let mask = AlphaMask(bounds: IntRect(x: -4, y: 7, width: width, height: height))
+            for i in 0..<(width * height) { mask.bytes[i] = UInt8.random(in: 0...255, using: &random) }
+            let plain = Self.plainBlur(mask, sigma: sigma)
+            let pad = GaussianBlur.spread(sigma: sigma)
+            let grown = IntRect(x: -4 - pad, y: 7 - pad, width: width + 2 * pad, height: height + 2 * pad)
+            let windows = [
+                grown, IntRect(x: 0, y: 0, width: 25, height: 17),
+                IntRect(x: -4 - pad - 9, y: 3, width: 20, height: 300),
+                IntRect(x: width + pad / 2, y: height + pad / 3, width: 70, height: 5),
+                IntRect(x: 10, y: 9, width: 1, height: 1), IntRect(x: -1_000, y: 0, width: 5, height: 5)
+            ]
+            for window in windows {
+                let fast = GaussianBlur.blurred(mask, sigma: sigma, within: window)
+                let expected = grown.intersection(window)
+                XCTAssertEqual(fast.bounds, expected, "σ \(sigma) window \(window)")
+                var differing = 0
+                for y in expected.y..<expected.maxY {
+                    for x in expected.x..<expected.maxX {
+                        let whole = plain[(y - grown.y) * grown.width + x - grown.x]
+                        if fast.row(y)[x - expected.x] != whole { differing += 1 }
+                    }
+                }
+                XCTAssertEqual(differing, 0, "σ \(sigma) window \(window)")
+            }
+        }
+    }
+
+    /// The widest blur a shadow can ask for on a small target: a mask the size of the target,
+    /// not one grown by the spread of 28,000 pixels each way.
+    func testAHugeBlurInsideASmallWindowStaysItsSize() {
+        let mask = AlphaMask(bounds: IntRect(x: 40, y: 30, width: 100, height: 80))
+        mask.bytes.update(repeating: 255, count: 100 * 80)
+        let window = IntRect(x: 0, y: 0, width: 320, height: 200)
+        let blurred = GaussianBlur.blurred(mask, sigma: 1e4, within: window)
+        XCTAssertEqual(blurred.bounds, window)
+        // 8,000 opaque pixels spread over a Gaussian of σ 10⁴: far below one level everywhere.
+        XCTAssertEqual((0..<window.area).map { Int(blurred.bytes[$0]) }.max(), 0)
+    }
+
     /// The rounded means of every box up to 256 wide (eight at a time, in 32 bits) and of
     /// wider ones (one at a time, in 64 bits), up to the widest: for sums across 0…255·width,
     /// and every sum next to a multiple of the width, where a multiply too coarse would carry
