@@ -24,10 +24,14 @@ public protocol Interpolatable: Equatable {
     func value(atSubPath path: Substring) -> (any Interpolatable)?
     /// A copy with the component at `path` replaced, or nil when the path or type is wrong.
     func replacing(atSubPath path: Substring, with value: any Interpolatable) -> Self?
+    /// `self == other`, as the engine compares every slot of a changed layer each frame from
+    /// code that is not specialised for the type. Default: `==`.
+    func isSame(as other: Self) -> Bool
 }
 
 extension Interpolatable {
     public var absentCounterpart: Self { self }
+    public func isSame(as other: Self) -> Bool { self == other }
     public func value(atSubPath path: Substring) -> (any Interpolatable)? { nil }
     public func replacing(atSubPath path: Substring, with value: any Interpolatable) -> Self? { nil }
 }
@@ -136,6 +140,18 @@ extension Optional: Interpolatable where Wrapped: Interpolatable {
         }
     }
     public func scaled(by factor: Double) -> Wrapped? { self.map { $0.scaled(by: factor) } }
+    /// Without Optional's own `==`, which unspecialised matches a pair of optionals and has the
+    /// runtime look up the pair's type on every call (about 300 instructions).
+    public func isSame(as other: Wrapped?) -> Bool {
+        switch self {
+        case .none:
+            if case .none = other { return true }
+            return false
+        case .some(let a):
+            if case .some(let b) = other { return a.isSame(as: b) }
+            return false
+        }
+    }
     public func distance(to other: Wrapped?) -> Double {
         switch (self, other) {
         case let (a?, b?): return a.distance(to: b)

@@ -123,7 +123,7 @@ final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
         value = unsafeDowncast(other, to: AnimatableSlot<Value>.self).value
     }
     func hasSameValue(asSameType other: AnyLayerSlot) -> Bool {
-        unsafeDowncast(other, to: AnimatableSlot<Value>.self).value == value
+        unsafeDowncast(other, to: AnimatableSlot<Value>.self).value.isSame(as: value)
     }
     func snapshot() -> AnyLayerSlot { AnimatableSlot(snapshotOf: value) }
     func animate(by animation: PropertyAnimation, subPath: Substring?, iterationTime time: Double, iteration: Int) {

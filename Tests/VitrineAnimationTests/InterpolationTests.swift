@@ -198,4 +198,27 @@ final class InterpolationTests: XCTestCase {
         XCTAssertEqual(a.interpolated(to: b, fraction: 0), a)
         XCTAssertEqual(a.interpolated(to: b, fraction: 1), b)
     }
+
+    /// The engine's comparison of slot values (`isSame(as:)`) agrees with `==`, optionals
+    /// included (they have their own), and the generic path it is called through gives the same.
+    func testIsSameIsEquality() {
+        func generic<T: Interpolatable>(_ a: T, _ b: T) -> Bool { a.isSame(as: b) }
+        let colors: [Color?] = [nil, .redColor, Color(red: 1, green: 0, blue: 0, alpha: 0.5), .redColor]
+        for a in colors {
+            for b in colors {
+                XCTAssertEqual(a.isSame(as: b), a == b)
+                XCTAssertEqual(generic(a, b), a == b)
+            }
+        }
+        let paths: [Path?] = [nil, roundedRect(), circle(), roundedRect()]
+        for a in paths {
+            for b in paths { XCTAssertEqual(generic(a, b), a == b) }
+        }
+        let numbers: [Double?] = [nil, 0, -0.0, 1, .nan]
+        for a in numbers {
+            for b in numbers {
+                XCTAssertEqual(generic(a, b), a == b, "\(String(describing: a)) \(String(describing: b))")
+            }
+        }
+    }
 }
