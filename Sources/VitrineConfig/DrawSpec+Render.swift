@@ -27,11 +27,20 @@ extension DrawSpec {
         let grouped = shape.opacity < 1
         if grouped { context.beginTransparencyLayer(alpha: shape.opacity) }
         if let shadow = shape.shadow {
-            context.drawWithShadow(shadow) { drawPaint(of: shape, in: context) }
+            context.drawWithShadow(shadow, casterBounds: paintBounds(of: shape)) { drawPaint(of: shape, in: context) }
         } else {
             drawPaint(of: shape, in: context)
         }
         if grouped { context.endTransparencyLayer() }
+    }
+
+    /// Where the shape's fill and stroke can paint (user space), or nil through a projection.
+    private static func paintBounds(of shape: Shape) -> Rect? {
+        guard shape.projection == nil else { return nil }
+        let bounds = shape.path.bounds
+        guard shape.strokeColor != nil || shape.strokeGradient != nil else { return bounds }
+        let reach = shape.path.strokeReach(shape.strokeStyle)
+        return bounds.insetBy(dx: -reach, dy: -reach)
     }
 
     /// The fill, then the stroke.

@@ -32,7 +32,9 @@ extension GraphicsContext {
     /// Draws what `body` draws with `shadow` under it: `body` runs twice, once into a mask
     /// moved by the offset (the shadow's shape, with its own alpha), which is blurred and
     /// composited in the shadow's colour through the current clip, then once as usual.
-    public func drawWithShadow(_ shadow: Shadow, _ body: () -> Void) {
+    /// `bounds`, when given, holds everything `body` draws (user space): the capture is cut to
+    /// it, so a wide blur does not set aside a buffer the size of its reach.
+    public func drawWithShadow(_ shadow: Shadow, casterBounds bounds: Rect? = nil, _ body: () -> Void) {
         guard let device = shadow.device(under: state.transform),
             PixelMath.premultipliedPixel(shadow.color, alpha: shadow.opacity * state.alpha) >> 24 != 0
         else {
@@ -41,8 +43,19 @@ extension GraphicsContext {
         }
         // Only what can reach the clip once blurred is captured, and only the clip is blurred.
         let clip = state.clipBox, spread = device.spread
-        let region = IntRect(
+        var region = IntRect(
             x: clip.x - spread, y: clip.y - spread, width: clip.width + 2 * spread, height: clip.height + 2 * spread)
+        if let bounds {
+            // Moved by the offset, and a pixel more for anti-aliasing.
+            let moved = state.transform.apply(to: bounds).offsetBy(dx: device.offset.x, dy: device.offset.y)
+            let box = IntRect(enclosing: moved)
+            region = region.intersection(
+                IntRect(x: box.x - 1, y: box.y - 1, width: box.width + 2, height: box.height + 2))
+            guard !region.isEmpty else {
+                body()
+                return
+            }
+        }
         let blurred = renderShadowMask(shadow, over: region, keeping: clip, body)
         fill(blurred, offsetX: 0, offsetY: 0, color: shadow.color, opacity: shadow.opacity)
         body()

@@ -55,4 +55,53 @@ final class ShadowMaskTests: XCTestCase {
             XCTAssertGreaterThan(covered, 1000, name)
         }
     }
+
+    /// Told where the caster paints (its path's bounds and its stroke's reach), a shadow is
+    /// captured only there and draws the same pixels: strokes with miter joins and square
+    /// caps, a fill, a shape partly off the picture casting into it, under a turn and a scale.
+    func testAShadowCutToItsCastersBoundsIsTheSame() {
+        var zigzag = Path()
+        zigzag.move(to: Point(x: 20, y: 120))
+        for i in 1...6 { zigzag.addLine(to: Point(x: 20 + Double(i) * 45, y: i % 2 == 0 ? 120 : 40)) }
+        var card = Path()
+        card.addRoundedRect(Rect(x: -60, y: 150, width: 140, height: 90), cornerRadius: 12)
+        let miter = StrokeStyle(lineWidth: 9, lineCap: .square, lineJoin: .miter, miterLimit: 10)
+        let cases: [(String, Path, StrokeStyle?, Transform2D, Shadow)] = [
+            ("zigzag stroked", zigzag, miter, .identity, Shadow(offset: Point(x: 5, y: 7), radius: 10)),
+            (
+                "zigzag turned and scaled", zigzag, miter,
+                Transform2D(rotationAngle: 0.3).concatenating(Transform2D(scaleX: 1.3, y: 0.8)),
+                Shadow(offset: Point(x: -6, y: 4), radius: 3)
+            ),
+            ("card off the edge", card, nil, .identity, Shadow(offset: Point(x: 30, y: -20), radius: 24))
+        ]
+        for (name, path, stroke, transform, shadow) in cases {
+            func draw(cut: Bool) -> Bitmap {
+                let bitmap = Bitmap(width: 320, height: 240)
+                let context = GraphicsContext(bitmap: bitmap)
+                context.clear(.white)
+                context.concatenate(transform)
+                let reach = stroke.map { path.strokeReach($0) } ?? 0
+                let bounds = path.bounds.insetBy(dx: -reach, dy: -reach)
+                context.drawWithShadow(shadow, casterBounds: cut ? bounds : nil) {
+                    if let stroke {
+                        context.stroke(path, color: Color(red: 0, green: 0, blue: 1), style: stroke)
+                    } else {
+                        context.fill(path, color: Color(red: 0, green: 0, blue: 1))
+                    }
+                }
+                return bitmap
+            }
+            let whole = draw(cut: false), cut = draw(cut: true)
+            var differing = 0, shaded = 0
+            for y in 0..<240 {
+                for x in 0..<320 {
+                    if whole[x, y] != cut[x, y] { differing += 1 }
+                    if whole[x, y] != Color.white.premultipliedPixel { shaded += 1 }
+                }
+            }
+            XCTAssertEqual(differing, 0, name)
+            XCTAssertGreaterThan(shaded, 2000, name)
+        }
+    }
 }
