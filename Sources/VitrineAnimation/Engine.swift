@@ -44,6 +44,10 @@ public final class Engine {
     private var previousOrder: [Layer] = []
     /// The root of the last reported frame's presentation tree.
     private var previousPresentation: Layer?
+    /// New copies of this tick whose own values are those of the copy they replace (the model
+    /// and its animations' samples unchanged, only a sublayer's copy new), by the identities of
+    /// both: the diff then need not compare their slots. Cleared every tick.
+    private var sameValuesAsReplaced: [ObjectIdentifier: ObjectIdentifier] = [:]
     /// The keys that differ between a layer's two presentations, reused from layer to layer
     /// and frame to frame (no allocation per changed layer).
     private var changedKeys: [String] = []
@@ -101,6 +105,7 @@ public final class Engine {
     @discardableResult
     public func tick(at t: Double) -> FrameUpdate {
         beginFrame(at: t)
+        sameValuesAsReplaced.removeAll(keepingCapacity: true)
         recycleRetiredCopies()
         commit(at: t)
         var presentation = evaluate(root, parentTime: t)
@@ -217,7 +222,10 @@ public final class Engine {
         if let replicator = copy as? ReplicatorLayer, let model = model as? ReplicatorLayer {
             evaluateDelayedInstances(of: model, into: replicator, at: local)
         }
-        if let replaced = model.lastPresentation { retiredCopies.append(replaced) }
+        if let replaced = model.lastPresentation {
+            retiredCopies.append(replaced)
+            if reusable { sameValuesAsReplaced[ObjectIdentifier(copy)] = ObjectIdentifier(replaced) }
+        }
         model.lastPresentation = copy
         model.presentedVersion = model.modelVersion
         return copy
@@ -478,7 +486,7 @@ public final class Engine {
                     || before.visible != now.visible
                     || (!same
                         && (now.presentation.shadowPath == nil || before.presentation.shadowPath == nil
-                            || !Engine.sameSlots(before.presentation, now.presentation)))
+                            || !sameValues(before.presentation, now.presentation)))
             {
                 addDirty(now.maskOwner == nil ? now.shadowExtent : maskDamage(now.shadowExtent, owner: now.maskOwner))
                 addDirty(
@@ -533,9 +541,10 @@ public final class Engine {
                 // A layer in space shows its subtree flattened: a new copy that looks the same
                 // all through (a turning card held still by its animation) changes nothing.
                 || (inSpace && !Engine.drawsTheSameSubtree(before.presentation, now.presentation))
+            // Comparing the slots, the dearest test, comes last.
             let isChanged =
-                needsRedraw || (!same && !Engine.sameSlots(before.presentation, now.presentation))
-                || surroundingsChanged || (!same && showsMore)
+                needsRedraw || surroundingsChanged || (!same && showsMore)
+                || (!same && !sameValues(before.presentation, now.presentation))
             guard isChanged else { continue }
             changedLayers.append(model)
             if !model.needsDisplayFlag, !surroundingsChanged,
@@ -798,6 +807,14 @@ public final class Engine {
         guard !changedKeys.isEmpty else { return false }
         changedAreas.removeAll(keepingCapacity: true)
         return now.changedDrawingAreas(since: before, changedKeys: changedKeys, into: &changedAreas)
+    }
+
+    /// Whether `now`, this tick's copy of a layer, has the values of `before`, the copy the
+    /// last diff saw: known when evaluation made it in place of that copy with nothing of the
+    /// layer's own changed (both are alive here, so equal identities are the same object),
+    /// else compared.
+    private func sameValues(_ before: Layer, _ now: Layer) -> Bool {
+        sameValuesAsReplaced[ObjectIdentifier(now)] == ObjectIdentifier(before) || Engine.sameSlots(before, now)
     }
 
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {

@@ -224,6 +224,35 @@ final class LayerAndEngineTests: XCTestCase {
         Transaction.setDisableActions(false)
     }
 
+    /// A layer above an animated one gets a new copy every frame; when nothing of its own
+    /// changed it is not reported, and when its own value changed in the same frame it is.
+    func testALayerAboveAnAnimatedOneIsChangedOnlyWhenItsOwnValuesAre() {
+        let scene = Scene()
+        let card = Layer()
+        card.frame = Rect(x: 10, y: 10, width: 200, height: 100)
+        card.backgroundColor = .white
+        let dot = Layer()
+        dot.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        dot.backgroundColor = .black
+        card.addSublayer(dot)
+        scene.root.addSublayer(card)
+        let moving = BasicAnimation(keyPath: "position.x")
+        moving.fromValue = 5.0
+        moving.toValue = 195.0
+        moving.duration = 10
+        dot.add(moving, forKey: "x")
+        scene.frame(at: 0)
+        let plain = scene.frame(at: 1)
+        XCTAssertEqual(plain.changedLayers.map { $0 === dot }, [true])
+        Transaction.setDisableActions(true)
+        card.backgroundColor = .black
+        let recoloured = scene.frame(at: 2)
+        Transaction.setDisableActions(false)
+        XCTAssertTrue(recoloured.changedLayers.contains { $0 === card })
+        XCTAssertTrue(recoloured.dirtyRects.contains { $0.contains(Point(x: 150, y: 90)) })
+        XCTAssertEqual(scene.frame(at: 3).changedLayers.map { $0 === dot }, [true])
+    }
+
     func testRedrawOnlyForNamedKeysAndBoundsChange() {
         let scene = Scene()
         let gauge = GaugeLayer()
