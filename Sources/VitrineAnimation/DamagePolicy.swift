@@ -37,10 +37,7 @@ public struct DamagePolicy: Sendable, Equatable {
         for r in rects where !r.isNull {
             let box = IntRect(enclosing: transform.isIdentity ? r : transform.apply(to: r))
             guard !box.isEmpty else { continue }
-            let widened = IntRect(
-                x: box.x - outset, y: box.y - outset,
-                width: box.width + 2 * outset, height: box.height + 2 * outset)
-            let clipped = widened.intersection(frame)
+            let clipped = box.outset(by: outset).intersection(frame)
             if !clipped.isEmpty { out.append(clipped) }
         }
         // Pairwise merging is quadratic per round: past a few dozen, take the bounding box.

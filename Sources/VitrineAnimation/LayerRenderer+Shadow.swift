@@ -16,10 +16,7 @@ extension LayerRenderer {
         let region = IntRect(
             enclosing: caster.offsetBy(dx: device.offset.x, dy: device.offset.y)
         ).intersection(target)
-        let spread = device.spread
-        let reach = IntRect(
-            x: region.x - spread, y: region.y - spread, width: region.width + 2 * spread,
-            height: region.height + 2 * spread)
+        let reach = region.outset(by: device.spread)
         guard !region.isEmpty, reach.intersects(ctx.clipBoundingBox) else {
             cacheLock.withLock { shadows.keep(layer, pass: pass) }
             return
@@ -28,13 +25,14 @@ extension LayerRenderer {
         // as long as it still covers the part of its reach on the target (it is blurred only
         // there, so that a huge radius costs no more than the target).
         // Shared by the threads drawing a frame's bands: one makes it, the others wait for it.
+        let shown = reach.intersection(target)
         let shape = cacheLock.withLock {
             shadows.value(
                 for: layer, pass: pass,
                 serves: { source, kept in
                     let move = LayerRenderer.wholePixelMove(from: kept.transform, to: t)
                     return kept.region.moved(by: move) == region
-                        && kept.blurred.moved(by: move)?.contains(reach.intersection(target)) == true
+                        && kept.blurred.moved(by: move)?.contains(shown) == true
                         && LayerRenderer.castsTheSameShadow(layer, as: source)
                 },
                 make: {
@@ -45,7 +43,7 @@ extension LayerRenderer {
                         ?? ctx.renderShadowMask(shadow, over: region, keeping: target) {
                             renderBody(of: layer, in: ctx)
                         }
-                    return ShadowShape(mask: mask, transform: t, region: region, blurred: reach.intersection(target))
+                    return ShadowShape(mask: mask, transform: t, region: region, blurred: shown)
                 })
         }
         guard let move = LayerRenderer.wholePixelMove(from: shape.transform, to: t) else { return }
@@ -107,8 +105,7 @@ extension LayerRenderer {
             ?? Rect(x: Double(body.x), y: Double(body.y), width: Double(body.width), height: Double(body.height))
         let moved = IntRect(enclosing: caster.offsetBy(dx: device.offset.x, dy: device.offset.y))
         guard !moved.isEmpty else { return nil }
-        let s = device.spread
-        let extent = IntRect(x: moved.x - s, y: moved.y - s, width: moved.width + 2 * s, height: moved.height + 2 * s)
+        let extent = moved.outset(by: device.spread)
         return layer.masksToBounds ? extent.intersection(IntRect(enclosing: t.apply(to: layer.bounds))) : extent
     }
 }

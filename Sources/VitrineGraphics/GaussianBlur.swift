@@ -28,7 +28,7 @@ enum GaussianBlur {
         precondition(sigma > 0, "a blur of σ \(sigma)")
         let pad = spread(sigma: sigma)
         let b = mask.bounds
-        let grown = IntRect(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad)
+        let grown = b.outset(by: pad)
         guard !b.isEmpty else { return AlphaMask(bounds: IntRect(x: b.x, y: b.y, width: 0, height: 0)) }
         let out = AlphaMask(bounds: window.map { grown.intersection($0) } ?? grown)
         let o = out.bounds

@@ -42,15 +42,12 @@ extension GraphicsContext {
             return
         }
         // Only what can reach the clip once blurred is captured, and only the clip is blurred.
-        let clip = state.clipBox, spread = device.spread
-        var region = IntRect(
-            x: clip.x - spread, y: clip.y - spread, width: clip.width + 2 * spread, height: clip.height + 2 * spread)
+        let clip = state.clipBox
+        var region = clip.outset(by: device.spread)
         if let bounds {
             // Moved by the offset, and a pixel more for anti-aliasing.
             let moved = state.transform.apply(to: bounds).offsetBy(dx: device.offset.x, dy: device.offset.y)
-            let box = IntRect(enclosing: moved)
-            region = region.intersection(
-                IntRect(x: box.x - 1, y: box.y - 1, width: box.width + 2, height: box.height + 2))
+            region = region.intersection(IntRect(enclosing: moved).outset(by: 1))
             guard !region.isEmpty else {
                 body()
                 return

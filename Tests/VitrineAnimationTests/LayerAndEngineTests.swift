@@ -236,11 +236,7 @@ final class LayerAndEngineTests: XCTestCase {
         dot.backgroundColor = .black
         card.addSublayer(dot)
         scene.root.addSublayer(card)
-        let moving = BasicAnimation(keyPath: "position.x")
-        moving.fromValue = 5.0
-        moving.toValue = 195.0
-        moving.duration = 10
-        dot.add(moving, forKey: "x")
+        dot.add(linearAnimation("position.x", from: 5, to: 195, duration: 10), forKey: "x")
         scene.frame(at: 0)
         let plain = scene.frame(at: 1)
         XCTAssertEqual(plain.changedLayers.map { $0 === dot }, [true])

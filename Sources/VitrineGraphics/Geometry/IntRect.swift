@@ -33,6 +33,11 @@ public struct IntRect: Hashable, Sendable, CustomStringConvertible {
         o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
     }
 
+    /// Grown by `d` pixels on every side (shrunk for a negative `d`).
+    public func outset(by d: Int) -> IntRect {
+        IntRect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
+    }
+
     public func intersection(_ o: IntRect) -> IntRect {
         let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
         if x1 <= x0 || y1 <= y0 { return IntRect(x: 0, y: 0, width: 0, height: 0) }
