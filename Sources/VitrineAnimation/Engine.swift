@@ -158,6 +158,7 @@ public final class Engine {
         let copy = type(of: model).init(layer: model)
         copy.isPresentationCopy = true
         copy.modelLayer = model
+        copy.copiedModelVersion = model.modelVersion
         return copy
     }
 

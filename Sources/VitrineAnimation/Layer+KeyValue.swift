@@ -30,6 +30,7 @@ extension Layer {
             new = value
         }
         guard slot.setInterpolatable(new) else { return false }
+        if isPresentationCopy { noteWrittenSlot(i) }
         if !isPresentationCopy, let stored = slot.interpolatableValue, !isEqualValue(old, stored) {
             slotDidChange(slot, from: old)
         }

@@ -169,6 +169,12 @@ open class Layer {
     /// Copies of earlier frames that no one holds any more (model layers only): the engine
     /// makes them the next copies this layer needs instead of allocating new ones.
     var spareCopies: [Layer] = []
+    /// Presentation copies only: the model's `modelVersion` when every slot was last copied
+    /// from it (nil when unknown), and the slots written since (animations, setters). While the
+    /// model is at that version, making the copy over restores those slots alone: an animated
+    /// layer's next copy does not touch its other fifty-odd slots.
+    var copiedModelVersion: UInt64?
+    var writtenSlots: [Int] = []
 
     /// Bumped by every model change anywhere, so the engine knows whether to re-evaluate.
     nonisolated(unsafe) static var modelGeneration: UInt64 = 0
@@ -265,7 +271,10 @@ open class Layer {
 
     /// A property changed on this layer: count it, and run its action on a rendered model layer.
     func slotDidChange(_ slot: AnyLayerSlot, from old: (any Interpolatable)?) {
-        guard !isPresentationCopy else { return }
+        guard !isPresentationCopy else {
+            if let i = slots.firstIndex(where: { $0 === slot }) { noteWrittenSlot(i) }
+            return
+        }
         modelDidChange()
         guard hasBeenCommitted, !Transaction.disableActions(), let i = slots.firstIndex(where: { $0 === slot }) else {
             return
@@ -449,9 +458,26 @@ open class Layer {
     /// Makes this retired copy what `init(layer: model)` makes of its model: the model's values
     /// in the same slots, and nothing computed from the old ones.
     func recycle(asCopyOf model: Layer) {
-        for i in slots.indices { slots[i].copyValue(fromSameType: model.slots[i]) }
+        if copiedModelVersion == model.modelVersion {
+            for i in writtenSlots { slots[i].copyValue(fromSameType: model.slots[i]) }
+        } else {
+            for i in slots.indices { slots[i].copyValue(fromSameType: model.slots[i]) }
+            copiedModelVersion = model.modelVersion
+        }
+        writtenSlots.removeAll(keepingCapacity: true)
         needsDisplayOnBoundsChange = model.needsDisplayOnBoundsChange
         cachedExtent = nil
+    }
+
+    /// Records that slot `i` of this presentation copy may no longer hold its model's value.
+    func noteWrittenSlot(_ i: Int) {
+        // Written over and over (a copy someone keeps setting): copied whole next time instead.
+        guard writtenSlots.count < slots.count else {
+            copiedModelVersion = nil
+            writtenSlots.removeAll(keepingCapacity: true)
+            return
+        }
+        writtenSlots.append(i)
     }
 }
 

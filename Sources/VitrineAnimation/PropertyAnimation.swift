@@ -31,6 +31,7 @@ open class PropertyAnimation: Animation {
             // path) is not boxed on its way out and back, as it is through `any Interpolatable`.
             let (head, rest) = splitKeyPath(Substring(keyPath))
             if let i = layer.slotLayout.index[String(head)] {
+                layer.noteWrittenSlot(i)
                 layer.slots[i].animate(by: self, subPath: rest, iterationTime: time, iteration: iteration)
             }
             return

@@ -107,6 +107,59 @@ final class IncrementalEvaluationTests: XCTestCase {
         assertSameTree(kept.presentation, scene.engine.presentationTree(at: 0.4))
     }
 
+    /// A copy made over for its model restores only the slots written since it was copied,
+    /// while the model is unchanged: values an animation, a setter or `setValue` left in it
+    /// never reach a later frame that does not write them, and a model change copies it whole.
+    func testACopyMadeOverShowsTheModelWhereNothingWritesIt() throws {
+        let scene = Scene()
+        let layer = Layer()
+        layer.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        scene.root.addSublayer(layer)
+        _ = scene.frame(at: 0)
+        // Ends without being removed and without a fill: its last frames write opacity, the
+        // ones after it do not, and no model change tells the engine.
+        let fade = linearAnimation("opacity", from: 1, to: 0.2, duration: 0.3)
+        fade.isRemovedOnCompletion = false
+        layer.add(fade, forKey: "fade")
+        layer.add(linearAnimation("position.x", from: 0, to: 100, duration: 1), forKey: "x")
+        var madeOver = 0
+        var previous: [ObjectIdentifier] = []
+        for i in 1...9 {
+            let t = Double(i) / 10
+            let shown = try XCTUnwrap(scene.frame(at: t).presentation.sublayers.first)
+            if previous.contains(ObjectIdentifier(shown)) { madeOver += 1 }
+            previous.append(ObjectIdentifier(shown))
+            XCTAssertEqual(shown.opacity, t < 0.3 ? 1 - 0.8 * t / 0.3 : 1, accuracy: 1e-9, "opacity at \(t)")
+            XCTAssertEqual(shown.position.x, 100 * t, accuracy: 1e-9)
+            XCTAssertEqual(shown.bounds.width, 10)
+            assertSameTree(scene.engine.presentationTree(at: t), shown.superlayer!)
+            // Written on the copy by hand; the copy is then let go and made over.
+            shown.borderWidth = 3
+            XCTAssertTrue(shown.setValue(Color.white, forKeyPath: "backgroundColor"))
+        }
+        XCTAssertGreaterThan(madeOver, 5, "copies are made over")
+        // A model change between frames: the next copy takes every slot from the model again.
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        layer.cornerRadius = 4
+        Transaction.commit()
+        weak var written: Layer?
+        do {
+            let changed = try XCTUnwrap(scene.frame(at: 0.95).presentation.sublayers.first)
+            XCTAssertEqual(changed.cornerRadius, 4)
+            XCTAssertEqual(changed.borderWidth, 0)
+            XCTAssertNil(changed.backgroundColor)
+            // A copy written more times than it has slots is copied whole the next time.
+            for _ in 0...changed.propertyKeys.count { changed.borderWidth = changed.borderWidth == 1 ? 2 : 1 }
+            written = changed
+        }
+        _ = scene.frame(at: 0.96)
+        let after = try XCTUnwrap(scene.frame(at: 0.97).presentation.sublayers.first)
+        XCTAssertTrue(after === written, "the written copy was made over")
+        XCTAssertEqual(after.borderWidth, 0)
+        XCTAssertEqual(after.position.x, 97, accuracy: 1e-9)
+    }
+
     /// A finished animation held by its fill mode, and a paused layer, evaluate to the same
     /// copies frame after frame: the tree is not copied again and nothing is reported.
     func testHeldAndPausedAnimationsReuseTheWholeTree() {
