@@ -11,8 +11,10 @@ import VitrineGraphics
 /// and released while the layer is drawn straight to the target (content that changes every
 /// frame, such as a full-screen emitter, then holds no pixels of its own).
 final class BackingStore {
-    /// The model layer the content belongs to (checked, since identifiers can be reused).
-    weak var owner: Layer?
+    /// The model layer the content belongs to (checked, since identifiers can be reused); nil
+    /// once it is gone.
+    var owner: Layer? { ownerReference.layer }
+    private let ownerReference: LayerReference
     private(set) var bitmap: Bitmap?
     private(set) var context: GraphicsContext?
     /// The pixels in use, from the bitmap's origin.
@@ -35,7 +37,7 @@ final class BackingStore {
     private(set) var directPass = -1
 
     init(owner: Layer) {
-        self.owner = owner
+        ownerReference = owner.reference
     }
 
     /// Forgets the content, so the next use redraws.

@@ -573,6 +573,9 @@ public final class Engine {
         }
         swap(&previous, &current)
         swap(&previousOrder, &order)
+        // Not kept until the next diff: frames in which nothing changes make none, and a layer
+        // taken out of the tree would stay alive through them.
+        order.removeAll(keepingCapacity: true)
         current.removeAll(keepingCapacity: true)
         previousPresentation = presentation
         return FrameUpdate(

@@ -5,14 +5,15 @@
 /// copies (`setNeedsDisplay`).
 final class KeptPerLayer<Value> {
     private final class Entry {
-        weak var owner: Layer?
+        /// The model layer's reference (its layer is nil once the model layer is gone).
+        let owner: LayerReference
         /// The presentation copy the value was made from.
         let source: Layer
         let value: Value
         var lastPass: Int
 
         init(owner: Layer, source: Layer, value: Value, pass: Int) {
-            self.owner = owner
+            self.owner = owner.reference
             self.source = source
             self.value = value
             lastPass = pass
@@ -39,7 +40,8 @@ final class KeptPerLayer<Value> {
     /// marked as used by `pass`; else nil.
     func servedValue(for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool) -> Value? {
         let model = layer.model()
-        guard let entry = entries[ObjectIdentifier(model)], entry.owner === model, serves(entry.source, entry.value)
+        guard let entry = entries[ObjectIdentifier(model)], entry.owner === model.reference,
+            serves(entry.source, entry.value)
         else { return nil }
         entry.lastPass = pass
         return entry.value
@@ -78,8 +80,8 @@ final class KeptPerLayer<Value> {
 
     /// Drops the values not drawn or kept in this pass.
     func endPass(_ pass: Int) {
-        guard entries.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
-        entries = entries.filter { $0.value.lastPass == pass && $0.value.owner != nil }
+        guard entries.values.contains(where: { $0.lastPass != pass || $0.owner.layer == nil }) else { return }
+        entries = entries.filter { $0.value.lastPass == pass && $0.value.owner.layer != nil }
     }
 
     func removeAll() { entries.removeAll() }

@@ -102,8 +102,12 @@ open class Layer {
     /// A name for finding and debugging. Defaults to nil. Not animatable.
     @LayerProperty public var name: String? = nil
 
-    /// The layer whose sublayers include this one. Read-only; use the sublayer methods.
-    public internal(set) weak var superlayer: Layer?
+    /// The layer whose sublayers include this one (held weakly). Read-only; use the sublayer
+    /// methods.
+    public internal(set) var superlayer: Layer? {
+        get { superlayerReference?.layer }
+        set { superlayerReference = newValue?.reference }
+    }
     /// A layer whose alpha masks this layer's rendering, in this layer's coordinates.
     /// Defaults to nil. Not animatable (its own properties are).
     public var mask: Layer? {
@@ -123,8 +127,11 @@ open class Layer {
     }
     /// The mask, set directly by the engine on presentation copies.
     var maskStorage: Layer?
-    /// The layer this layer masks, if it is a mask.
-    weak var maskOwner: Layer?
+    /// The layer this layer masks, if it is a mask (held weakly).
+    var maskOwner: Layer? {
+        get { maskOwnerReference?.layer }
+        set { maskOwnerReference = newValue?.reference }
+    }
     /// Supplies actions and contents. Held weakly. Defaults to nil.
     public weak var delegate: LayerDelegate?
     /// Actions by key, consulted after the delegate; `NullAction.shared` disables a key.
@@ -146,8 +153,18 @@ open class Layer {
     var animationEntries: [(key: String?, animation: Animation)] = []
     /// True for copies made by the engine for a frame.
     var isPresentationCopy = false
-    /// The model layer of a presentation copy.
-    weak var modelLayer: Layer?
+    /// The model layer of a presentation copy (held weakly).
+    var modelLayer: Layer? {
+        get { modelReference?.layer }
+        set { modelReference = newValue?.reference }
+    }
+    /// What stands for this layer where it must not be kept alive, and what stands for the
+    /// layers this one points to so (`LayerReference`: no weak references, which would send
+    /// every retain and release of a layer down the runtime's slow path).
+    let reference = LayerReference()
+    private var superlayerReference: LayerReference?
+    private var maskOwnerReference: LayerReference?
+    private(set) var modelReference: LayerReference?
     /// The engine has evaluated this layer in a frame (before that it does not animate).
     var hasBeenCommitted = false
     /// `setNeedsDisplay()` was called since the engine last reported a redraw.
@@ -181,9 +198,12 @@ open class Layer {
 
     // MARK: Life cycle
 
+    deinit { reference.layer = nil }
+
     /// A layer with default properties.
     public required init() {
         slotLayout = claimSlots()
+        reference.layer = self
     }
 
     /// A copy of `layer`'s properties (Core Animation's initWithLayer:, used for presentation
@@ -193,6 +213,7 @@ open class Layer {
     /// `setNeedsDisplay()` was called: call it after changing such other state.)
     public required init(layer: Layer) {
         slotLayout = claimSlots()
+        reference.layer = self
         if layer.slotLayout === slotLayout {
             // Same class: the same slot types at the same positions.
             for i in slots.indices { slots[i].copyValue(fromSameType: layer.slots[i]) }
