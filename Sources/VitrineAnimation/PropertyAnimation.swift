@@ -4,7 +4,10 @@ import Glibc
 /// `position.x`, `bounds.size.width`, `transform.rotation.z`, or a custom property's name.
 open class PropertyAnimation: Animation {
     /// The animated key path. Default nil (set from the key when run as an action).
-    public var keyPath: String?
+    public var keyPath: String? { didSet { resolvedKeyPath = nil } }
+    /// Where `keyPath` leads in the layers of one slot layout (the slot, and the component
+    /// within it): found once, not split and looked up by name for every frame.
+    private var resolvedKeyPath: (layout: SlotLayout, slot: Int?, subPath: Substring?)?
     /// Add the animated value to the value underneath (the model, or earlier animations)
     /// instead of replacing it. Default false.
     public var isAdditive = false
@@ -29,10 +32,14 @@ open class PropertyAnimation: Animation {
         if layer.isPresentationCopy {
             // In the slot's own type: a value of more than three words (a transform, a rect, a
             // path) is not boxed on its way out and back, as it is through `any Interpolatable`.
-            let (head, rest) = splitKeyPath(Substring(keyPath))
-            if let i = layer.slotLayout.index[String(head)] {
+            let layout: SlotLayout = layer.slotLayout
+            if resolvedKeyPath?.layout !== layout {
+                let (head, rest) = splitKeyPath(Substring(keyPath))
+                resolvedKeyPath = (layout, layout.index[String(head)], rest)
+            }
+            if let resolved = resolvedKeyPath, let i = resolved.slot {
                 layer.noteWrittenSlot(i)
-                layer.slots[i].animate(by: self, subPath: rest, iterationTime: time, iteration: iteration)
+                layer.slots[i].animate(by: self, subPath: resolved.subPath, iterationTime: time, iteration: iteration)
             }
             return
         }
