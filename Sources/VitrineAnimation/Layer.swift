@@ -164,7 +164,7 @@ open class Layer {
     let reference = LayerReference()
     private var superlayerReference: LayerReference?
     private var maskOwnerReference: LayerReference?
-    private(set) var modelReference: LayerReference?
+    private var modelReference: LayerReference?
     /// The engine has evaluated this layer in a frame (before that it does not animate).
     var hasBeenCommitted = false
     /// `setNeedsDisplay()` was called since the engine last reported a redraw.
