@@ -69,6 +69,38 @@ final class ProjectionTests: XCTestCase {
         }
     }
 
+    /// The sampler's four-wide filter gives each of its four pixels what the one-pixel filter
+    /// gives it: random texels, positions and steps (forwards, backwards, across rows).
+    func testTheFourWideFilterEqualsTheOnePixelFilter() {
+        var random = SystemRandomNumberGenerator()
+        let width = 37, height = 23
+        var texels = (0..<(width * height)).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+        // Some runs of transparent and of opaque texels, as images have.
+        for i in stride(from: 0, to: texels.count, by: 7) { texels[i] = 0 }
+        for i in stride(from: 3, to: texels.count, by: 11) { texels[i] |= 0xFF00_0000 }
+        texels.withUnsafeBufferPointer { buffer in
+            let pixels = buffer.baseAddress!
+            for _ in 0..<5_000 {
+                // Four steps that stay inside, with the texel to the right and below.
+                let u0 = Int.random(in: 0..<((width - 1) << 16), using: &random)
+                let v0 = Int.random(in: 0..<((height - 1) << 16), using: &random)
+                let u3 = Int.random(in: 0..<((width - 1) << 16), using: &random)
+                let v3 = Int.random(in: 0..<((height - 1) << 16), using: &random)
+                let du = (u3 - u0) / 3, dv = (v3 - v0) / 3
+                let steps = SIMD4<Int32>(0, 1, 2, 3)
+                let wide = ProjectiveImageSampler.bilinear4(
+                    pixels, width, us: Int32(u0) &+ steps &* Int32(du), vs: Int32(v0) &+ steps &* Int32(dv))
+                for k in 0..<4 {
+                    let u = u0 + k * du, v = v0 + k * dv
+                    let expected = PixelMath.bilinear(
+                        pixels + (v >> 16) * width + (u >> 16), width, UInt16((u >> 8) & 0xFF),
+                        UInt16((v >> 8) & 0xFF))
+                    XCTAssertEqual(wide[k], expected, "lane \(k) at \(u), \(v)")
+                }
+            }
+        }
+    }
+
     /// A plane turned about y with perspective is foreshortened across and not down: its image
     /// needs fewer texels across than down. Unturned, one texel per pixel each way.
     func testAxisScalesFollowForeshortening() throws {
