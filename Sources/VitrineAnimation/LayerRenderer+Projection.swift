@@ -88,7 +88,11 @@ extension LayerRenderer {
         planeJobs[id] = job
         var previous = planes.removeValue(for: layer)?.image
         cacheLock.unlock()
-        let image = Image(width: width, height: height, replacing: &previous) { flat in
+        // Storage for the plane at the finer of the two axes' scales on both (within the same
+        // limits): the layer seen face-on, as it turns towards or away from it, fits there.
+        let square = min(max(scale.x, scale.y), 4096 / max(box.width, box.height))
+        let reserve = min(Int((box.width * square).rounded(.up)) * Int((box.height * square).rounded(.up)), 8_000_000)
+        let image = Image(width: width, height: height, replacing: &previous, reserving: reserve) { flat in
             job.start(drawingInto: flat)
             job.drawStrips()
             job.waitForStrips()

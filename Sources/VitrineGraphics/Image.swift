@@ -57,30 +57,35 @@ public final class Image: @unchecked Sendable {
 
     /// An image of what `draw` draws into a transparent bitmap of its size, made in the pixels
     /// of `previous`, the image it replaces, when nothing else holds that one and its storage
-    /// is large enough but not twice as large; `previous` is nil afterwards either way, and let
-    /// go before new storage is allocated. A turning card's plane, drawn again at each step of
-    /// its scale while the other threads wait for it, thus reuses memory already mapped instead
-    /// of faulting new pages in.
+    /// is large enough but not twice as large as `reserve` pixels (at least the image's);
+    /// `previous` is nil afterwards either way, and let go before new storage is allocated, which
+    /// holds `reserve` pixels. A turning card's plane, drawn again at each step of its scale
+    /// while the other threads wait for it, thus reuses memory already mapped instead of
+    /// faulting new pages in: reserving what the card needs seen face-on, it keeps one storage
+    /// through a whole turn.
     public convenience init(
-        width: Int, height: Int, replacing previous: inout Image?, drawing draw: (Bitmap) -> Void
+        width: Int, height: Int, replacing previous: inout Image?, reserving reserve: Int = 0,
+        drawing draw: (Bitmap) -> Void
     ) {
         let w = max(0, width), h = max(0, height), count = max(1, w * h)
-        let (p, capacity) =
-            Image.takeStorage(of: &previous, count: count)
-            ?? (UnsafeMutablePointer<UInt32>.allocate(capacity: count), count)
+        let capacity = max(count, reserve)
+        let (p, taken) =
+            Image.takeStorage(of: &previous, count: count, reserve: capacity)
+            ?? (UnsafeMutablePointer<UInt32>.allocate(capacity: capacity), capacity)
         p.initialize(repeating: 0, count: count)
         draw(Bitmap(wrapping: p, width: w, height: h, stride: w, release: {}))
-        self.init(width: w, height: h, adopting: p, capacity: capacity)
+        self.init(width: w, height: h, adopting: p, capacity: taken)
     }
 
     /// The storage of `image` for `count` pixels, taken over, when `image` is its only holder
-    /// and the storage suits (`init(width:height:replacing:drawing:)`); `image` is nil after.
+    /// and the storage suits (`init(width:height:replacing:reserving:drawing:)`); `image` is nil
+    /// after.
     private static func takeStorage(
-        of image: inout Image?, count: Int
+        of image: inout Image?, count: Int, reserve: Int
     ) -> (UnsafeMutablePointer<UInt32>, capacity: Int)? {
         guard var old = image else { return nil }
         image = nil
-        guard isKnownUniquelyReferenced(&old), old.capacity >= count, old.capacity < 2 * count else { return nil }
+        guard isKnownUniquelyReferenced(&old), old.capacity >= count, old.capacity < 2 * reserve else { return nil }
         old.ownsStorage = false
         return (old.storage, old.capacity)
     }

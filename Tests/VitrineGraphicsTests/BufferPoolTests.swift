@@ -194,6 +194,33 @@ final class BufferPoolTests: XCTestCase {
         XCTAssertEqual(image(4, 5, replacing: &previous).capacity, 25, "reused")
     }
 
+    /// An image that reserves storage for a larger size (a turning card's plane, for the card
+    /// seen face-on) gets it when new, and keeps reusing it while it is less than twice the
+    /// reserve: shrinking and growing again within it allocate nothing.
+    func testAnImageReservingStorageKeepsItThroughSmallerSizes() {
+        func image(_ width: Int, _ height: Int, replacing previous: inout Image?, reserving reserve: Int) -> Image {
+            Image(width: width, height: height, replacing: &previous, reserving: reserve) { bitmap in
+                bitmap.row(height - 1)[width - 1] = 0xFF00_FF00
+            }
+        }
+        var none: Image? = nil
+        var previous: Image? = image(8, 8, replacing: &none, reserving: 100)
+        XCTAssertEqual(previous?.capacity, 100)
+        let storage = previous?.pixels
+        // A quarter of the reserve, then more than the first size: the same storage each time.
+        previous = image(5, 5, replacing: &previous, reserving: 100)
+        XCTAssertEqual(previous?.pixels, storage)
+        XCTAssertEqual(previous?[4, 4], 0xFF00_FF00)
+        XCTAssertEqual(previous?[3, 4], 0, "the old pixels are gone")
+        previous = image(10, 9, replacing: &previous, reserving: 100)
+        XCTAssertEqual(previous?.pixels, storage)
+        // Past the reserve: new storage, just as large as reserved.
+        XCTAssertEqual(image(11, 10, replacing: &previous, reserving: 110).capacity, 110)
+        // Reserving less than half of what the storage holds: not reused.
+        previous = image(10, 10, replacing: &previous, reserving: 100)
+        XCTAssertEqual(image(4, 4, replacing: &previous, reserving: 40).capacity, 40)
+    }
+
     /// A pool that handed out square bitmaps and masks of these sides all at once (so each is
     /// a buffer of its own) and holds them, free again.
     private static func poolWithFreeBuffers(bitmapSides: [Int], maskSides: [Int] = []) -> BufferPool {
