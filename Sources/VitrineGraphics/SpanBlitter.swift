@@ -311,6 +311,7 @@ enum SpanBlitter {
         let scaledUnderlay = factor == 255 ? underlay : PixelMath.scale(underlay, factor)
         let bare = SIMD8<UInt32>(repeating: scaledUnderlay)
         let bareInverse = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- (scaledUnderlay >> 24)))
+        let opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
         var i = 0
         while i &+ 8 <= count {
             var sv = src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
@@ -320,7 +321,10 @@ enum SpanBlitter {
                     dst.storeBytes(of: bare &+ scaleWide(dv, bareInverse), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
                 }
             } else {
-                sv = sv &+ scaleWide(below, lanes(SIMD8<UInt32>(repeating: 255) &- (sv &>> 24)))
+                // Opaque pixels hide the underlay (it is scaled by 0): most drawn blocks are.
+                if !isZero(~sv & opaque) {
+                    sv = sv &+ scaleWide(below, lanes(SIMD8<UInt32>(repeating: 255) &- (sv &>> 24)))
+                }
                 if factor != 255 { sv = scaleWide(sv, f) }
                 sourceOverWide(sv, onto: dst, at: i &* 4)
             }

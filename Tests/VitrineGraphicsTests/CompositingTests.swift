@@ -367,10 +367,12 @@ final class CompositingTests: XCTestCase {
             var expected: [UInt32] = []
             for i in 0..<n {
                 // Blocks of eight: drawn, then nothing drawn over the underlay's own colour (left
-                // as it is), drawn over it, nothing drawn over other pixels with a few drawn.
+                // as it is), drawn over it, nothing drawn over other pixels with a few drawn,
+                // drawn opaque (hiding the underlay).
                 let block = i / 8
                 dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : numbers.premultiplied()
                 src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? numbers.premultiplied() : 0
+                if block == 4 { src[i] |= 0xFF00_0000 }
                 let over = src[i] &+ PixelMath.scale(underlay, 255 - (src[i] >> 24))
                 let s = PixelMath.scale(over, factor)
                 expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
