@@ -59,7 +59,7 @@ public final class Image: @unchecked Sendable {
     /// of `previous`, the image it replaces, when nothing else holds that one and its storage
     /// is large enough but not twice as large as `reserve` pixels (at least the image's);
     /// `previous` is nil afterwards either way, and let go before new storage is allocated, which
-    /// holds `reserve` pixels. A turning card's plane, drawn again at each step of its scale
+    /// holds `reserve` pixels, or half as many again as `previous` held when it outgrew it. A turning card's plane, drawn again at each step of its scale
     /// while the other threads wait for it, thus reuses memory already mapped instead of
     /// faulting new pages in: reserving what the card needs seen face-on, it keeps one storage
     /// through a whole turn.
@@ -69,9 +69,13 @@ public final class Image: @unchecked Sendable {
     ) {
         let w = max(0, width), h = max(0, height), count = max(1, w * h)
         let capacity = max(count, reserve)
+        // An image outgrowing the one it replaces is likely to grow on (a turning card coming
+        // nearer): half as much again. Pages never written are never mapped in.
+        var fresh = capacity
+        if let old = previous, old.capacity < count { fresh = max(capacity, old.capacity + old.capacity / 2) }
         let (p, taken) =
             Image.takeStorage(of: &previous, count: count, reserve: capacity)
-            ?? (UnsafeMutablePointer<UInt32>.allocate(capacity: capacity), capacity)
+            ?? (UnsafeMutablePointer<UInt32>.allocate(capacity: fresh), fresh)
         p.initialize(repeating: 0, count: count)
         draw(Bitmap(wrapping: p, width: w, height: h, stride: w, release: {}))
         self.init(width: w, height: h, adopting: p, capacity: taken)

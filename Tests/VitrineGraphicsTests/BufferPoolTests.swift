@@ -214,8 +214,11 @@ final class BufferPoolTests: XCTestCase {
         XCTAssertEqual(previous?[3, 4], 0, "the old pixels are gone")
         previous = image(10, 9, replacing: &previous, reserving: 100)
         XCTAssertEqual(previous?.pixels, storage)
-        // Past the reserve: new storage, just as large as reserved.
-        XCTAssertEqual(image(11, 10, replacing: &previous, reserving: 110).capacity, 110)
+        // Past the reserve: new storage, half as large again as the one it outgrew (or as
+        // large as reserved, when that is more).
+        XCTAssertEqual(image(11, 10, replacing: &previous, reserving: 110).capacity, 150)
+        previous = image(10, 10, replacing: &none, reserving: 100)
+        XCTAssertEqual(image(11, 10, replacing: &previous, reserving: 200).capacity, 200)
         // Reserving less than half of what the storage holds: not reused.
         previous = image(10, 10, replacing: &previous, reserving: 100)
         XCTAssertEqual(image(4, 4, replacing: &previous, reserving: 40).capacity, 40)
