@@ -59,10 +59,10 @@ public final class Image: @unchecked Sendable {
     /// of `previous`, the image it replaces, when nothing else holds that one and its storage
     /// is large enough but not twice as large as `reserve` pixels (at least the image's);
     /// `previous` is nil afterwards either way, and let go before new storage is allocated, which
-    /// holds `reserve` pixels, or half as many again as `previous` held when it outgrew it. A turning card's plane, drawn again at each step of its scale
-    /// while the other threads wait for it, thus reuses memory already mapped instead of
-    /// faulting new pages in: reserving what the card needs seen face-on, it keeps one storage
-    /// through a whole turn.
+    /// holds `reserve` pixels, or half as many again as `previous` held when it outgrew it. A
+    /// turning card's plane, drawn again at each step of its scale while the other threads wait
+    /// for it, thus reuses memory already mapped instead of faulting new pages in: reserving
+    /// what the card needs seen face-on, it keeps one storage through most of a turn.
     public convenience init(
         width: Int, height: Int, replacing previous: inout Image?, reserving reserve: Int = 0,
         drawing draw: (Bitmap) -> Void
