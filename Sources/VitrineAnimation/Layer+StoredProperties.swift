@@ -30,7 +30,8 @@ extension Layer {
     public func setStoredValue(_ value: Any, forKey key: String) -> Bool {
         guard let i = slotLayout.index[key], let slot = slots[i] as? KeyValueSlot else { return false }
         guard let change = slot.store(value) else { return false }
-        if change.changed && !isPresentationCopy { slotDidChange(slots[i], from: change.old) }
+        // On a presentation copy this records the write, so the copy made over restores it.
+        if change.changed { slotDidChange(slots[i], from: change.old) }
         return true
     }
 }

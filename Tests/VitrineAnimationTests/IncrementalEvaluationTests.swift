@@ -108,8 +108,9 @@ final class IncrementalEvaluationTests: XCTestCase {
     }
 
     /// A copy made over for its model restores only the slots written since it was copied,
-    /// while the model is unchanged: values an animation, a setter or `setValue` left in it
-    /// never reach a later frame that does not write them, and a model change copies it whole.
+    /// while the model is unchanged: values an animation, a setter, `setValue` or
+    /// `setStoredValue` left in it never reach a later frame that does not write them, and a
+    /// model change copies it whole.
     func testACopyMadeOverShowsTheModelWhereNothingWritesIt() throws {
         let scene = Scene()
         let layer = Layer()
@@ -132,10 +133,12 @@ final class IncrementalEvaluationTests: XCTestCase {
             XCTAssertEqual(shown.opacity, t < 0.3 ? 1 - 0.8 * t / 0.3 : 1, accuracy: 1e-9, "opacity at \(t)")
             XCTAssertEqual(shown.position.x, 100 * t, accuracy: 1e-9)
             XCTAssertEqual(shown.bounds.width, 10)
+            XCTAssertFalse(shown.masksToBounds)
             assertSameTree(scene.engine.presentationTree(at: t), shown.superlayer!)
             // Written on the copy by hand; the copy is then let go and made over.
             shown.borderWidth = 3
             XCTAssertTrue(shown.setValue(Color.white, forKeyPath: "backgroundColor"))
+            XCTAssertTrue(shown.setStoredValue(true, forKey: "masksToBounds"))
         }
         XCTAssertGreaterThan(madeOver, 5, "copies are made over")
         // A model change between frames: the next copy takes every slot from the model again.
