@@ -8,6 +8,10 @@ import VitrineSystem
 /// the projection shows any of it — and that image is drawn through the projection, sampled
 /// perspective-correct. A transform layer's sublayers are each projected from its space.
 extension LayerRenderer {
+    /// The largest side and area, in pixels, of a layer's flat image in space.
+    static let largestPlaneSide = 4096.0
+    static let largestPlaneArea = 8e6
+
     /// Draws `layer`, which `projection` maps from its plane into the context's user space.
     func renderProjected(_ layer: Layer, through projection: Projection, in ctx: GraphicsContext) {
         let bounds = layer.bounds.standardized
@@ -34,10 +38,11 @@ extension LayerRenderer {
         func step(_ s: Double) -> Double {
             s >= 1 ? max(1, (s * 4 - 0.1).rounded(.up) / 4) : pow(2, (log2(s) - 0.035).rounded(.up))
         }
-        var scale = (x: min(step(needed.x), 4096 / box.width), y: min(step(needed.y), 4096 / box.height))
+        let side = LayerRenderer.largestPlaneSide, most = LayerRenderer.largestPlaneArea
+        var scale = (x: min(step(needed.x), side / box.width), y: min(step(needed.y), side / box.height))
         let area = box.width * scale.x * box.height * scale.y
-        if area > 8e6 {
-            let shrink = (8e6 / area).squareRoot()
+        if area > most {
+            let shrink = (most / area).squareRoot()
             scale = (scale.x * shrink, scale.y * shrink)
         }
         let width = Int((box.width * scale.x).rounded(.up)), height = Int((box.height * scale.y).rounded(.up))
@@ -90,8 +95,9 @@ extension LayerRenderer {
         cacheLock.unlock()
         // Storage for the plane at the finer of the two axes' scales on both (within the same
         // limits): the layer seen face-on, as it turns towards or away from it, fits there.
-        let square = min(max(scale.x, scale.y), 4096 / max(box.width, box.height))
-        let reserve = min(Int((box.width * square).rounded(.up)) * Int((box.height * square).rounded(.up)), 8_000_000)
+        let square = min(max(scale.x, scale.y), LayerRenderer.largestPlaneSide / max(box.width, box.height))
+        let reserve = Int(
+            min((box.width * square).rounded(.up) * (box.height * square).rounded(.up), LayerRenderer.largestPlaneArea))
         let image = Image(width: width, height: height, replacing: &previous, reserving: reserve) { flat in
             job.start(drawingInto: flat)
             job.drawStrips()
