@@ -89,13 +89,108 @@ struct GradientSampler {
             let scale = scale
             fill(x: x, y: y, count: count, into: out) { px, py in (px * px + py * py).squareRoot() * scale }
         case .conic:
-            let angle0 = angle0
-            fill(x: x, y: y, count: count, into: out) { px, py in
-                let turn = (Self.angle(py, px) - angle0) * (0.5 / Double.pi)
-                // `turn - turn.rounded(.down)` for turn in [−1, 2), without libm's floor.
-                return turn < 0 ? turn + 1 : turn >= 1 ? turn - 1 : turn
+            fillConic(x: x, y: y, count: count, into: out)
+        }
+    }
+
+    /// A conic gradient's place (the turn from the first colour's angle, in [0, 1)) at `px`, `py`
+    /// from its centre.
+    @inline(__always)
+    private func turn(_ px: Double, _ py: Double) -> Double {
+        let turn = (Self.angle(py, px) - angle0) * (0.5 / Double.pi)
+        // `turn - turn.rounded(.down)` for turn in [−1, 2), without libm's floor.
+        return turn < 0 ? turn + 1 : turn >= 1 ? turn - 1 : turn
+    }
+
+    /// Pixels a conic row steps between exact angles, at most.
+    static let conicStride = 16
+    /// Table indices worked out at a time before a conic row's pixels are written.
+    private static let conicBatch = 256
+
+    /// A conic gradient's row: its table indices a batch at a time (`conicIndices`), then the
+    /// pixels.
+    private func fillConic(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.conicBatch) { indices in
+            let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+            var place = Point(x: first.x - start.x, y: first.y - start.y)
+            var done = 0
+            while done < count {
+                let n = min(count - done, Self.conicBatch)
+                conicIndices(from: &place, count: n, into: indices.baseAddress!)
+                var k = 0
+                writeRow(x: x + done, y: y, count: n, into: out + done) {
+                    let index = Int(indices[k])
+                    k &+= 1
+                    return index
+                }
+                done += n
             }
         }
+    }
+
+    /// The table indices of `count` pixels of a conic row from `place` (relative to the centre,
+    /// in gradient space), which is left at the pixel after them. The angle along a straight
+    /// row bends slowly far from the centre, so it is computed exactly every 16 (or 8) pixels
+    /// and stepped linearly in between, in 16.16 fixed point, where that is close enough;
+    /// elsewhere (near the centre) every pixel gets its own. Close enough: along a line the
+    /// angle's second derivative is at most 1 / r² at distance r from the centre, so a straight
+    /// step over a length L strays from the angle by at most L² / (8 r²) radian, below 1/32 of
+    /// a table entry (2π / 1023 radian) where the piece stays 25.5 L from the centre, as it
+    /// does when both its ends are 26 L away. An index then differs from the exact one only
+    /// where the exact place is that close to halfway between two entries.
+    private func conicIndices(from place: inout Point, count: Int, into indices: UnsafeMutablePointer<UInt16>) {
+        let stepX = inverse.a, stepY = inverse.b
+        let stepSquared = stepX * stepX + stepY * stepY
+        let last = Double(Self.tableSize - 1)
+        // A whole turn in fixed point: stepped places wrap around it.
+        let wholeTurn = Int64(Self.tableSize - 1) << 16
+        var px = place.x, py = place.y
+        // The exact place at (px, py) when the last piece was stepped (its end), else NaN.
+        var known = Double.nan
+        var i = 0
+        while i < count {
+            let t0 = known.isNaN ? turn(px, py) : known
+            let r0 = px * px + py * py
+            known = .nan
+            // Stepped over 16 pixels, else 8, when far enough from the centre.
+            var length = min(Self.conicStride, count - i)
+            while length > 1 {
+                let ex = px + Double(length) * stepX, ey = py + Double(length) * stepY
+                let r1 = ex * ex + ey * ey
+                if min(r0, r1) >= 676 * Double(length * length) * stepSquared, r0.isFinite, r1.isFinite {
+                    let t1 = turn(ex, ey)
+                    var delta = t1 - t0
+                    if delta > 0.5 { delta -= 1 } else if delta < -0.5 { delta += 1 }
+                    var u = Int64((t0 * last * 65536).rounded(.down))
+                    let du = Int64((delta * last * 65536 / Double(length)).rounded())
+                    for k in 0..<length {
+                        indices[i &+ k] = UInt16(truncatingIfNeeded: (u &+ 32768) >> 16)
+                        u &+= du
+                        if u < 0 { u &+= wholeTurn } else if u >= wholeTurn { u &-= wholeTurn }
+                    }
+                    px = ex
+                    py = ey
+                    known = t1
+                    break
+                }
+                if length <= Self.conicStride / 2 { break }
+                length /= 2
+            }
+            if !known.isNaN {
+                i &+= length
+                continue
+            }
+            let exact = min(Self.conicStride / 2, count - i)
+            for k in 0..<exact {
+                let t = turn(px, py)
+                indices[i &+ k] = UInt16(
+                    truncatingIfNeeded: Self.roundedIndex((t.isNaN ? 0 : min(max(t, 0), 1)) * last))
+                px += stepX
+                py += stepY
+            }
+            i &+= exact
+        }
+        place = Point(x: px, y: py)
     }
 
     /// `atan2(y, x)` to within 10⁻¹⁰ radian, inlined: a conic gradient asks it of every pixel,
@@ -146,6 +241,13 @@ struct GradientSampler {
         var u = Int64((start * 65536).rounded(.down))
         let du = Int64((step * 65536).rounded())
         let top = Int64(Self.tableSize - 1) << 16
+        if du == 0 {
+            // Across the gradient (a vertical one's rows): one entry, dithered four ways.
+            writeRow(
+                x: x, y: y, count: count, into: out,
+                index: Int(truncatingIfNeeded: (min(max(u, 0), top) &+ 32768) >> 16))
+            return true
+        }
         writeRow(x: x, y: y, count: count, into: out) {
             let index = Int(truncatingIfNeeded: (min(max(u, 0), top) &+ 32768) >> 16)
             u &+= du
@@ -172,6 +274,15 @@ struct GradientSampler {
         }
     }
 
+    /// The 8-bit pixel of a table entry with `threshold` (the same in all four channels) added
+    /// before each channel's four extra bits are dropped.
+    @inline(__always)
+    private static func pixel(_ entry: UInt64, threshold: UInt64) -> UInt32 {
+        let s = (entry &+ threshold) >> 4
+        return UInt32(
+            truncatingIfNeeded: (s >> 24) & 0xFF00_0000 | (s >> 16) & 0x00FF_0000 | (s >> 8) & 0x0000_FF00 | s & 0xFF)
+    }
+
     /// Writes `count` pixels of row `y` from device x `x`: the table entries at the indices
     /// `nextIndex` gives, one call per pixel in order, dithered. The threshold is added to all
     /// four channels at once (none carries into the next: 4080 + 15 < 2¹⁶), then each
@@ -188,10 +299,7 @@ struct GradientSampler {
         let th0 = threshold(0), th1 = threshold(1), th2 = threshold(2), th3 = threshold(3)
         table.withUnsafeBufferPointer { table in
             @inline(__always) func next(_ threshold: UInt64) -> UInt32 {
-                let s = (table[nextIndex()] &+ threshold) >> 4
-                return UInt32(
-                    truncatingIfNeeded: (s >> 24) & 0xFF00_0000 | (s >> 16) & 0x00FF_0000 | (s >> 8) & 0x0000_FF00 | s
-                        & 0xFF)
+                Self.pixel(table[nextIndex()], threshold: threshold)
             }
             var i = 0
             while i &+ 4 <= count {
@@ -205,6 +313,26 @@ struct GradientSampler {
             if i &+ 1 < count { out[i &+ 1] = next(th1) }
             if i &+ 2 < count { out[i &+ 2] = next(th2) }
         }
+    }
+
+    /// Writes `count` pixels of row `y` from device x `x`, all of table entry `index`: its four
+    /// dithered values, then the row as that pattern repeated, four pixels a store.
+    private func writeRow(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, index: Int) {
+        let row = (y & 3) * 4
+        var pattern = SIMD4<UInt32>()
+        table.withUnsafeBufferPointer { table in
+            for k in 0..<4 {
+                pattern[k] = Self.pixel(
+                    table[index], threshold: Self.bayer[row + ((x &+ k) & 3)] &* 0x0001_0001_0001_0001)
+            }
+        }
+        let raw = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i &+ 4 <= count {
+            raw.storeBytes(of: pattern, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+            i &+= 4
+        }
+        for k in 0..<(count &- i) { out[i &+ k] = pattern[k] }
     }
 }
 

@@ -1,0 +1,88 @@
+import XCTest
+
+@testable import VitrineGraphics
+
+/// A gradient's rows drawn a run at a time (stepped places, repeated patterns) against the same
+/// pixels worked out one at a time.
+final class GradientRowTests: XCTestCase {
+    private static let bayer: [UInt64] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// Table entry `entry` dithered as the pixel at (x, y): the threshold of its place in the
+    /// 4 × 4 Bayer matrix added to each 8.4 channel, four bits dropped.
+    private func dithered(_ entry: UInt64, x: Int, y: Int) -> UInt32 {
+        let s = (entry + Self.bayer[(y & 3) * 4 + (x & 3)] * 0x0001_0001_0001_0001) >> 4
+        return UInt32(
+            truncatingIfNeeded: (s >> 24) & 0xFF00_0000 | (s >> 16) & 0xFF_0000 | (s >> 8) & 0xFF00 | s & 0xFF)
+    }
+
+    private func row(_ sampler: GradientSampler, x: Int, y: Int, count: Int, onePixelAtATime: Bool) -> [UInt32] {
+        var out = [UInt32](repeating: 0, count: count)
+        out.withUnsafeMutableBufferPointer { buffer in
+            if onePixelAtATime {
+                for i in 0..<count { sampler.sample(x: x + i, y: y, count: 1, into: buffer.baseAddress! + i) }
+            } else {
+                sampler.sample(x: x, y: y, count: count, into: buffer.baseAddress!)
+            }
+        }
+        return out
+    }
+
+    /// Across a vertical ramp every pixel of a row has the row's entry: the row is written as
+    /// its four dithered values repeated, in the matrix's phase at each pixel's own x.
+    func testRowsAcrossAnAxialGradientAreItsEntryDithered() throws {
+        let ramp = Gradient(
+            kind: .axial, colors: [Color(red: 0.1, green: 0.2, blue: 0.3), Color(red: 0.9, green: 0.5, blue: 0.2)],
+            start: Point(x: 0, y: 0), end: Point(x: 0, y: 100))
+        let table = GradientSampler.makeTable(ramp, alpha: 1, allAtEnd: false)
+        let sampler = try XCTUnwrap(GradientSampler(ramp, transform: .identity, alpha: 1, tables: GradientTables()))
+        for y in [0, 1, 2, 3, 37, 99] {
+            let entry = table[Int((Double(y) + 0.5) / 100 * 1023 + 0.5)]
+            for (x, count) in [(0, 64), (3, 1), (5, 2), (6, 7), (13, 33)] {
+                let expected = (x..<(x + count)).map { dithered(entry, x: $0, y: y) }
+                XCTAssertEqual(
+                    row(sampler, x: x, y: y, count: count, onePixelAtATime: false), expected, "y \(y), x \(x)")
+            }
+        }
+    }
+
+    /// A conic row's angle is stepped between exact angles where the row is far from the centre:
+    /// the pixels are those of exact angles to within one level (one table entry), and almost
+    /// all are the same. Rows cross the first colour's angle (the seam, where the places wrap
+    /// from 1 to 0) and pass through, near and far from the centre, at several scales and
+    /// rotations.
+    func testConicRowsAreTheExactAnglesToWithinOneEntry() throws {
+        let colors = [
+            Color(red: 0, green: 0.78, blue: 1), Color(red: 0.48, green: 0.38, blue: 1),
+            Color(red: 1, green: 0.31, blue: 0.6), Color(red: 1, green: 0.7, blue: 0.28)
+        ]
+        let conic = Gradient(kind: .conic, colors: colors, start: Point(x: 200, y: 150), end: Point(x: 230, y: 100))
+        let transforms = [
+            Transform2D.identity, Transform2D(scaleX: 2, y: 2), Transform2D(scaleX: 0.5, y: 0.5),
+            Transform2D(rotationAngle: 0.5), Transform2D(scaleX: 3, y: 1.5).rotated(by: -2)
+        ]
+        var compared = 0, differing = 0
+        for transform in transforms {
+            let sampler = try XCTUnwrap(
+                GradientSampler(conic, transform: transform, alpha: 1, tables: GradientTables()))
+            let centre = transform.apply(to: conic.start)
+            let centreRow = Int(centre.y.rounded(.down))
+            for y in [
+                centreRow, centreRow + 1, centreRow - 3, centreRow + 20, centreRow - 150, centreRow - 600,
+                centreRow + 400
+            ] {
+                let x = Int(centre.x) - 500
+                let stepped = row(sampler, x: x, y: y, count: 1000, onePixelAtATime: false)
+                let exact = row(sampler, x: x, y: y, count: 1000, onePixelAtATime: true)
+                for i in 0..<1000 {
+                    for shift: UInt32 in [0, 8, 16, 24] {
+                        let a = Int((stepped[i] >> shift) & 0xFF), b = Int((exact[i] >> shift) & 0xFF)
+                        XCTAssertLessThanOrEqual(abs(a - b), 1, "\(transform) row \(y), x \(x + i)")
+                    }
+                }
+                compared += 1000
+                differing += zip(stepped, exact).filter { $0 != $1 }.count
+            }
+        }
+        XCTAssertLessThan(Double(differing) / Double(compared), 0.01, "\(differing) of \(compared) pixels differ")
+    }
+}
