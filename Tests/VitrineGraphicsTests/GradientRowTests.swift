@@ -45,6 +45,25 @@ final class GradientRowTests: XCTestCase {
         }
     }
 
+    /// Along a ramp whose places fall a quarter or three quarters of an entry from the nearest
+    /// (never halfway), every pixel is the nearest entry dithered at its own place: the vector
+    /// loop's four pixels a turn and the one-by-one tail alike, from any start.
+    func testRowsAlongAnAxialGradientAreTheirEntriesDithered() throws {
+        let ramp = Gradient(
+            kind: .axial, colors: [Color(red: 0, green: 1, blue: 0.2, alpha: 0.5), Color(red: 1, green: 0, blue: 0.9)],
+            start: Point(x: 0, y: 0), end: Point(x: 2046, y: 0))
+        let table = GradientSampler.makeTable(ramp, alpha: 1, allAtEnd: false)
+        let sampler = try XCTUnwrap(GradientSampler(ramp, transform: .identity, alpha: 1, tables: GradientTables()))
+        for y in [0, 1, 2, 3] {
+            for (x, count) in [(0, 2046), (1, 3), (5, 37), (1000, 10), (2040, 6)] {
+                // Place × 1023 is (x + 0.5) / 2: the entry is x / 2 rounded half up.
+                let expected = (x..<(x + count)).map { dithered(table[($0 + 1) / 2], x: $0, y: y) }
+                XCTAssertEqual(
+                    row(sampler, x: x, y: y, count: count, onePixelAtATime: false), expected, "y \(y), x \(x)")
+            }
+        }
+    }
+
     /// A conic row's angle is stepped between exact angles where the row is far from the centre:
     /// the pixels are those of exact angles to within one level (one table entry), and almost
     /// all are the same. Rows cross the first colour's angle (the seam, where the places wrap
