@@ -96,6 +96,9 @@ public final class PlayerSession {
     var link: DisplayLink { loop.link }
 
     private var outcome: Outcome?
+    /// What the last frame spent, for the note on a late frame that follows it: waiting for
+    /// the display to finish reading the frame buffer, drawing, presenting (nanoseconds).
+    private var lastFrameCost: (waiting: Int64, drawing: Int64, presenting: Int64)?
     private var readyPending = true
     private var statusPending: String?
     private var wakeTimer: FrameLoop.TimerID?
@@ -232,15 +235,27 @@ public final class PlayerSession {
         }
         if frame.missedDeadlines > 0 {
             let scene = player.currentSceneName ?? ""
+            let cost = lastFrameCost.map {
+                func ms(_ ns: Int64) -> String { String(cFormat: "%.2f", Double(ns) / 1e6) }
+                return
+                    "; the frame before waited \(ms($0.waiting)) ms for the display, drew in \(ms($0.drawing)) ms, presented in \(ms($0.presenting)) ms"
+            }
             logger.debug(
-                "\(frame.missedDeadlines) frame deadline(s) missed before this frame (scene '\(scene)'\(player.isTransitioning ? ", in a transition" : ""))"
+                "\(frame.missedDeadlines) frame deadline(s) missed before this frame (scene '\(scene)'\(player.isTransitioning ? ", in a transition" : ""))\(cost ?? "")"
             )
         }
+        let started = MonotonicInstant.now()
         presenter.prepareFrameBitmap()
+        let prepared = MonotonicInstant.now()
         let target = targetTime(of: frame)
         let (events, result) = try frames.makeFrame(at: playlistTime(at: target))
+        let drawn = MonotonicInstant.now()
         for event in events { note(event) }
         try presenter.present(frames.bitmap, dirty: result.dirty)
+        lastFrameCost = (
+            prepared.nanoseconds(since: started), drawn.nanoseconds(since: prepared),
+            MonotonicInstant.now().nanoseconds(since: drawn)
+        )
         framesPresented += 1
         countFrame(at: target)
         shownTime = target
