@@ -56,26 +56,47 @@ struct ImageSampler {
         var u = ImageSampler.fixed(inverse.a * cx + inverse.c * cy + inverse.tx - 0.5)
         var v = ImageSampler.fixed(inverse.b * cx + inverse.d * cy + inverse.ty - 0.5)
         let du = ImageSampler.fixed(inverse.a), dv = ImageSampler.fixed(inverse.b)
-        for i in 0..<count {
+        // Four pixels at once where all four are inside (the first and the fourth are, so the
+        // two between are): `PixelMath.bilinear4`, the same values, with 16.16 positions in
+        // 32-bit lanes (inside an image under 32,768 pixels a side they fit; wrapping steps
+        // land on the right values there).
+        let lanes = width < 32_768 && height < 32_768
+        let steps = SIMD4<Int32>(0, 1, 2, 3)
+        let raw = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i < count {
+            if lanes && i &+ 4 <= count {
+                let lastU = u &+ 3 &* du, lastV = v &+ 3 &* dv
+                if min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
+                    let us = Int32(truncatingIfNeeded: u) &+ steps &* Int32(truncatingIfNeeded: du)
+                    let vs = Int32(truncatingIfNeeded: v) &+ steps &* Int32(truncatingIfNeeded: dv)
+                    raw.storeBytes(
+                        of: PixelMath.bilinear4(pixels, width, us: us, vs: vs), toByteOffset: i &* 4,
+                        as: SIMD4<UInt32>.self)
+                    u &+= 4 &* du
+                    v &+= 4 &* dv
+                    i &+= 4
+                    continue
+                }
+            }
             let x0 = Int(truncatingIfNeeded: u >> 16), y0 = Int(truncatingIfNeeded: v >> 16)
             if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
                 // Inside: the four texels are there, filtered in vector lanes (the same values).
                 out[i] = PixelMath.bilinear(
                     pixels + (y0 &* width &+ x0), width, UInt16(truncatingIfNeeded: (u >> 8) & 0xFF),
                     UInt16(truncatingIfNeeded: (v >> 8) & 0xFF))
-                u &+= du
-                v &+= dv
-                continue
+            } else {
+                let fx = UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> 8) & 0xFF)
+                let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
+                let rowA = pixels + min(max(y0, 0), maxY) * width
+                let rowB = pixels + min(max(y0 + 1, 0), maxY) * width
+                let top = PixelMath.lerp(rowA[xa], rowA[xb], fx)
+                let bottom = PixelMath.lerp(rowB[xa], rowB[xb], fx)
+                out[i] = PixelMath.lerp(top, bottom, fy)
             }
-            let fx = UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> 8) & 0xFF)
-            let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
-            let rowA = pixels + min(max(y0, 0), maxY) * width
-            let rowB = pixels + min(max(y0 + 1, 0), maxY) * width
-            let top = PixelMath.lerp(rowA[xa], rowA[xb], fx)
-            let bottom = PixelMath.lerp(rowB[xa], rowB[xb], fx)
-            out[i] = PixelMath.lerp(top, bottom, fy)
             u &+= du
             v &+= dv
+            i &+= 1
         }
     }
 

@@ -726,6 +726,50 @@ final class ResampledImageTests: XCTestCase {
         }
     }
 
+    /// A filtering sampler's rows are the bilinear filter at positions stepped along the row in
+    /// 16.16 fixed point (as the one-pixel formula gives them): four at once where all four are
+    /// inside the image, one at a time at its edges and beyond; scaled up and down, turned,
+    /// sheared, rows starting outside it and ending outside it.
+    func testAFilteringSamplersRowsAreTheFilterAtSteppedPlaces() throws {
+        var numbers = PixelNumbers(seed: 77)
+        let (width, height) = (37, 23)
+        let texels = (0..<(width * height)).map { _ in numbers.premultiplied() }
+        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let maps = [
+            Transform2D(scaleX: 0.37, y: 0.41).concatenating(Transform2D(translationX: -3.3, y: 1.7)),
+            Transform2D(scaleX: 2.6, y: 1.9).concatenating(Transform2D(translationX: 5.25, y: -2.5)),
+            Transform2D(rotationAngle: 0.3).concatenating(Transform2D(translationX: 4, y: -6)),
+            Transform2D(a: 0.8, b: 0.25, c: -0.4, d: 1.1, tx: -7.5, ty: 3.25)
+        ]
+        func fixed(_ v: Double) -> Int { Int((v * 65536).rounded()) }
+        /// The filter at 16.16 texel-centre position (u, v), texels beyond the edges held.
+        func filtered(_ u: Int, _ v: Int) -> UInt32 {
+            let fx = UInt32((u >> 8) & 0xFF), fy = UInt32((v >> 8) & 0xFF)
+            let xa = min(max(u >> 16, 0), width - 1), xb = min(max((u >> 16) + 1, 0), width - 1)
+            let ya = min(max(v >> 16, 0), height - 1), yb = min(max((v >> 16) + 1, 0), height - 1)
+            let top = PixelMath.lerp(texels[ya * width + xa], texels[ya * width + xb], fx)
+            let bottom = PixelMath.lerp(texels[yb * width + xa], texels[yb * width + xb], fx)
+            return PixelMath.lerp(top, bottom, fy)
+        }
+        let row = UnsafeMutablePointer<UInt32>.allocate(capacity: 200)
+        defer { row.deallocate() }
+        for inverse in maps {
+            let sampler = ImageSampler(image: image, inverse: inverse)
+            for y in stride(from: -10, to: 90, by: 3) {
+                for (x, count) in [(-20, 200), (3, 4), (7, 9), (40, 31)] {
+                    sampler.sample(x: x, y: y, count: count, into: row)
+                    let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+                    let u0 = fixed(inverse.a * cx + inverse.c * cy + inverse.tx - 0.5)
+                    let v0 = fixed(inverse.b * cx + inverse.d * cy + inverse.ty - 0.5)
+                    let du = fixed(inverse.a), dv = fixed(inverse.b)
+                    for i in 0..<count {
+                        XCTAssertEqual(row[i], filtered(u0 + i * du, v0 + i * dv), "\(inverse) row \(y), x \(x + i)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A copy is kept while its image is drawn, and let go once it has not been drawn for
     /// `BufferPool.idleFrames` frames (the photo of a scene that has ended).
     func testACopyNotDrawnForAWhileIsReleased() throws {

@@ -88,7 +88,7 @@ final class ProjectionTests: XCTestCase {
                 let v3 = Int.random(in: 0..<((height - 1) << 16), using: &random)
                 let du = (u3 - u0) / 3, dv = (v3 - v0) / 3
                 let steps = SIMD4<Int32>(0, 1, 2, 3)
-                let wide = ProjectiveImageSampler.bilinear4(
+                let wide = PixelMath.bilinear4(
                     pixels, width, us: Int32(u0) &+ steps &* Int32(du), vs: Int32(v0) &+ steps &* Int32(dv))
                 for k in 0..<4 {
                     let u = u0 + k * du, v = v0 + k * dv
