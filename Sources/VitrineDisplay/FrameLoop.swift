@@ -14,11 +14,6 @@ import VitrineSystem
 /// if any, is delivered. A due frame that a watched presenter is not ready for
 /// (`Presenter.isReadyForFrame`) waits: the loop sleeps on descriptors and timers only until the
 /// presenter's descriptor wakes it.
-///
-/// While frames run, a presenter's descriptor does not wake the loop between them: its events
-/// (mostly the display's word that it has read the last frame) are taken just before the next
-/// frame, which is due within `presenterEventDelay` anyway. Without this every frame would cost
-/// two wake-ups, one for the acknowledgement and one for the frame.
 public final class FrameLoop {
     /// Identifies a watched source, for `unwatch`.
     public struct SourceID: Hashable { fileprivate let value: Int }
@@ -37,14 +32,8 @@ public final class FrameLoop {
         var hasBufferedInput: (() -> Bool)?
         /// Frames wait while this says no (a presenter not ready for one).
         var holdsFrames: (() -> Bool)?
-        /// Its input waits for the next frame when one is due soon (a presenter's events).
-        var waitsForFrames = false
         var handler: () throws -> Void
     }
-
-    /// The longest a presenter's events wait for a due frame rather than wake the loop: at
-    /// rates below 20 fps they wake it as any other input does.
-    public static let presenterEventDelay: Int64 = 50_000_000
 
     /// The link whose deadlines the loop keeps.
     public let link: DisplayLink
@@ -87,7 +76,6 @@ public final class FrameLoop {
         }
         if let index = sources.firstIndex(where: { $0.id == id }) {
             sources[index].holdsFrames = { !presenter.isReadyForFrame }
-            sources[index].waitsForFrames = true
         }
         return id
     }
@@ -155,8 +143,7 @@ public final class FrameLoop {
                 // The earlier of the two (no array: this runs every frame).
                 var deadline = nextTimerDeadline
                 if let frame = frameDeadline { deadline = deadline.map { min(frame, $0) } ?? frame }
-                let framesSoon = frameDeadline.map { $0.nanoseconds(since: now) <= Self.presenterEventDelay } ?? false
-                try waitForInput(until: deadline, presenterWaitsForFrame: framesSoon)
+                try waitForInput(until: deadline)
                 if stopRequested { return }
                 now = link.clock.now()
                 try runDueTimers(at: now)
@@ -170,37 +157,21 @@ public final class FrameLoop {
         }
     }
 
-    /// Waits for the deadline or a watched descriptor and runs the sources that have input.
-    /// With `presenterWaitsForFrame`, presenters' descriptors are left out of the wait and
-    /// looked at, without waiting, once it ends.
-    private func waitForInput(until deadline: MonotonicInstant?, presenterWaitsForFrame: Bool) throws {
+    private func waitForInput(until deadline: MonotonicInstant?) throws {
         // Sources that a handler adds or removes take effect on the next pass.
         let watched = sources
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: link.wakeDescriptor, events: Int16(POLLIN), revents: 0))
         for source in watched {
-            let waits = presenterWaitsForFrame && source.waitsForFrames
-            // A negative descriptor is one poll() skips: the source keeps its place in the set.
-            pollSet.append(pollfd(fd: waits ? -1 : source.descriptor, events: Int16(POLLIN), revents: 0))
+            pollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
         }
 
         let ready = try link.clock.wait(until: deadline, descriptors: &pollSet)
         wakeUps += 1
-        if ready > 0 {
-            if pollSet[0].revents != 0 { link.acknowledgeWake() }
-            for (i, source) in watched.enumerated() where pollSet[i + 1].revents != 0 {
-                try source.handler()
-                if stopRequested { return }
-            }
-        }
-        if presenterWaitsForFrame { try runReadyPresenters(of: watched) }
-    }
+        guard ready > 0 else { return }
 
-    /// Runs the presenters' sources whose descriptors are readable now, without waiting.
-    private func runReadyPresenters(of watched: [Source]) throws {
-        for source in watched where source.waitsForFrames && source.descriptor >= 0 {
-            var descriptor = pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 0) > 0 else { continue }
+        if pollSet[0].revents != 0 { link.acknowledgeWake() }
+        for (i, source) in watched.enumerated() where pollSet[i + 1].revents != 0 {
             try source.handler()
             if stopRequested { return }
         }

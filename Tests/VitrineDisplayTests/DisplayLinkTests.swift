@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import VitrineDisplay
-import VitrineGraphics
 import VitrineSystem
 import XCTest
 
@@ -128,40 +127,6 @@ final class DisplayLinkTests: XCTestCase {
         XCTAssertEqual(loop.wakeUps, 2)
     }
 
-    /// A presenter's descriptor turning readable while frames run (a server acknowledging the
-    /// frame just presented) does not wake the loop: its events are taken when the next frame
-    /// is due, before that frame, so each frame costs one wake-up.
-    func testAPresentersEventsWaitForTheNextFrameInsteadOfWakingTheLoop() throws {
-        let clock = VirtualClock(start: start)
-        let presenter = try DescriptorPresenter()
-        var handled: [Int] = []
-        var frames = 0
-        let (_, loop, delivered) = try run(
-            frames: 6, clock: clock, configure: { _, loop in loop.watch(presenter) { _ in handled.append(frames) } }
-        ) { frame, _ in
-            frames += 1
-            if frame.index == 1 || frame.index == 3 { presenter.signal() }
-        }
-        XCTAssertEqual(delivered.count, 6)
-        XCTAssertEqual(handled, [2, 4], "each taken before the frame after the signal")
-        XCTAssertEqual(loop.wakeUps, 5, "one wake for each frame after the first")
-    }
-
-    /// Below 20 fps a frame is too far off for a presenter's events to wait for it.
-    func testAtLowRatesAPresentersEventsWakeTheLoop() throws {
-        let clock = VirtualClock(start: start)
-        let presenter = try DescriptorPresenter()
-        var handledAt: [Double] = []
-        let (_, loop, _) = try run(
-            frames: 3, fps: 10, clock: clock,
-            configure: { _, loop in loop.watch(presenter) { _ in handledAt.append(clock.now().seconds) } }
-        ) { frame, _ in
-            if frame.index == 1 { presenter.signal() }
-        }
-        XCTAssertEqual(handledAt, [deadline(1, fps: 10)], "handled at once, not at the next frame")
-        XCTAssertEqual(loop.wakeUps, 3)
-    }
-
     func testAPausedLinkWithNothingToWaitForIsAnErrorNotAHang() throws {
         let clock = VirtualClock(start: start)
         let link = try DisplayLink(clock: clock)
@@ -248,38 +213,5 @@ final class DisplayLinkTests: XCTestCase {
         XCTAssertEqual(try clock.wait(until: deadline, descriptors: &none), 0)
         XCTAssertGreaterThanOrEqual(clock.now(), deadline)
         XCTAssertThrowsError(try clock.wait(until: nil, descriptors: &none))
-    }
-}
-
-/// A presenter whose events arrive through a pipe, as an X server's or a compositor's come
-/// through their socket; frames go to a `HeadlessPresenter`.
-private final class DescriptorPresenter: Presenter {
-    private let output = HeadlessPresenter(size: PixelSize(width: 4, height: 4))
-    private var pipeEnds: [Int32] = [-1, -1]
-
-    init() throws {
-        guard pipe(&pipeEnds) == 0 else { throw SystemError("pipe") }
-    }
-
-    deinit { pipeEnds.forEach { close($0) } }
-
-    /// Makes the descriptor readable: one event waits.
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(pipeEnds[1], &byte, 1)
-    }
-
-    var size: PixelSize { output.size }
-    var refreshRate: Double? { nil }
-    var eventDescriptor: Int32? { pipeEnds[0] }
-    var hasPendingEvents: Bool { false }
-    func configure(frameSize: PixelSize) throws { try output.configure(frameSize: frameSize) }
-    func present(_ frame: Bitmap, dirty: [IntRect]) throws { try output.present(frame, dirty: dirty) }
-    func finishPresenting() throws {}
-
-    func handleEvents() throws -> [PresenterEvent] {
-        var byte: UInt8 = 0
-        _ = read(pipeEnds[0], &byte, 1)
-        return [.resized(size)]
     }
 }

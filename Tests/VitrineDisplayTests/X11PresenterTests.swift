@@ -257,41 +257,6 @@ final class X11PresenterTests: XCTestCase {
         assertPixelsEqual(try client.screenshot(width: 200, height: 150), Frames.rgb(frame), width: 200, "after resize")
     }
 
-    /// Frames presented from a frame loop: the server's word that it has read each frame
-    /// waits for the next frame instead of waking the loop on its own, so a frame costs the
-    /// loop one wake-up, not two; and the presenter's events still reach it before the next
-    /// frame or the one after (a screen resized while frames run).
-    func testALoopOfFramesWakesOnceAFrameAndStillHearsTheServer() throws {
-        let server = try XvfbServer(width: 320, height: 240)
-        let client = try XClient(server.name)
-        let presenter = try X11Presenter(displayName: server.name, logger: quiet)
-        defer { presenter.close() }
-        let frame = try XCTUnwrap(try presenter.makeFrameBitmap(size: PixelSize(width: 320, height: 240)))
-        let loop = FrameLoop(link: try DisplayLink(clock: try SystemClock()))
-        var resizedAt: Int?
-        var frames = 0
-        loop.watch(presenter) { events in
-            if events.contains(.resized(PixelSize(width: 200, height: 150))) { resizedAt = frames }
-        }
-        var wakeUpsBeforeResize = 0
-        try loop.run { displayFrame in
-            frames += 1
-            presenter.prepareFrameBitmap()
-            Frames.fill(frame, seed: UInt32(frames))
-            try presenter.present(frame, dirty: [IntRect(x: frames % 200, y: 20, width: 40, height: 40)])
-            if frames == 30 {
-                wakeUpsBeforeResize = loop.wakeUps
-                try client.resizeScreen(width: 200, height: 150)
-            }
-            if frames == 40 || resizedAt != nil { loop.stop() }
-        }
-        // One wake a frame (a frame the machine ran late for may take none).
-        XCTAssertLessThanOrEqual(wakeUpsBeforeResize, 30)
-        XCTAssertGreaterThanOrEqual(wakeUpsBeforeResize, 20)
-        let resized = try XCTUnwrap(resizedAt, "the resize was never reported")
-        XCTAssertLessThanOrEqual(resized, 32, "reported before the second frame after it")
-    }
-
     /// Polls the presenter's descriptor and handles its events until `done` says so or time runs out.
     private func waitForEvents(
         _ presenter: X11Presenter, until deadline: Date,
