@@ -193,8 +193,9 @@ struct GradientSampler {
         place = Point(x: px, y: py)
     }
 
-    /// `atan2(y, x)` to within 10⁻¹⁰ radian, inlined: a conic gradient asks it of every pixel,
-    /// and libm's costs a call and more than the table lookup. The angle is folded into
+    /// `atan2(y, x)` to within 10⁻¹⁰ radian, inlined: a conic gradient asks it of every pixel
+    /// near its centre and every 8 or 16 farther out, and libm's costs a call and more than
+    /// the table lookup. The angle is folded into
     /// [0, π/4] by the octant (a = low / high of |x| and |y|), then below π/8 by
     /// atan a = π/4 + atan((a − 1)/(a + 1)) = π/4 + atan((low − high)/(low + high)); there
     /// atan z is its series, z · Σ (−z²)ᵏ / (2k + 1), whose terms after the twelfth are below
