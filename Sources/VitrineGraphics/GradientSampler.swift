@@ -21,6 +21,9 @@ struct GradientSampler {
     private let axis: Point
     private let scale: Double
     private let angle0: Double
+    /// Whether every pixel is opaque: every colour is, at full alpha (each entry's alpha is then
+    /// 255 in 8.4 fixed point, whatever a pixel's dither threshold adds).
+    let isOpaque: Bool
 
     /// A sampler of `gradient` drawn through `transform` (gradient space → device) at global
     /// alpha `alpha`; nil when the transform cannot be inverted.
@@ -48,6 +51,7 @@ struct GradientSampler {
         // A degenerate axial or radial gradient is all beyond its end: the last colour.
         let degenerate = lengthSquared == 0 && gradient.kind != .conic
         table = tables.table(for: gradient, alpha: alpha, allAtEnd: degenerate)
+        isOpaque = alpha >= 1 && gradient.colors.allSatisfy { $0.alpha >= 1 }
     }
 
     /// The premultiplied colours at 1024 evenly spaced positions of `gradient`, each channel

@@ -250,7 +250,9 @@ public final class GraphicsContext {
                 gradient, transform: state.transform, alpha: state.alpha, tables: gradientTables),
             rasterize(path)
         else { return }
-        blendShaded(rule: rule) { x, y, count, out in sampler.sample(x: x, y: y, count: count, into: out) }
+        blendShaded(rule: rule, opaque: sampler.isOpaque) { x, y, count, out in
+            sampler.sample(x: x, y: y, count: count, into: out)
+        }
     }
 
     /// Strokes `path` with `color` as CAShapeLayer does: the part between `strokeStart` and
@@ -279,7 +281,9 @@ public final class GraphicsContext {
                 gradient, transform: state.transform, alpha: state.alpha, tables: gradientTables),
             rasterizeStroke(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd)
         else { return }
-        blendShaded(rule: .nonZero) { x, y, count, out in sampler.sample(x: x, y: y, count: count, into: out) }
+        blendShaded(rule: .nonZero, opaque: sampler.isOpaque) { x, y, count, out in
+            sampler.sample(x: x, y: y, count: count, into: out)
+        }
     }
 
     /// Puts the outline of the stroke of `path` into the rasterizer; false when it draws nothing.
@@ -483,9 +487,12 @@ public final class GraphicsContext {
     }
 
     /// Sweeps the accumulated shape and blends the premultiplied pixels `shade` gives for each
-    /// run (device x, y, count, destination) through its coverage.
+    /// run (device x, y, count, destination) through its coverage. Pixels that are all `opaque`
+    /// replace what is below them: fully covered runs outside a clip mask are shaded straight
+    /// into the target (the same pixels as blending them, without the copy and the blend).
     func blendShaded(
-        rule: FillRule, alpha: UInt32 = 255, _ shade: (Int, Int, Int, UnsafeMutablePointer<UInt32>) -> Void
+        rule: FillRule, alpha: UInt32 = 255, opaque: Bool = false,
+        _ shade: (Int, Int, Int, UnsafeMutablePointer<UInt32>) -> Void
     ) {
         let rasterizer = self.rasterizer
         let region = rasterizer.bounds
@@ -498,6 +505,10 @@ public final class GraphicsContext {
             for s in 0..<count {
                 let span = spans[s]
                 let x = Int(span.x), length = Int(span.length)
+                if opaque && alpha == 255 && span.coverage == 255 && maskRow == nil {
+                    shade(x, y, length, row + x)
+                    continue
+                }
                 shade(x, y, length, samples)
                 let factor = alpha == 255 ? UInt32(span.coverage) : PixelMath.mul255(UInt32(span.coverage), alpha)
                 SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: factor, mask: maskRow)

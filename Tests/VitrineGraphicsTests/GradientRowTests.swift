@@ -104,4 +104,40 @@ final class GradientRowTests: XCTestCase {
         }
         XCTAssertLessThan(Double(differing) / Double(compared), 0.01, "\(differing) of \(compared) pixels differ")
     }
+
+    /// An opaque gradient's fully covered runs are written straight into the target: the same
+    /// pixels as blending them (as a clip mask that hides nothing makes it do), over a
+    /// background of any colour, for each kind, filled and stroked with round caps; a
+    /// translucent one is blended either way.
+    func testOpaqueGradientsWrittenStraightInAreTheBlendedPixels() {
+        let opaque = [Color(red: 0.9, green: 0.2, blue: 0.1), Color(red: 0.1, green: 0.6, blue: 1)]
+        let translucent = [Color(red: 0.9, green: 0.2, blue: 0.1), Color(red: 0.1, green: 0.6, blue: 1, alpha: 0.6)]
+        var shape = Path()
+        shape.addRoundedRect(Rect(x: 7.3, y: 5.6, width: 101.2, height: 60.9), cornerRadius: 14.5)
+        var arc = Path()
+        arc.addEllipse(in: Rect(x: 20.5, y: 12.25, width: 80, height: 50))
+        var whole = Path()
+        whole.addEllipse(in: Rect(x: -200, y: -200, width: 540, height: 480))
+        for kind in Gradient.Kind.allCases {
+            for colors in [opaque, translucent] {
+                let gradient = Gradient(
+                    kind: kind, colors: colors, start: Point(x: 60, y: 40), end: Point(x: 110, y: 70))
+                func draw(maskingNothing: Bool) -> Bitmap {
+                    let bitmap = Bitmap(width: 120, height: 80)
+                    for y in 0..<80 {
+                        for x in 0..<120 { bitmap[x, y] = 0xFF00_0000 | UInt32(x * 2) << 16 | UInt32(y * 3) }
+                    }
+                    let ctx = GraphicsContext(bitmap: bitmap)
+                    if maskingNothing { ctx.clip(to: whole) }
+                    ctx.fill(shape, gradient: gradient)
+                    ctx.stroke(arc, gradient: gradient, style: StrokeStyle(lineWidth: 9, lineCap: .round))
+                    return bitmap
+                }
+                let straight = draw(maskingNothing: false), blended = draw(maskingNothing: true)
+                var differing = 0
+                for y in 0..<80 { for x in 0..<120 where straight[x, y] != blended[x, y] { differing += 1 } }
+                XCTAssertEqual(differing, 0, "\(kind), \(colors)")
+            }
+        }
+    }
 }
