@@ -192,36 +192,8 @@ struct ProjectiveImageSampler {
             // below) put every step inside, and the loads need no clamping.
             let lastU = u &+ du &* (n - 1), lastV = v &+ dv &* (n - 1)
             if min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
-                var k = i
-                let end = i + n
-                let raw = UnsafeMutableRawPointer(out)
-                if n >= 4 && fitsInLanes {
-                    // The four lanes' positions, stepped four pixels at a time (all inside, as
-                    // above, so 16.16 positions and texel offsets fit 32-bit lanes).
-                    let steps = SIMD4<Int32>(0, 1, 2, 3)
-                    var us = Int32(truncatingIfNeeded: u) &+ steps &* Int32(truncatingIfNeeded: du)
-                    var vs = Int32(truncatingIfNeeded: v) &+ steps &* Int32(truncatingIfNeeded: dv)
-                    let stepU = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: du &* 4))
-                    let stepV = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: dv &* 4))
-                    while k &+ 4 <= end {
-                        raw.storeBytes(
-                            of: PixelMath.bilinear4(pixels, width, us: us, vs: vs), toByteOffset: k &* 4,
-                            as: SIMD4<UInt32>.self)
-                        us &+= stepU
-                        vs &+= stepV
-                        k &+= 4
-                    }
-                    u &+= du &* (k &- i)
-                    v &+= dv &* (k &- i)
-                }
-                while k < end {
-                    out[k] = PixelMath.bilinear(
-                        pixels + ((v &>> 16) &* width &+ (u &>> 16)), width,
-                        UInt16(truncatingIfNeeded: (u &>> 8) & 0xFF), UInt16(truncatingIfNeeded: (v &>> 8) & 0xFF))
-                    u &+= du
-                    v &+= dv
-                    k &+= 1
-                }
+                PixelMath.bilinearRun(
+                    pixels, width, u: u, v: v, du: du, dv: dv, count: n, lanes: fitsInLanes, into: out + i)
             } else {
                 for k in i..<(i + n) {
                     out[k] = sample(at: (u, v), pixels, width, maxX, maxY)

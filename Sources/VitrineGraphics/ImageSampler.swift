@@ -56,28 +56,21 @@ struct ImageSampler {
         var u = ImageSampler.fixed(inverse.a * cx + inverse.c * cy + inverse.tx - 0.5)
         var v = ImageSampler.fixed(inverse.b * cx + inverse.d * cy + inverse.ty - 0.5)
         let du = ImageSampler.fixed(inverse.a), dv = ImageSampler.fixed(inverse.b)
-        // Four pixels at once where all four are inside (the first and the fourth are, so the
-        // two between are): `PixelMath.bilinear4`, the same values, with 16.16 positions in
-        // 32-bit lanes (inside an image under 32,768 pixels a side they fit; wrapping steps
-        // land on the right values there).
+        // Runs of 16 whose first and last pixels are inside (so all are: stepping is linear)
+        // are filtered four at a time (`PixelMath.bilinearRun`); the others pixel by pixel.
         let lanes = width < 32_768 && height < 32_768
-        let steps = SIMD4<Int32>(0, 1, 2, 3)
-        let raw = UnsafeMutableRawPointer(out)
         var i = 0
         while i < count {
-            if lanes && i &+ 4 <= count {
-                let lastU = u &+ 3 &* du, lastV = v &+ 3 &* dv
-                if min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
-                    let us = Int32(truncatingIfNeeded: u) &+ steps &* Int32(truncatingIfNeeded: du)
-                    let vs = Int32(truncatingIfNeeded: v) &+ steps &* Int32(truncatingIfNeeded: dv)
-                    raw.storeBytes(
-                        of: PixelMath.bilinear4(pixels, width, us: us, vs: vs), toByteOffset: i &* 4,
-                        as: SIMD4<UInt32>.self)
-                    u &+= 4 &* du
-                    v &+= 4 &* dv
-                    i &+= 4
-                    continue
-                }
+            let n = min(Self.run, count &- i)
+            let lastU = u &+ Int64(n &- 1) &* du, lastV = v &+ Int64(n &- 1) &* dv
+            if n > 1, min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
+                PixelMath.bilinearRun(
+                    pixels, width, u: Int(u), v: Int(v), du: Int(du), dv: Int(dv), count: n, lanes: lanes,
+                    into: out + i)
+                u &+= Int64(n) &* du
+                v &+= Int64(n) &* dv
+                i &+= n
+                continue
             }
             let x0 = Int(truncatingIfNeeded: u >> 16), y0 = Int(truncatingIfNeeded: v >> 16)
             if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
@@ -99,6 +92,9 @@ struct ImageSampler {
             i &+= 1
         }
     }
+
+    /// Pixels a row is filtered in at a time where they lie inside the image.
+    private static let run = 16
 
     /// 16.16 fixed point, clamped far beyond any image so stepping cannot overflow.
     @inline(__always)

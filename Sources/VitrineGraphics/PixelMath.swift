@@ -109,6 +109,45 @@ enum PixelMath {
         return unsafeBitCast(rb, to: SIMD4<UInt32>.self) | (unsafeBitCast(ag, to: SIMD4<UInt32>.self) &<< 8)
     }
 
+    /// `count` bilinear samples into `out`, at 16.16 positions stepped by `(du, dv)` from
+    /// `(u, v)`, every one with its texel to the right and below inside the image (the
+    /// samplers check a run's first and last position; stepping is linear): four at a time
+    /// with `bilinear4` when `lanes` (the image under 32,768 pixels a side, so positions and
+    /// texel offsets fit 32-bit lanes; wrapping steps land on the right values there), then
+    /// one at a time.
+    @inline(__always)
+    static func bilinearRun(
+        _ pixels: UnsafePointer<UInt32>, _ width: Int, u: Int, v: Int, du: Int, dv: Int, count: Int, lanes: Bool,
+        into out: UnsafeMutablePointer<UInt32>
+    ) {
+        var u = u, v = v, k = 0
+        if count >= 4 && lanes {
+            let steps = SIMD4<Int32>(0, 1, 2, 3)
+            var us = Int32(truncatingIfNeeded: u) &+ steps &* Int32(truncatingIfNeeded: du)
+            var vs = Int32(truncatingIfNeeded: v) &+ steps &* Int32(truncatingIfNeeded: dv)
+            let stepU = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: du &* 4))
+            let stepV = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: dv &* 4))
+            let raw = UnsafeMutableRawPointer(out)
+            while k &+ 4 <= count {
+                raw.storeBytes(
+                    of: bilinear4(pixels, width, us: us, vs: vs), toByteOffset: k &* 4, as: SIMD4<UInt32>.self)
+                us &+= stepU
+                vs &+= stepV
+                k &+= 4
+            }
+            u &+= du &* k
+            v &+= dv &* k
+        }
+        while k < count {
+            out[k] = bilinear(
+                pixels + ((v &>> 16) &* width &+ (u &>> 16)), width,
+                UInt16(truncatingIfNeeded: (u &>> 8) & 0xFF), UInt16(truncatingIfNeeded: (v &>> 8) & 0xFF))
+            u &+= du
+            v &+= dv
+            k &+= 1
+        }
+    }
+
     /// A colour as a premultiplied pixel with `alpha` (a layer's opacity, a shadow's) folded
     /// in: the colour's own pixel scaled by `alpha` as a byte, so a drawing at an opacity has
     /// the pixels of the same drawing made opaque and composited at that opacity (a layer drawn
