@@ -64,6 +64,11 @@ let package = Package(
         // wayland-scanner's code for xdg-shell, presentation-time and idle-inhibit, kept in the
         // repository (scripts/generate-wayland-protocols.sh), and the few helpers Swift needs.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"], path: "Sources/CWaylandProtocols"),
+        // AVX2 versions of the widest pixel loops, chosen at run time (the portable build targets
+        // any x86-64). Optimised in debug builds too, as the Swift pixel loops are.
+        .target(
+            name: "CPixelKernels", path: "Sources/CPixelKernels",
+            cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // timerfd, eventfd, signalfd: the pieces of a single-threaded poll() loop.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -77,7 +82,9 @@ let package = Package(
 
         .target(
             name: "VitrineGraphics",
-            dependencies: ["VitrineSystem", "CPNG", "CTurboJPEG", "CFreeType", "CFontconfig", "CMemory"],
+            dependencies: [
+                "VitrineSystem", "CPNG", "CTurboJPEG", "CFreeType", "CFontconfig", "CMemory", "CPixelKernels"
+            ],
             swiftSettings: uncheckedInRelease),
         .target(
             name: "VitrineAnimation",

@@ -1,3 +1,5 @@
+import CPixelKernels
+
 /// The pixel loops: coverage spans of one row blended into a row of premultiplied pixels,
 /// source-over, optionally through a clip mask. Everything here runs on raw pointers and
 /// value types; nothing allocates.
@@ -115,25 +117,27 @@ enum SpanBlitter {
 
     /// `length` pixels source-over one premultiplied colour.
     @inline(__always)
-    static func blendConstant(_ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32) {
+    static func blendConstant(
+        _ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32, avx2: Bool = PixelKernels.avx2
+    ) {
         let inverse = 255 &- (color >> 24)
         if inverse == 0 { PixelFill.fill(p, color, count: length); return }
         if length >= 8 {
-            blendConstantWide(p, length, color, inverse)
+            blendConstantWide(p, length, color, inverse, avx2: avx2)
             return
         }
         for i in 0..<length { p[i] = color &+ PixelMath.scale(p[i], inverse) }
     }
 
-    /// The constant blend, eight pixels per step.
+    /// The constant blend, eight pixels per step (the AVX2 kernel's when `avx2`).
     static func blendConstantWide(
         _ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32,
-        _ inverse: UInt32
+        _ inverse: UInt32, avx2: Bool = PixelKernels.avx2
     ) {
         let raw = UnsafeMutableRawPointer(p)
         let factor = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: inverse))
         let source = SIMD8<UInt32>(repeating: color)
-        var i = 0
+        var i = avx2 ? vitrine_blend_constant_avx2(p, length, color, inverse) : 0
         while i &+ 8 <= length {
             let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             raw.storeBytes(of: source &+ scaleWide(d, factor), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
@@ -179,12 +183,13 @@ enum SpanBlitter {
     /// Source-over of `count` source pixels scaled by `factor`, eight at a time; returns how
     /// many pixels it handled (a multiple of eight). A block of transparent pixels (most of a
     /// text layer's store) leaves the target as it is, and one of opaque pixels at full factor
-    /// (a photo) replaces it, without reading it.
+    /// (a photo) replaces it, without reading it. With `avx2`, the AVX2 kernel's.
     @inline(__always)
     static func blendPixelsWide(
         _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int,
-        factor: UInt32
+        factor: UInt32, avx2: Bool = PixelKernels.avx2
     ) -> Int {
+        if avx2 { return vitrine_blend_pixels_avx2(d, s, count, factor) }
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
         let alpha = SIMD8<UInt32>(repeating: 0xFF00_0000)
@@ -241,11 +246,13 @@ enum SpanBlitter {
     /// a time: blocks the mask hides are skipped, blocks it shows whole take the unmasked path.
     /// The per-pixel factor is `PixelMath.mul255`'s, computed in 16-bit lanes, so the pixels are
     /// those of the scalar loop (a test compares). Returns how many it handled (a multiple of 8).
+    /// With `avx2`, the AVX2 kernel's.
     @inline(__always)
     static func blendPixelsMaskedWide(
         _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int, factor: UInt32,
-        mask: UnsafePointer<UInt8>
+        mask: UnsafePointer<UInt8>, avx2: Bool = PixelKernels.avx2
     ) -> Int {
+        if avx2 { return vitrine_blend_pixels_masked_avx2(d, s, count, factor, mask) }
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s), bytes = UnsafeRawPointer(mask)
         let f = SIMD8<UInt32>(repeating: factor)
         var i = 0
@@ -256,7 +263,7 @@ enum SpanBlitter {
                 continue
             }
             if eight == ~0 {
-                i &+= blendPixelsWide(d + i, s + i, count: 8, factor: factor)
+                i &+= blendPixelsWide(d + i, s + i, count: 8, factor: factor, avx2: false)
                 continue
             }
             let m = SIMD8<UInt32>(truncatingIfNeeded: unsafeBitCast(eight, to: SIMD8<UInt8>.self))
@@ -274,12 +281,12 @@ enum SpanBlitter {
     @inline(__always)
     static func blendPixels(
         _ dst: UnsafeMutablePointer<UInt32>, x: Int, _ src: UnsafePointer<UInt32>, count: Int,
-        factor: UInt32, mask: UnsafePointer<UInt8>?
+        factor: UInt32, mask: UnsafePointer<UInt8>?, avx2: Bool = PixelKernels.avx2
     ) {
         let d = dst + x
         if let mask {
             let m = mask + x
-            let done = blendPixelsMaskedWide(d, src, count: count, factor: factor, mask: m)
+            let done = blendPixelsMaskedWide(d, src, count: count, factor: factor, mask: m, avx2: avx2)
             for i in done..<count {
                 let f = PixelMath.mul255(factor, UInt32(m[i]))
                 let s = src[i]
@@ -287,7 +294,7 @@ enum SpanBlitter {
                 d[i] = PixelMath.sourceOver(f == 255 ? s : PixelMath.scale(s, f), d[i])
             }
         } else {
-            let done = blendPixelsWide(d, src, count: count, factor: factor)
+            let done = blendPixelsWide(d, src, count: count, factor: factor, avx2: avx2)
             for i in done..<count {
                 let s = src[i]
                 if s != 0 { d[i] = PixelMath.sourceOver(factor == 255 ? s : PixelMath.scale(s, factor), d[i]) }
@@ -300,10 +307,11 @@ enum SpanBlitter {
     /// eight at a time. A block where nothing was drawn blends the scaled underlay alone, and
     /// over pixels of the underlay's own colour (two scenes' common background, in a dissolve)
     /// it is left as it is: `u·f + u·(255 − f)`, each rounded, is `u` again (`x/255` is never a
-    /// tie). The same pixels as the scalar tail, which a test compares.
+    /// tie). The same pixels as the scalar tail, which a test compares. With `avx2`, the AVX2
+    /// kernel takes the blocks of eight.
     static func blendPixels(
         _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int, factor: UInt32,
-        over underlay: UInt32
+        over underlay: UInt32, avx2: Bool = PixelKernels.avx2
     ) {
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
@@ -312,7 +320,7 @@ enum SpanBlitter {
         let bare = SIMD8<UInt32>(repeating: scaledUnderlay)
         let bareInverse = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- (scaledUnderlay >> 24)))
         let opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
-        var i = 0
+        var i = avx2 ? vitrine_blend_pixels_over_avx2(d, s, count, factor, underlay, scaledUnderlay) : 0
         while i &+ 8 <= count {
             var sv = src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             if isZero(sv) {

@@ -72,6 +72,10 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// The versions of the wide loops this machine runs: the portable one, and the AVX2 kernels
+    /// where the processor has them.
+    static let kernelChoices = [false] + (PixelKernels.avx2Available ? [true] : [])
+
     func testVectorBlendsMatchTheScalarFormula() {
         // Pseudo-random premultiplied pixels, with blocks of eight that are all transparent
         // and all opaque (which the 8-wide path skips or copies); the 8-wide paths must agree
@@ -81,25 +85,27 @@ final class CompositingTests: XCTestCase {
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         defer { dst.deallocate(); src.deallocate() }
-        for factor: UInt32 in [255, 128, 7] {
+        for avx2 in Self.kernelChoices {
+            for factor: UInt32 in [255, 128, 7] {
+                var expected: [UInt32] = []
+                for i in 0..<n {
+                    dst[i] = numbers.premultiplied(); src[i] = numbers.premultiplied()
+                    if i / 8 % 3 == 1 { src[i] = 0 }
+                    if i / 8 % 3 == 2 { src[i] |= 0xFF00_0000 }
+                    let s = PixelMath.scale(src[i], factor)
+                    expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+                }
+                SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: nil, avx2: avx2)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
+            }
+            let c: UInt32 = 0xC010_2030  // alpha 192, channels below it
             var expected: [UInt32] = []
             for i in 0..<n {
-                dst[i] = numbers.premultiplied(); src[i] = numbers.premultiplied()
-                if i / 8 % 3 == 1 { src[i] = 0 }
-                if i / 8 % 3 == 2 { src[i] |= 0xFF00_0000 }
-                let s = PixelMath.scale(src[i], factor)
-                expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+                dst[i] = numbers.premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24)))
             }
-            SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: nil)
-            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
+            SpanBlitter.blendConstant(dst, n, c, avx2: avx2)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "AVX2 \(avx2)")
         }
-        let c: UInt32 = 0xC010_2030  // alpha 192, channels below it
-        var expected: [UInt32] = []
-        for i in 0..<n {
-            dst[i] = numbers.premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24)))
-        }
-        SpanBlitter.blendConstant(dst, n, c)
-        XCTAssertEqual((0..<n).map { dst[$0] }, expected)
     }
 
     /// A colour through per-pixel coverage (a shadow's mask): the 8-wide path, its skipping of
@@ -135,19 +141,21 @@ final class CompositingTests: XCTestCase {
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
         defer { dst.deallocate(); src.deallocate(); mask.deallocate() }
-        for factor: UInt32 in [255, 200, 3] {
-            var expected: [UInt32] = []
-            for i in 0..<n {
-                dst[i] = numbers.premultiplied()
-                src[i] = numbers.premultiplied()
-                let m: UInt32 = (0..<8).contains(i) ? 0 : (8..<16).contains(i) ? 255 : numbers.next() & 0xFF
-                mask[i] = UInt8(m)
-                let f = PixelMath.mul255(factor, m)
-                expected.append(
-                    f == 0 ? dst[i] : PixelMath.sourceOver(f == 255 ? src[i] : PixelMath.scale(src[i], f), dst[i]))
+        for avx2 in Self.kernelChoices {
+            for factor: UInt32 in [255, 200, 3] {
+                var expected: [UInt32] = []
+                for i in 0..<n {
+                    dst[i] = numbers.premultiplied()
+                    src[i] = numbers.premultiplied()
+                    let m: UInt32 = (0..<8).contains(i) ? 0 : (8..<16).contains(i) ? 255 : numbers.next() & 0xFF
+                    mask[i] = UInt8(m)
+                    let f = PixelMath.mul255(factor, m)
+                    expected.append(
+                        f == 0 ? dst[i] : PixelMath.sourceOver(f == 255 ? src[i] : PixelMath.scale(src[i], f), dst[i]))
+                }
+                SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: mask, avx2: avx2)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
             }
-            SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: mask)
-            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
         }
     }
 
@@ -363,22 +371,24 @@ final class CompositingTests: XCTestCase {
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         defer { dst.deallocate(); src.deallocate() }
         let underlay: UInt32 = 0xFF14_181D
-        for factor: UInt32 in [255, 200, 3] {
-            var expected: [UInt32] = []
-            for i in 0..<n {
-                // Blocks of eight: drawn, then nothing drawn over the underlay's own colour (left
-                // as it is), drawn over it, nothing drawn over other pixels with a few drawn,
-                // drawn opaque (hiding the underlay).
-                let block = i / 8
-                dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : numbers.premultiplied()
-                src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? numbers.premultiplied() : 0
-                if block == 4 { src[i] |= 0xFF00_0000 }
-                let over = src[i] &+ PixelMath.scale(underlay, 255 - (src[i] >> 24))
-                let s = PixelMath.scale(over, factor)
-                expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+        for avx2 in Self.kernelChoices {
+            for factor: UInt32 in [255, 200, 3] {
+                var expected: [UInt32] = []
+                for i in 0..<n {
+                    // Blocks of eight: drawn, then nothing drawn over the underlay's own colour (left
+                    // as it is), drawn over it, nothing drawn over other pixels with a few drawn,
+                    // drawn opaque (hiding the underlay).
+                    let block = i / 8
+                    dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : numbers.premultiplied()
+                    src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? numbers.premultiplied() : 0
+                    if block == 4 { src[i] |= 0xFF00_0000 }
+                    let over = src[i] &+ PixelMath.scale(underlay, 255 - (src[i] >> 24))
+                    let s = PixelMath.scale(over, factor)
+                    expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
+                }
+                SpanBlitter.blendPixels(dst, src, count: n, factor: factor, over: underlay, avx2: avx2)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
             }
-            SpanBlitter.blendPixels(dst, src, count: n, factor: factor, over: underlay)
-            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor)")
         }
         // What lets a block over the underlay's colour be skipped: an opaque colour blended
         // over itself at any factor is itself.
@@ -388,6 +398,60 @@ final class CompositingTests: XCTestCase {
                 XCTFail("\(String(colour, radix: 16)) at \(f)")
             }
         }
+    }
+
+    /// The AVX2 kernels against the portable loops over many rows: random lengths, factors and
+    /// places (unaligned), blocks of eight transparent, opaque, equal to the underlay and mixed,
+    /// masks with hidden, whole and partial blocks. Every pixel must be the same.
+    func testTheAVX2KernelsGiveThePortableLoopsPixels() throws {
+        guard PixelKernels.avx2Available else { throw XCTSkip("this processor has no AVX2") }
+        var numbers = PixelNumbers(seed: 9001)
+        let capacity = 200
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let portable = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let wide = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { src.deallocate(); portable.deallocate(); wide.deallocate(); mask.deallocate() }
+        let underlay: UInt32 = 0xFF20_3040
+        var compared = 0
+        for round in 0..<400 {
+            let offset = Int(numbers.next() % 8), count = Int(numbers.next() % 150)
+            let factors: [UInt32] = [255, 0, 1, 128, 254]
+            let factor = round % 2 == 0 ? factors[round / 2 % factors.count] : numbers.next() & 0xFF
+            for i in 0..<capacity {
+                let kind = (i / 8 + round) % 5
+                src[i] = kind == 0 ? 0 : numbers.premultiplied()
+                if kind == 1 { src[i] |= 0xFF00_0000 }
+                portable[i] = kind == 2 || numbers.next() % 4 == 0 ? underlay : numbers.premultiplied()
+                wide[i] = portable[i]
+                let m = (i / 8 + round) % 4
+                mask[i] = m == 0 ? 0 : m == 1 ? 255 : UInt8(truncatingIfNeeded: numbers.next())
+            }
+            let s = UnsafePointer(src + offset), p = portable + offset, w = wide + offset
+            switch round % 4 {
+            case 0:
+                SpanBlitter.blendPixels(p, x: 0, s, count: count, factor: factor, mask: nil, avx2: false)
+                SpanBlitter.blendPixels(w, x: 0, s, count: count, factor: factor, mask: nil, avx2: true)
+            case 1:
+                let m = UnsafePointer(mask + offset)
+                SpanBlitter.blendPixels(p, x: 0, s, count: count, factor: factor, mask: m, avx2: false)
+                SpanBlitter.blendPixels(w, x: 0, s, count: count, factor: factor, mask: m, avx2: true)
+            case 2:
+                SpanBlitter.blendPixels(p, s, count: count, factor: factor, over: underlay, avx2: false)
+                SpanBlitter.blendPixels(w, s, count: count, factor: factor, over: underlay, avx2: true)
+            default:
+                let colour = numbers.premultiplied()
+                SpanBlitter.blendConstant(p, count, colour, avx2: false)
+                SpanBlitter.blendConstant(w, count, colour, avx2: true)
+            }
+            for i in 0..<capacity where portable[i] != wide[i] {
+                XCTFail(
+                    "round \(round), pixel \(i): \(String(wide[i], radix: 16)) vs \(String(portable[i], radix: 16))")
+                return
+            }
+            compared += count
+        }
+        XCTAssertGreaterThan(compared, 20_000)
     }
 
     func testLayerBuffersAreReusedAndLeftTransparent() {

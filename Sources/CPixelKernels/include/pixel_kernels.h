@@ -1,0 +1,33 @@
+// The renderer's widest pixel loops, for processors with 256-bit integer vectors (AVX2 on
+// x86-64), chosen at run time: the portable build targets any x86-64 (SSE2), where Swift's
+// SIMD8<UInt32> takes two 128-bit halves per step. Each kernel computes the same pixels as
+// its Swift loop in VitrineGraphics/SpanBlitter.swift, eight at a time, and returns how many
+// pixels it handled (a multiple of eight): the Swift loop finishes the rest. Tests compare
+// every kernel with the portable loop and the scalar formula.
+#ifndef VITRINE_PIXEL_KERNELS_H
+#define VITRINE_PIXEL_KERNELS_H
+
+#include <stdint.h>
+
+/// 1 when the kernels below may run on this processor (x86-64 with AVX2 enabled by the OS),
+/// else 0; on other architectures always 0 and the kernels handle nothing.
+int vitrine_pixels_have_avx2(void);
+
+/// `SpanBlitter.blendPixelsWide`: source pixels scaled by `factor` (0…255) source-over `dst`.
+long vitrine_blend_pixels_avx2(uint32_t *dst, const uint32_t *src, long count, uint32_t factor);
+
+/// `SpanBlitter.blendPixelsMaskedWide`: as above, each pixel's factor also times its mask byte.
+long vitrine_blend_pixels_masked_avx2(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, const uint8_t *mask);
+
+/// `SpanBlitter.blendPixels(_:_:count:factor:over:)`: source pixels laid over the opaque
+/// `underlay`, scaled by `factor`, source-over `dst`; `scaled_underlay` is the underlay scaled
+/// by `factor` (`PixelMath.scale`).
+long vitrine_blend_pixels_over_avx2(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
+    uint32_t scaled_underlay);
+
+/// `SpanBlitter.blendConstantWide`: `color + dst·inverse/255` per channel.
+long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
+
+#endif

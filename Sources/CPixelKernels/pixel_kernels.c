@@ -1,0 +1,142 @@
+// AVX2 versions of the Swift pixel loops named in pixel_kernels.h. Premultiplied 32-bit
+// pixels, eight per 256-bit vector; a scaling splits red/blue and alpha/green into 16-bit
+// lanes and divides by 255 with PixelMath.scale's rounding, (x + 128 + ((x + 128) >> 8)) >> 8,
+// exactly as SpanBlitter.scaleWide does on 128-bit halves.
+#include "pixel_kernels.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include <string.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+int vitrine_pixels_have_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+/// Eight pixels scaled channel by channel by 16-bit factors (0…255 in each lane).
+static inline AVX2 __m256i scale8(__m256i p, __m256i factor) {
+    const __m256i low_bytes = _mm256_set1_epi32(0x00FF00FF);
+    const __m256i bias = _mm256_set1_epi16(128);
+    __m256i rb = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(p, low_bytes), factor), bias);
+    rb = _mm256_srli_epi16(_mm256_add_epi16(rb, _mm256_srli_epi16(rb, 8)), 8);
+    __m256i ag = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(p, 8), factor), bias);
+    ag = _mm256_srli_epi16(_mm256_add_epi16(ag, _mm256_srli_epi16(ag, 8)), 8);
+    return _mm256_or_si256(rb, _mm256_slli_epi16(ag, 8));
+}
+
+/// Per-pixel factors (0…255 in 32-bit lanes) in both 16-bit lanes of their pixel.
+static inline AVX2 __m256i lanes(__m256i factors) {
+    return _mm256_or_si256(factors, _mm256_slli_epi32(factors, 16));
+}
+
+/// 255 minus each pixel's alpha, per 32-bit lane.
+static inline AVX2 __m256i inverse_alpha(__m256i pixels) {
+    return _mm256_sub_epi32(_mm256_set1_epi32(255), _mm256_srli_epi32(pixels, 24));
+}
+
+static inline AVX2 __m256i load8(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline AVX2 void store8(uint32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+static inline AVX2 int is_zero(__m256i v) { return _mm256_testz_si256(v, v); }
+
+/// Eight premultiplied pixels source-over `dst`: s + d·(255 − αs)/255.
+static inline AVX2 void source_over8(__m256i s, uint32_t *dst) {
+    store8(dst, _mm256_add_epi32(s, scale8(load8(dst), lanes(inverse_alpha(s)))));
+}
+
+/// One block of `vitrine_blend_pixels_avx2`: transparent sources leave `dst`, opaque ones at
+/// full factor replace it.
+static inline AVX2 void blend8(uint32_t *dst, const uint32_t *src, uint32_t factor, __m256i factor16) {
+    __m256i s = load8(src);
+    if (is_zero(s)) return;
+    if (factor == 255) {
+        if (_mm256_testc_si256(s, _mm256_set1_epi32((int)0xFF000000))) {
+            store8(dst, s);
+            return;
+        }
+    } else {
+        s = scale8(s, factor16);
+    }
+    source_over8(s, dst);
+}
+
+AVX2 long vitrine_blend_pixels_avx2(uint32_t *dst, const uint32_t *src, long count, uint32_t factor) {
+    const __m256i factor16 = _mm256_set1_epi16((short)factor);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) blend8(dst + i, src + i, factor, factor16);
+    return i;
+}
+
+AVX2 long vitrine_blend_pixels_masked_avx2(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, const uint8_t *mask) {
+    const __m256i factor16 = _mm256_set1_epi16((short)factor);
+    const __m256i factor32 = _mm256_set1_epi32((int)factor);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint64_t eight;
+        memcpy(&eight, mask + i, 8);
+        if (eight == 0) continue;
+        if (eight == ~(uint64_t)0) {
+            blend8(dst + i, src + i, factor, factor16);
+            continue;
+        }
+        // mul255(factor, mask byte) per pixel, as the Swift loop computes it.
+        __m256i m = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)eight));
+        __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(m, factor32), _mm256_set1_epi32(128));
+        __m256i per_pixel = _mm256_srli_epi32(_mm256_add_epi32(t, _mm256_srli_epi32(t, 8)), 8);
+        source_over8(scale8(load8(src + i), lanes(per_pixel)), dst + i);
+    }
+    return i;
+}
+
+AVX2 long vitrine_blend_pixels_over_avx2(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
+    uint32_t scaled_underlay) {
+    const __m256i factor16 = _mm256_set1_epi16((short)factor);
+    const __m256i below = _mm256_set1_epi32((int)underlay);
+    const __m256i bare = _mm256_set1_epi32((int)scaled_underlay);
+    const __m256i bare_inverse = _mm256_set1_epi16((short)(255 - (scaled_underlay >> 24)));
+    const __m256i opaque = _mm256_set1_epi32((int)0xFF000000);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i s = load8(src + i);
+        if (is_zero(s)) {
+            // Nothing drawn: the scaled underlay alone, unless the target already shows it.
+            __m256i d = load8(dst + i);
+            if (!is_zero(_mm256_xor_si256(d, below))) store8(dst + i, _mm256_add_epi32(bare, scale8(d, bare_inverse)));
+            continue;
+        }
+        if (!_mm256_testc_si256(s, opaque)) s = _mm256_add_epi32(s, scale8(below, lanes(inverse_alpha(s))));
+        if (factor != 255) s = scale8(s, factor16);
+        source_over8(s, dst + i);
+    }
+    return i;
+}
+
+AVX2 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) {
+    const __m256i factor16 = _mm256_set1_epi16((short)inverse);
+    const __m256i source = _mm256_set1_epi32((int)color);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) store8(dst + i, _mm256_add_epi32(source, scale8(load8(dst + i), factor16)));
+    return i;
+}
+
+#else
+
+// Elsewhere (arm64: NEON through Swift's SIMD types) the Swift loops handle every pixel.
+int vitrine_pixels_have_avx2(void) { return 0; }
+long vitrine_blend_pixels_avx2(uint32_t *dst, const uint32_t *src, long count, uint32_t factor) { return 0; }
+long vitrine_blend_pixels_masked_avx2(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, const uint8_t *mask) {
+    return 0;
+}
+long vitrine_blend_pixels_over_avx2(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
+    uint32_t scaled_underlay) {
+    return 0;
+}
+long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) { return 0; }
+
+#endif
