@@ -371,9 +371,9 @@ public final class GraphicsContext {
                         sampler.sample(x: x, y: y, count: length, into: row + x)
                         continue
                     }
-                    sampler.sample(x: x, y: y, count: length, into: samples)
-                    if let tintFactors { GraphicsContext.multiply(samples, count: length, by: tintFactors) }
-                    SpanBlitter.blendPixels(row, x: x, samples, count: length, factor: spanFactor, mask: nil)
+                    SpanBlitter.blendPixels(
+                        row, x: x, sampleRow(of: sampler, x: x, y: y, count: length, tint: tintFactors), count: length,
+                        factor: spanFactor, mask: nil)
                     continue
                 }
                 // Sample only where the mask lets something through: an image under a ring-shaped
@@ -388,13 +388,26 @@ public final class GraphicsContext {
                     let start = i
                     while i < end && maskRow[i] != 0 { i += 1 }
                     guard i > start else { continue }
-                    sampler.sample(x: start, y: y, count: i - start, into: samples)
-                    if let tintFactors { GraphicsContext.multiply(samples, count: i - start, by: tintFactors) }
-                    SpanBlitter.blendPixels(row, x: start, samples, count: i - start, factor: spanFactor, mask: maskRow)
+                    SpanBlitter.blendPixels(
+                        row, x: start, sampleRow(of: sampler, x: start, y: y, count: i - start, tint: tintFactors),
+                        count: i - start, factor: spanFactor, mask: maskRow)
                 }
             }
         }
         markDrawn(region)
+    }
+
+    /// The samples of device pixels `x..<x+count` of row `y`, tinted: the image's own pixels in
+    /// place when they are the samples (a resampled copy drawn where it was made), else
+    /// filtered into the context's sample row.
+    @inline(__always)
+    private func sampleRow(
+        of sampler: ImageSampler, x: Int, y: Int, count: Int, tint: UInt32?
+    ) -> UnsafePointer<UInt32> {
+        if tint == nil, let inPlace = sampler.pixelsInPlace(x: x, y: y, count: count) { return inPlace }
+        sampler.sample(x: x, y: y, count: count, into: samples)
+        if let tint { GraphicsContext.multiply(samples, count: count, by: tint) }
+        return UnsafePointer(samples)
     }
 
     /// Sets every pixel inside the clip to `color`, without blending (global alpha does not

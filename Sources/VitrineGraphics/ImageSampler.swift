@@ -27,6 +27,16 @@ struct ImageSampler {
         }
     }
 
+    /// The samples for device pixels `x..<x+count` of row `y` where they are the image's own
+    /// pixels, in place (a whole-pixel translation with the span inside the image): a blend
+    /// reads them there instead of from a copy. Nil otherwise.
+    func pixelsInPlace(x: Int, y: Int, count: Int) -> UnsafePointer<UInt32>? {
+        guard let offset else { return nil }
+        let column = x + offset.x, row = y + offset.y
+        guard column >= 0, column + count <= width, row >= 0, row < height else { return nil }
+        return pixels + row * width + column
+    }
+
     /// Writes the samples for device pixels `x..<x+count` of row `y` into `out`.
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let maxX = width - 1, maxY = height - 1

@@ -769,7 +769,8 @@ final class ResampledImageTests: XCTestCase {
     }
 
     /// A whole-pixel translation copies texels, the edge ones held beyond the image: runs that
-    /// start left of it, end right of it, lie inside, or miss it on either side.
+    /// start left of it, end right of it, lie inside, or miss it on either side. Runs inside it
+    /// are also read in place.
     func testAWholePixelSamplerCopiesWithEdgesHeld() throws {
         let texels = (0..<(7 * 3)).map { 0xFF00_0000 | UInt32($0) }
         let image = try XCTUnwrap(Image(width: 7, height: 3, premultipliedPixels: texels))
@@ -778,16 +779,25 @@ final class ResampledImageTests: XCTestCase {
         for dx in [-20, -9, -3, 0, 2, 11] {
             for dy in [-5, 0, 1, 4] {
                 let sampler = ImageSampler(image: image, inverse: Transform2D(translationX: Double(dx), y: Double(dy)))
-                for (x, count) in [(-30, 5), (-12, 20), (-2, 9), (0, 7), (3, 2), (5, 30), (40, 6), (-4, 40)] {
+                for (x, count) in [
+                    (-30, 5), (-12, 20), (-2, 9), (0, 7), (0, 8), (3, 2), (5, 2), (6, 2), (5, 30), (40, 6), (-4, 40)
+                ] {
                     sampler.sample(x: x, y: 1, count: count, into: out)
                     let row = min(max(1 + dy, 0), 2)
                     for i in 0..<count {
                         let column = min(max(x + i + dx, 0), 6)
                         XCTAssertEqual(out[i], texels[row * 7 + column], "dx \(dx) dy \(dy) x \(x) i \(i)")
                     }
+                    // In place exactly where the run lies inside the image, and the same pixels.
+                    let inside = x + dx >= 0 && x + dx + count <= 7 && (0..<3).contains(1 + dy)
+                    let inPlace = sampler.pixelsInPlace(x: x, y: 1, count: count)
+                    XCTAssertEqual(inPlace != nil, inside, "dx \(dx) dy \(dy) x \(x) count \(count)")
+                    if let inPlace { XCTAssertEqual((0..<count).map { inPlace[$0] }, (0..<count).map { out[$0] }) }
                 }
             }
         }
+        let filtering = ImageSampler(image: image, inverse: Transform2D(translationX: 0.5, y: 0))
+        XCTAssertNil(filtering.pixelsInPlace(x: 0, y: 0, count: 2), "filtered, not in place")
     }
 
     /// A filtering sampler's rows are the bilinear filter at positions stepped along the row in
