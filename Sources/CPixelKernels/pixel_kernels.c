@@ -115,6 +115,19 @@ AVX2 long vitrine_blend_pixels_over_avx2(
     return i;
 }
 
+AVX2 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) {
+    const __m256i source = _mm256_set1_epi32((int)color);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint64_t eight;
+        memcpy(&eight, coverage + i, 8);
+        if (eight == 0) continue;
+        __m256i c = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)eight));
+        source_over8(scale8(source, lanes(c)), dst + i);
+    }
+    return i;
+}
+
 AVX2 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) {
     const __m256i factor16 = _mm256_set1_epi16((short)inverse);
     const __m256i source = _mm256_set1_epi32((int)color);
@@ -137,6 +150,7 @@ long vitrine_blend_pixels_over_avx2(
     uint32_t scaled_underlay) {
     return 0;
 }
+long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) { return 0; }
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) { return 0; }
 
 #endif

@@ -218,13 +218,15 @@ enum SpanBlitter {
     /// A premultiplied colour source-over `count` pixels, each scaled by its own coverage byte
     /// (an alpha mask's row, such as a shadow's): eight pixels per step, runs of eight zero
     /// bytes skipped with one load. The same pixels as `sourceOver(scale(color, c), d)` per
-    /// pixel, which the tail uses and a test compares.
+    /// pixel, which the tail uses and a test compares. With `avx2`, the AVX2 kernel takes the
+    /// blocks of eight.
     static func blendSolid(
-        _ d: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int, color: UInt32
+        _ d: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int, color: UInt32,
+        avx2: Bool = PixelKernels.avx2
     ) {
         let dst = UnsafeMutableRawPointer(d), bytes = UnsafeRawPointer(coverage)
         let source = SIMD8<UInt32>(repeating: color)
-        var i = 0
+        var i = avx2 ? vitrine_blend_solid_avx2(d, coverage, count, color) : 0
         while i &+ 8 <= count {
             let eight = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             if eight != 0 {

@@ -116,18 +116,20 @@ final class CompositingTests: XCTestCase {
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
         defer { dst.deallocate(); coverage.deallocate() }
-        for colour: UInt32 in [0xFF10_8040, 0x8040_2010, 0x0101_0000] {
-            var expected: [UInt32] = []
-            for i in 0..<n {
-                dst[i] = numbers.premultiplied()
-                // Runs of zeros (skipped whole), full and partial coverage.
-                let c = (8..<24).contains(i) ? 0 : i % 5 == 0 ? 255 : numbers.next() & 0xFF
-                coverage[i] = UInt8(c)
-                expected.append(
-                    c == 0 ? dst[i] : PixelMath.sourceOver(PixelMath.scale(colour, c), dst[i]))
+        for avx2 in Self.kernelChoices {
+            for colour: UInt32 in [0xFF10_8040, 0x8040_2010, 0x0101_0000] {
+                var expected: [UInt32] = []
+                for i in 0..<n {
+                    dst[i] = numbers.premultiplied()
+                    // Runs of zeros (skipped whole), full and partial coverage.
+                    let c = (8..<24).contains(i) ? 0 : i % 5 == 0 ? 255 : numbers.next() & 0xFF
+                    coverage[i] = UInt8(c)
+                    expected.append(
+                        c == 0 ? dst[i] : PixelMath.sourceOver(PixelMath.scale(colour, c), dst[i]))
+                }
+                SpanBlitter.blendSolid(dst, coverage: coverage, count: n, color: colour, avx2: avx2)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "colour \(String(colour, radix: 16)), AVX2 \(avx2)")
             }
-            SpanBlitter.blendSolid(dst, coverage: coverage, count: n, color: colour)
-            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "colour \(String(colour, radix: 16))")
         }
     }
 
@@ -402,7 +404,7 @@ final class CompositingTests: XCTestCase {
 
     /// The AVX2 kernels against the portable loops over many rows: random lengths, factors and
     /// places (unaligned), blocks of eight transparent, opaque, equal to the underlay and mixed,
-    /// masks with hidden, whole and partial blocks. Every pixel must be the same.
+    /// masks and coverage with hidden, whole and partial blocks. Every pixel must be the same.
     func testTheAVX2KernelsGiveThePortableLoopsPixels() throws {
         guard PixelKernels.avx2Available else { throw XCTSkip("this processor has no AVX2") }
         var numbers = PixelNumbers(seed: 9001)
@@ -428,7 +430,7 @@ final class CompositingTests: XCTestCase {
                 mask[i] = m == 0 ? 0 : m == 1 ? 255 : UInt8(truncatingIfNeeded: numbers.next())
             }
             let s = UnsafePointer(src + offset), p = portable + offset, w = wide + offset
-            switch round % 4 {
+            switch round % 5 {
             case 0:
                 SpanBlitter.blendPixels(p, x: 0, s, count: count, factor: factor, mask: nil, avx2: false)
                 SpanBlitter.blendPixels(w, x: 0, s, count: count, factor: factor, mask: nil, avx2: true)
@@ -439,6 +441,10 @@ final class CompositingTests: XCTestCase {
             case 2:
                 SpanBlitter.blendPixels(p, s, count: count, factor: factor, over: underlay, avx2: false)
                 SpanBlitter.blendPixels(w, s, count: count, factor: factor, over: underlay, avx2: true)
+            case 3:
+                let colour = numbers.premultiplied(), m = UnsafePointer(mask + offset)
+                SpanBlitter.blendSolid(p, coverage: m, count: count, color: colour, avx2: false)
+                SpanBlitter.blendSolid(w, coverage: m, count: count, color: colour, avx2: true)
             default:
                 let colour = numbers.premultiplied()
                 SpanBlitter.blendConstant(p, count, colour, avx2: false)

@@ -27,6 +27,10 @@ long vitrine_blend_pixels_over_avx2(
     uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
     uint32_t scaled_underlay);
 
+/// `SpanBlitter.blendSolid`: a premultiplied colour scaled by each pixel's coverage byte,
+/// source-over `dst`.
+long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color);
+
 /// `SpanBlitter.blendConstantWide`: `color + dst·inverse/255` per channel.
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
 
