@@ -1,3 +1,5 @@
+import CMemory
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -368,10 +370,18 @@ final class Rasterizer {
             fy = 0
         }
         var row = firstRow
+        let lastColumn = bounds.width
         while row <= lastRow {
             let isLast = row == edgeLastRow
             let nextX = isLast ? xb : xa &+ q
             let nextFy = isLast ? yb &- (row << 8) : 256
+            if row &+ 2 <= lastRow {
+                // Each row's cells lie a row of the band apart, beyond what the hardware
+                // prefetcher follows: ask for the ones two rows down where the edge will be.
+                let ahead = min(max(((nextX &+ lift) >> 8) &- offsetX, 0), lastColumn)
+                vitrine_prefetch_for_write(rowCells + (2 &* stride &+ ahead))
+                vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
+            }
             addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
             x = nextX
             fy = 0
