@@ -23,8 +23,11 @@ enum GaussianBlur {
     /// sum per column, so it reads memory in order and the compiler vectorises it across the
     /// strip; the row passes run on strips of rows turned on their side. Each output is a box's
     /// sum divided by its width (`BoxMean`): the values of the plain loop, a row at a time and
-    /// then a column at a time (`GaussianBlurTests` compares).
-    static func blurred(_ mask: AlphaMask, sigma: Double, within window: IntRect? = nil) -> AlphaMask {
+    /// then a column at a time (`GaussianBlurTests` compares). A line equal to the one before it
+    /// takes that one's result (`reusingRepeats`, off only to compare in tests).
+    static func blurred(
+        _ mask: AlphaMask, sigma: Double, within window: IntRect? = nil, reusingRepeats: Bool = true
+    ) -> AlphaMask {
         precondition(sigma > 0, "a blur of σ \(sigma)")
         let pad = spread(sigma: sigma)
         let b = mask.bounds
@@ -44,36 +47,127 @@ enum GaussianBlur {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: stripColumns)
         let middle = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rows.count * o.width))
+        // The rows (then the columns) that differ from the one before them, in order.
+        let distinct = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows.count, o.width))
+        let repeats = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, o.width))
         defer {
             strip.deallocate()
             scratch.deallocate()
             sums.deallocate()
             middle.deallocate()
+            distinct.deallocate()
+            repeats.deallocate()
         }
-        // A strip of rows is laid with each row as a column of `strip`.
-        var top = rows.lowerBound
-        while top < rows.upperBound {
-            let count = min(stripColumns, rows.upperBound - top)
+        // A line equal to the one before it blurs to the same values along it, so only the
+        // others are blurred (a shadow's card: every row but the corners' is the same, and so
+        // is every column between them), and a repeat copies its neighbour's result.
+
+        // Across, in strips of rows turned on their side: the mask's rows into `middle`.
+        var distinctCount = 0
+        for y in rows
+        where !reusingRepeats || y == rows.lowerBound || !equalBytes(mask.row(y), mask.row(y - 1), b.width) {
+            distinct[distinctCount] = y
+            distinctCount += 1
+        }
+        var first = 0
+        while first < distinctCount {
+            let count = min(stripColumns, distinctCount - first)
             for r in 0..<count {
-                let row = mask.row(top + r)
+                let row = mask.row(distinct[first + r])
                 for x in 0..<b.width { strip[x &* count &+ r] = row[x] }
             }
             let result = across.blur(strip, scratch, lanes: count, sums: sums)
             for r in 0..<count {
-                let row = middle + (top + r - rows.lowerBound) * o.width
+                let row = middle + (distinct[first + r] - rows.lowerBound) * o.width
                 for x in 0..<o.width { row[x] = result[x &* count &+ r] }
             }
-            top += count
+            first += count
         }
-        var left = 0
-        while left < o.width {
-            let count = min(stripColumns, o.width - left)
-            for y in 0..<rows.count { (strip + y * count).update(from: middle + y * o.width + left, count: count) }
+        var next = 0
+        for y in rows {
+            if next < distinctCount && distinct[next] == y {
+                next += 1
+            } else {
+                let row = middle + (y - rows.lowerBound) * o.width
+                row.update(from: row - o.width, count: o.width)
+            }
+        }
+
+        // Down, in strips of columns of `middle`, into the output.
+        // A column repeats the one before it where every row says so (1: so far it does).
+        repeats.update(repeating: reusingRepeats && rows.count > 0 ? 1 : 0, count: o.width)
+        repeats[0] = 0
+        if reusingRepeats {
+            for y in 0..<rows.count {
+                let row = middle + y * o.width
+                for x in 1..<o.width { repeats[x] &= row[x] == row[x &- 1] ? 1 : 0 }
+            }
+        }
+        distinctCount = 0
+        for x in 0..<o.width where repeats[x] == 0 {
+            distinct[distinctCount] = x
+            distinctCount += 1
+        }
+        first = 0
+        while first < distinctCount {
+            let count = min(stripColumns, distinctCount - first)
+            let left = distinct[first]
+            // Side by side (no repeats among them): whole runs of a row at a time.
+            let adjacent = distinct[first + count - 1] - left == count - 1
+            for y in 0..<rows.count {
+                let line = strip + y * count, row = middle + y * o.width
+                if adjacent {
+                    line.update(from: row + left, count: count)
+                } else {
+                    for j in 0..<count { line[j] = row[distinct[first + j]] }
+                }
+            }
             let result = down.blur(strip, scratch, lanes: count, sums: sums)
-            for y in 0..<o.height { (out.row(o.y + y) + left).update(from: result + y * count, count: count) }
-            left += count
+            for y in 0..<o.height {
+                let line = result + y * count, row = out.row(o.y + y)
+                if adjacent {
+                    (row + left).update(from: line, count: count)
+                } else {
+                    for j in 0..<count { row[distinct[first + j]] = line[j] }
+                }
+            }
+            first += count
+        }
+        // Each run of repeated columns takes the value of the column before it, row by row.
+        var x = 1
+        while x < o.width {
+            guard repeats[x] != 0 else {
+                x += 1
+                continue
+            }
+            var end = x + 1
+            while end < o.width && repeats[end] != 0 { end += 1 }
+            for y in 0..<o.height {
+                let row = out.row(o.y + y)
+                (row + x).update(repeating: row[x - 1], count: end - x)
+            }
+            x = end
         }
         return out
+    }
+
+    /// Whether `count` bytes at `a` and at `b` are the same.
+    private static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var i = 0
+        while i &+ 8 <= count {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            {
+                return false
+            }
+            i &+= 8
+        }
+        while i < count {
+            if a[i] != b[i] { return false }
+            i &+= 1
+        }
+        return true
     }
 
     /// The three passes along lines whose input is on positions `input` and whose result is

@@ -66,6 +66,56 @@ final class GaussianBlurTests: XCTestCase {
         }
     }
 
+    /// A card's mask repeats rows and columns (every row between the rounded corners is the
+    /// same, and every column between them): those take their neighbour's result, which must be
+    /// what blurring them gives. Repeats at the edges and in runs, a single differing row and
+    /// column among them, a mask all one row, windows cutting the repeats.
+    func testRepeatedLinesTakeTheirNeighboursBlur() {
+        let width = 90, height = 70
+        let card = AlphaMask(bounds: IntRect(x: 3, y: 2, width: width, height: height))
+        var path = Path()
+        path.addRoundedRect(Rect(x: 3.4, y: 2.7, width: 80.3, height: 60.5), cornerRadius: 11)
+        let context = GraphicsContext(bitmap: Bitmap(width: 100, height: 80))
+        let drawn = context.renderAlphaMask { context.fill(path, color: .black) }
+        let d = drawn.bounds
+        for y in 0..<height {
+            for x in 0..<width {
+                let (px, py) = (x + 3, y + 2)
+                let inside = px >= d.x && px < d.maxX && py >= d.y && py < d.maxY
+                card.bytes[y * width + x] = inside ? drawn.row(py)[px - d.x] : 0
+            }
+        }
+        card.bytes[40 * width + 50] = 77  // one row and one column that differ
+        let oneRow = AlphaMask(bounds: IntRect(x: 0, y: 0, width: 40, height: 30))
+        for i in 0..<(40 * 30) { oneRow.bytes[i] = UInt8(truncatingIfNeeded: (i % 40) * 6) }
+        for (mask, sigma) in [(card, 4.0), (card, 13.0), (oneRow, 2.5)] {
+            let pad = GaussianBlur.spread(sigma: sigma)
+            let grown = mask.bounds.outset(by: pad)
+            let plain = Self.plainBlur(mask, sigma: sigma)
+            let windows: [IntRect?] = [
+                nil, IntRect(x: 20, y: 10, width: 30, height: 40), IntRect(x: -50, y: 45, width: 300, height: 3)
+            ]
+            for window in windows {
+                let fast = GaussianBlur.blurred(mask, sigma: sigma, within: window)
+                let everyLine = GaussianBlur.blurred(mask, sigma: sigma, within: window, reusingRepeats: false)
+                let o = fast.bounds
+                XCTAssertEqual(o, everyLine.bounds)
+                var differing = 0
+                for y in o.y..<o.maxY {
+                    for x in o.x..<o.maxX {
+                        let value = fast.row(y)[x - o.x]
+                        if value != everyLine.row(y)[x - o.x]
+                            || value != plain[(y - grown.y) * grown.width + x - grown.x]
+                        {
+                            differing += 1
+                        }
+                    }
+                }
+                XCTAssertEqual(differing, 0, "σ \(sigma) window \(String(describing: window))")
+            }
+        }
+    }
+
     /// The widest blur a shadow can ask for on a small target: a mask the size of the target,
     /// not one grown by the spread of 28,000 pixels each way.
     func testAHugeBlurInsideASmallWindowStaysItsSize() {
