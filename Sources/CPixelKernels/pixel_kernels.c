@@ -105,7 +105,9 @@ AVX2 long vitrine_blend_pixels_over_avx2(
         if (is_zero(s)) {
             // Nothing drawn: the scaled underlay alone, unless the target already shows it.
             __m256i d = load8(dst + i);
-            if (!is_zero(_mm256_xor_si256(d, below))) store8(dst + i, _mm256_add_epi32(bare, scale8(d, bare_inverse)));
+            if (!is_zero(_mm256_xor_si256(d, below))) {
+                store8(dst + i, _mm256_add_epi32(bare, scale8(d, bare_inverse)));
+            }
             continue;
         }
         if (!_mm256_testc_si256(s, opaque)) s = _mm256_add_epi32(s, scale8(below, lanes(inverse_alpha(s))));
@@ -132,7 +134,9 @@ AVX2 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color,
     const __m256i factor16 = _mm256_set1_epi16((short)inverse);
     const __m256i source = _mm256_set1_epi32((int)color);
     long i = 0;
-    for (; i + 8 <= count; i += 8) store8(dst + i, _mm256_add_epi32(source, scale8(load8(dst + i), factor16)));
+    for (; i + 8 <= count; i += 8) {
+        store8(dst + i, _mm256_add_epi32(source, scale8(load8(dst + i), factor16)));
+    }
     return i;
 }
 
