@@ -173,7 +173,10 @@ struct ProjectiveImageSampler {
             guard let a = position(Double(x + i) + 0.5, cy), let b = position(Double(x + i + n) + 0.5, cy) else {
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.
                 for k in i..<(i + n) {
-                    out[k] = position(Double(x + k) + 0.5, cy).map { sample(at: $0, pixels, width, maxX, maxY) } ?? 0
+                    out[k] =
+                        position(Double(x + k) + 0.5, cy).map {
+                            PixelMath.bilinearClamped(pixels, width, maxX: maxX, maxY: maxY, u: $0.u, v: $0.v)
+                        } ?? 0
                 }
                 i += n
                 continue
@@ -196,28 +199,12 @@ struct ProjectiveImageSampler {
                     pixels, width, u: u, v: v, du: du, dv: dv, count: n, lanes: fitsInLanes, into: out + i)
             } else {
                 for k in i..<(i + n) {
-                    out[k] = sample(at: (u, v), pixels, width, maxX, maxY)
+                    out[k] = PixelMath.bilinearClamped(pixels, width, maxX: maxX, maxY: maxY, u: u, v: v)
                     u &+= du
                     v &+= dv
                 }
             }
             i += n
         }
-    }
-
-    /// The bilinear sample at 16.16 position `p`.
-    @inline(__always)
-    private func sample(
-        at p: (u: Int, v: Int), _ pixels: UnsafePointer<UInt32>, _ width: Int, _ maxX: Int, _ maxY: Int
-    ) -> UInt32 {
-        let x0 = p.u >> 16, y0 = p.v >> 16
-        let fx = UInt32((p.u >> 8) & 0xFF), fy = UInt32((p.v >> 8) & 0xFF)
-        if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
-            return PixelMath.bilinear(pixels + y0 * width + x0, width, UInt16(fx), UInt16(fy))
-        }
-        // At the edges: clamped texels, the same filter one channel pair at a time.
-        let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
-        let rowA = pixels + min(max(y0, 0), maxY) * width, rowB = pixels + min(max(y0 + 1, 0), maxY) * width
-        return PixelMath.lerp(PixelMath.lerp(rowA[xa], rowA[xb], fx), PixelMath.lerp(rowB[xa], rowB[xb], fx), fy)
     }
 }

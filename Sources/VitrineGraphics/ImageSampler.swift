@@ -82,21 +82,7 @@ struct ImageSampler {
                 i &+= n
                 continue
             }
-            let x0 = Int(truncatingIfNeeded: u >> 16), y0 = Int(truncatingIfNeeded: v >> 16)
-            if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
-                // Inside: the four texels are there, filtered in vector lanes (the same values).
-                out[i] = PixelMath.bilinear(
-                    pixels + (y0 &* width &+ x0), width, UInt16(truncatingIfNeeded: (u >> 8) & 0xFF),
-                    UInt16(truncatingIfNeeded: (v >> 8) & 0xFF))
-            } else {
-                let fx = UInt32(truncatingIfNeeded: (u >> 8) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> 8) & 0xFF)
-                let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
-                let rowA = pixels + min(max(y0, 0), maxY) * width
-                let rowB = pixels + min(max(y0 + 1, 0), maxY) * width
-                let top = PixelMath.lerp(rowA[xa], rowA[xb], fx)
-                let bottom = PixelMath.lerp(rowB[xa], rowB[xb], fx)
-                out[i] = PixelMath.lerp(top, bottom, fy)
-            }
+            out[i] = PixelMath.bilinearClamped(pixels, width, maxX: maxX, maxY: maxY, u: Int(u), v: Int(v))
             u &+= du
             v &+= dv
             i &+= 1

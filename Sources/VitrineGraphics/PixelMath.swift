@@ -56,6 +56,24 @@ enum PixelMath {
         return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: both), to: UInt32.self)
     }
 
+    /// The bilinear sample at 16.16 position `(u, v)` of an image `width` texels wide whose last
+    /// texel is `(maxX, maxY)`: `bilinear` where the four texels are inside, else the edge texels
+    /// held beyond the image (clamp to edge), the same filter one channel pair at a time.
+    @inline(__always)
+    static func bilinearClamped(
+        _ pixels: UnsafePointer<UInt32>, _ width: Int, maxX: Int, maxY: Int, u: Int, v: Int
+    ) -> UInt32 {
+        let x0 = u &>> 16, y0 = v &>> 16
+        let fx = UInt32(truncatingIfNeeded: (u &>> 8) & 0xFF), fy = UInt32(truncatingIfNeeded: (v &>> 8) & 0xFF)
+        if x0 >= 0 && x0 < maxX && y0 >= 0 && y0 < maxY {
+            return bilinear(
+                pixels + (y0 &* width &+ x0), width, UInt16(truncatingIfNeeded: fx), UInt16(truncatingIfNeeded: fy))
+        }
+        let xa = min(max(x0, 0), maxX), xb = min(max(x0 &+ 1, 0), maxX)
+        let rowA = pixels + min(max(y0, 0), maxY) * width, rowB = pixels + min(max(y0 &+ 1, 0), maxY) * width
+        return lerp(lerp(rowA[xa], rowA[xb], fx), lerp(rowB[xa], rowB[xb], fx), fy)
+    }
+
     /// Four bilinear samples at the 16.16 positions `(us[k], vs[k])`, each with its texel to the
     /// right and below inside the image: `bilinear`'s values (a test compares),
     /// computed for the four at once. Each lane's two texel pairs are loaded as 64-bit words
