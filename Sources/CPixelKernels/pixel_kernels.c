@@ -41,6 +41,18 @@ static inline AVX2 __m256i load8(const uint32_t *p) { return _mm256_loadu_si256(
 static inline AVX2 void store8(uint32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
 static inline AVX2 int is_zero(__m256i v) { return _mm256_testz_si256(v, v); }
 
+/// Eight bytes (a mask's or coverage row's), as one word to test at once.
+static inline uint64_t load_bytes8(const uint8_t *p) {
+    uint64_t eight;
+    memcpy(&eight, p, 8);
+    return eight;
+}
+
+/// Eight bytes widened to one per 32-bit lane.
+static inline AVX2 __m256i widen8(uint64_t eight) {
+    return _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)eight));
+}
+
 /// Eight premultiplied pixels source-over `dst`: s + d·(255 − αs)/255.
 static inline AVX2 void source_over8(__m256i s, uint32_t *dst) {
     store8(dst, _mm256_add_epi32(s, scale8(load8(dst), lanes(inverse_alpha(s)))));
@@ -75,16 +87,14 @@ AVX2 long vitrine_blend_pixels_masked_avx2(
     const __m256i factor32 = _mm256_set1_epi32((int)factor);
     long i = 0;
     for (; i + 8 <= count; i += 8) {
-        uint64_t eight;
-        memcpy(&eight, mask + i, 8);
+        uint64_t eight = load_bytes8(mask + i);
         if (eight == 0) continue;
         if (eight == ~(uint64_t)0) {
             blend8(dst + i, src + i, factor, factor16);
             continue;
         }
         // mul255(factor, mask byte) per pixel, as the Swift loop computes it.
-        __m256i m = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)eight));
-        __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(m, factor32), _mm256_set1_epi32(128));
+        __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(widen8(eight), factor32), _mm256_set1_epi32(128));
         __m256i per_pixel = _mm256_srli_epi32(_mm256_add_epi32(t, _mm256_srli_epi32(t, 8)), 8);
         source_over8(scale8(load8(src + i), lanes(per_pixel)), dst + i);
     }
@@ -121,11 +131,9 @@ AVX2 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long 
     const __m256i source = _mm256_set1_epi32((int)color);
     long i = 0;
     for (; i + 8 <= count; i += 8) {
-        uint64_t eight;
-        memcpy(&eight, coverage + i, 8);
+        uint64_t eight = load_bytes8(coverage + i);
         if (eight == 0) continue;
-        __m256i c = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)eight));
-        source_over8(scale8(source, lanes(c)), dst + i);
+        source_over8(scale8(source, lanes(widen8(eight))), dst + i);
     }
     return i;
 }
