@@ -27,6 +27,17 @@ public final class Image: @unchecked Sendable {
         isOpaque = alphas == 0xFF00_0000
     }
 
+    /// Storage for `width × height` pixels that are written after the image is made, each row
+    /// before it is first read (`ResampledRows`), and that will all be opaque or not as
+    /// `isOpaque` says. Nothing is written first: rows never drawn cost no time.
+    init(width: Int, height: Int, unwrittenOpaque isOpaque: Bool) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        capacity = max(1, self.width * self.height)
+        storage = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        self.isOpaque = isOpaque
+    }
+
     /// An image from premultiplied pixels (A<<24 | R<<16 | G<<8 | B), row by row; nil when
     /// the size is negative or the array does not hold exactly `width × height` pixels.
     public convenience init?(width: Int, height: Int, premultipliedPixels: [UInt32]) {
@@ -98,6 +109,9 @@ public final class Image: @unchecked Sendable {
 
     /// The first pixel; rows follow `width` pixels apart.
     public var pixels: UnsafePointer<UInt32> { UnsafePointer(storage) }
+
+    /// The pixels of an image made with `init(width:height:unwrittenOpaque:)`, to write its rows.
+    var unwrittenPixels: UnsafeMutablePointer<UInt32> { storage }
 
     /// The image's size in pixels.
     public var size: Size { Size(width: Double(width), height: Double(height)) }

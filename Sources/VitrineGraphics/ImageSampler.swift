@@ -9,10 +9,18 @@ struct ImageSampler {
     private let inverse: Transform2D
     /// Set when the map is a whole-pixel translation: pixels are copied, not filtered.
     private let offset: (x: Int, y: Int)?
+    /// Held while the sampler reads its pixels: another thread may let go of a resampled copy
+    /// (`ResampledImageCache`) in the middle of a draw from it.
+    private let image: Image
+    /// A resampled copy's rows still to be filtered, each before it is first read.
+    private let rows: ResampledRows?
 
     /// `inverse` maps device coordinates to image pixel coordinates (pixel (i, j) covers
-    /// i…i+1 × j…j+1). The image must not be empty.
-    init(image: Image, inverse: Transform2D) {
+    /// i…i+1 × j…j+1). The image must not be empty. `rows`, when given, fills the rows of
+    /// `image` (a resampled copy drawn where it was made) as they are read.
+    init(image: Image, inverse: Transform2D, filling rows: ResampledRows? = nil) {
+        self.image = image
+        self.rows = rows
         pixels = image.pixels
         width = image.width
         height = image.height
@@ -34,6 +42,7 @@ struct ImageSampler {
         guard let offset else { return nil }
         let column = x + offset.x, row = y + offset.y
         guard column >= 0, column + count <= width, row >= 0, row < height else { return nil }
+        rows?.fill(row)
         return pixels + row * width + column
     }
 
@@ -42,7 +51,9 @@ struct ImageSampler {
         let maxX = width - 1, maxY = height - 1
         if let offset {
             // A copy: the row's edge texel left and right of the image, one block between.
-            let source = pixels + min(max(y + offset.y, 0), maxY) * width
+            let row = min(max(y + offset.y, 0), maxY)
+            rows?.fill(row)
+            let source = pixels + row * width
             let first = x + offset.x
             let lower = min(count, max(0, -first)), upper = max(lower, min(count, maxX - first + 1))
             let inside = lower..<upper

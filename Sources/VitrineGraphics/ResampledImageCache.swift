@@ -1,11 +1,12 @@
 import VitrineSystem
 
 /// Copies of images resampled at device resolution, for images drawn again and again at the
-/// same scale and sub-pixel phase (a photo under an animated mask): filtering happens once,
-/// later draws copy whole pixels. Only axis-aligned scales are kept, a copy is made when an
-/// image is drawn with the same mapping in two frames in a row (so an image whose scale
-/// animates is never copied), at most a few copies are held, and a copy not drawn for
-/// `BufferPool.idleFrames` frames is let go (the photo of a scene that has ended).
+/// same scale and sub-pixel phase (a photo under an animated mask): each row is filtered once,
+/// when a draw first reads it, and later draws copy whole pixels. Only axis-aligned scales are
+/// kept, a copy is made when an image is drawn with the same mapping in two frames in a row
+/// (so an image whose scale animates is never copied), at most a few copies are held, and a
+/// copy not drawn for `BufferPool.idleFrames` frames is let go (the photo of a scene that has
+/// ended).
 ///
 /// A copy's pixels may differ from direct filtering by one level (the fixed-point stepping
 /// starts elsewhere), so within a frame every draw of a mapping takes the same one: which,
@@ -26,6 +27,8 @@ struct ResampledImageCache {
         /// Held so the identifier in the key cannot be reused by another image.
         let image: Image
         let resampled: Image
+        /// The copy's rows not all filtered yet; nil once they are.
+        var rows: ResampledRows?
         /// The frame (`endFrame` count) it was last drawn in.
         var lastUse: Int
     }
@@ -61,7 +64,8 @@ struct ResampledImageCache {
         let placed = Transform2D(translationX: -originX, y: -originY)
         if let index = entries.firstIndex(where: { $0.key == key && $0.image === image }) {
             entries[index].lastUse = frame
-            return ImageSampler(image: entries[index].resampled, inverse: placed)
+            if let rows = entries[index].rows, rows.areAllFiltered { entries[index].rows = nil }
+            return ImageSampler(image: entries[index].resampled, inverse: placed, filling: entries[index].rows)
         }
         // A few mappings are remembered (particles drawn at many scales are not copied).
         if seenThisFrame.count < 32, !seenThisFrame.contains(key) { seenThisFrame.append(key) }
@@ -70,22 +74,22 @@ struct ResampledImageCache {
         guard seenLastFrame.contains(key), width > 0, height > 0, width * height <= Self.maximumPixels else {
             return ImageSampler(image: image, inverse: inverse)
         }
-        // Sample exactly the device pixels a direct draw would, once, into the copy's own
-        // pixels (a bitmap copied into an image held the copy twice while it was made: 10 MB
-        // more at the moment a 4K screen's photo appears).
+        // The copy's rows sample exactly the device pixels a direct draw would, each filtered
+        // when a draw first reads it: by the thread drawing it, not here holding the lock while
+        // the threads drawing the frame's other bands wait, and rows never drawn (a photo an
+        // animated mask has not uncovered yet) cost nothing.
         let direct = ImageSampler(
             image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
-        let resampled = Image(width: width, height: height) { copy in
-            for y in 0..<height { direct.sample(x: 0, y: y, count: width, into: copy.row(y)) }
-        }
-        let entry = Entry(key: key, image: image, resampled: resampled, lastUse: frame)
+        let resampled = Image(width: width, height: height, unwrittenOpaque: image.isOpaque)
+        let rows = ResampledRows(of: resampled, from: direct)
+        let entry = Entry(key: key, image: image, resampled: resampled, rows: rows, lastUse: frame)
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
             entries[next] = entry
             next = (next + 1) % Self.capacity
         }
-        return ImageSampler(image: entry.resampled, inverse: placed)
+        return ImageSampler(image: entry.resampled, inverse: placed, filling: rows)
     }
 
     /// Ends a frame: copies not drawn in the last `BufferPool.idleFrames` frames are released.
@@ -109,6 +113,60 @@ struct ResampledImageCache {
 
     /// Pixels held in copies (for tests and diagnostics).
     var retainedPixels: Int { entries.reduce(0) { $0 + $1.resampled.width * $1.resampled.height } }
+}
+
+/// The rows of a resampled copy, filtered from the image when a draw first reads each (the
+/// thread drawing that row fills it; a thread reading a row another is filling waits for it).
+/// Every row's pixels are the same whoever fills it and whenever.
+final class ResampledRows: @unchecked Sendable {
+    private let copy: UnsafeMutablePointer<UInt32>
+    private let width: Int
+    private let height: Int
+    private let source: ImageSampler
+    private let condition = Condition()
+    /// Per row, under `condition`: 0 to filter, 1 being filtered, 2 filtered.
+    private let states: UnsafeMutablePointer<UInt8>
+    private var filtered = 0
+    private static let toFilter: UInt8 = 0, filtering: UInt8 = 1, done: UInt8 = 2
+
+    /// The rows of `copy` (made with `Image(width:height:unwrittenOpaque:)`), row y being
+    /// `source`'s device row y from x = 0.
+    init(of copy: Image, from source: ImageSampler) {
+        self.copy = copy.unwrittenPixels
+        width = copy.width
+        height = copy.height
+        self.source = source
+        states = .allocate(capacity: max(1, height))
+        states.initialize(repeating: Self.toFilter, count: max(1, height))
+    }
+
+    deinit { states.deallocate() }
+
+    /// Makes sure row `y` (0..<height) holds its pixels.
+    func fill(_ y: Int) {
+        let claimed = condition.withLock { () -> Bool? in
+            switch states[y] {
+            case Self.done: return nil
+            case Self.toFilter:
+                states[y] = Self.filtering
+                return true
+            default: return false
+            }
+        }
+        guard let claimed else { return }
+        guard claimed else {
+            condition.wait { states[y] == Self.done }
+            return
+        }
+        source.sample(x: 0, y: y, count: width, into: copy + y * width)
+        condition.announce {
+            states[y] = Self.done
+            filtered += 1
+        }
+    }
+
+    /// Whether every row holds its pixels (the copy is then read without asking).
+    var areAllFiltered: Bool { condition.withLock { filtered == height } }
 }
 
 /// One `ResampledImageCache` for the contexts drawing bands of the same frames on several

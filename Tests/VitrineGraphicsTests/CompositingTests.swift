@@ -1,3 +1,4 @@
+import Dispatch
 import XCTest
 @testable import VitrineGraphics
 
@@ -736,6 +737,87 @@ final class ResampledImageTests: XCTestCase {
         XCTAssertEqual(frames[1], frames[0], "the second frame, from the copy")
         XCTAssertEqual(frames[2], frames[0])
         XCTAssertNotEqual(bitmap[120, 20], 0, "the right-hand image is drawn")
+    }
+
+    /// A copy made while a clip shows only the top of the image (the rows drawn so far
+    /// filtered, the others not yet) draws the rest right once it appears: the last frame is
+    /// the one a context drawing the image whole all along made.
+    func testACopyMadeWhilePartlyShownDrawsTheRestWhenItAppears() throws {
+        var numbers = PixelNumbers(seed: 11)
+        let texels = (0..<(48 * 40)).map { _ in numbers.premultiplied() }
+        let image = try XCTUnwrap(Image(width: 48, height: 40, premultipliedPixels: texels))
+        func lastFrame(showingTheTopFirst: Bool) -> [UInt32] {
+            let bitmap = Bitmap(width: 90, height: 80)
+            let context = GraphicsContext(bitmap: bitmap)
+            for frame in 0..<4 {
+                context.clear(.white)
+                context.saveGState()
+                if showingTheTopFirst && frame < 3 { context.clip(to: Rect(x: 0, y: 0, width: 90, height: 17)) }
+                context.draw(image, in: Rect(x: 3.25, y: 5.5, width: 81.6, height: 68))
+                context.restoreGState()
+                XCTAssertEqual(context.resampledImagePixels > 0, frame > 0, "a copy from the second frame")
+                context.endFrame()
+            }
+            return (0..<80).flatMap { y in (0..<90).map { bitmap[$0, y] } }
+        }
+        let whole = lastFrame(showingTheTopFirst: false)
+        XCTAssertEqual(lastFrame(showingTheTopFirst: true), whole)
+        XCTAssertNotEqual(whole[60 * 90 + 40], Color.white.premultipliedPixel, "the image is drawn low down")
+    }
+
+    /// A copy's rows are filtered when first read, by whichever thread reads them: four
+    /// threads reading every row at once, in opposite orders, through the copying read and
+    /// the in-place one, each get the direct filter's rows, and the copy holds them after.
+    /// Until every row has been read the copy is not complete.
+    func testACopysRowsAreFilteredWhenFirstReadByAnyThread() throws {
+        var numbers = PixelNumbers(seed: 5)
+        let (width, height) = (23, 19)
+        let texels = (0..<(width * height)).map { _ in numbers.premultiplied() }
+        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let direct = ImageSampler(
+            image: image,
+            inverse: Transform2D(scaleX: 0.37, y: 0.41).concatenating(Transform2D(translationX: 0.2, y: 0.3)))
+        let (copyWidth, copyHeight) = (61, 47)
+        let expected = (0..<copyHeight).map { y in
+            [UInt32](unsafeUninitializedCapacity: copyWidth) { row, count in
+                direct.sample(x: 0, y: y, count: copyWidth, into: row.baseAddress!)
+                count = copyWidth
+            }
+        }
+        let copy = Image(width: copyWidth, height: copyHeight, unwrittenOpaque: image.isOpaque)
+        let rows = ResampledRows(of: copy, from: direct)
+        let reader = ImageSampler(image: copy, inverse: Transform2D(translationX: 0, y: 0), filling: rows)
+        for y in stride(from: 0, to: copyHeight, by: 3) {
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: reader.pixelsInPlace(x: 0, y: y, count: copyWidth), count: copyWidth)),
+                expected[y])
+        }
+        XCTAssertFalse(rows.areAllFiltered)
+        let wrongRows = UnsafeMutablePointer<Int>.allocate(capacity: 4)
+        defer { wrongRows.deallocate() }
+        wrongRows.initialize(repeating: 0, count: 4)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            let out = UnsafeMutablePointer<UInt32>.allocate(capacity: copyWidth)
+            defer { out.deallocate() }
+            for k in 0..<copyHeight {
+                let y = thread % 2 == 0 ? k : copyHeight - 1 - k
+                var read: UnsafePointer<UInt32>
+                if thread < 2 {
+                    reader.sample(x: 0, y: y, count: copyWidth, into: out)
+                    read = UnsafePointer(out)
+                } else {
+                    guard let inPlace = reader.pixelsInPlace(x: 0, y: y, count: copyWidth) else { continue }
+                    read = inPlace
+                }
+                if Array(UnsafeBufferPointer(start: read, count: copyWidth)) != expected[y] { wrongRows[thread] += 1 }
+            }
+        }
+        XCTAssertEqual((0..<4).map { wrongRows[$0] }, [0, 0, 0, 0])
+        XCTAssertTrue(rows.areAllFiltered)
+        for y in 0..<copyHeight {
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: copy.pixels + y * copyWidth, count: copyWidth)), expected[y])
+        }
     }
 
     /// An opaque image at full alpha is written straight to the target where its coverage is
