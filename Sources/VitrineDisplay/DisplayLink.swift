@@ -136,6 +136,17 @@ public final class DisplayLink {
         }
     }
 
+    /// Moves on to the first deadline after now without counting the deadlines passed since the
+    /// last frame as missed, for a wait that was not a frame's work (the first frame of what
+    /// plays being put on screen before its clock starts); how many deadlines it passed over.
+    public func passDeadlinesWithoutMissing() -> Int {
+        guard isStarted else { return 0 }
+        let firstAhead = index(atOrBefore: clock.now()) + 1
+        let passed = max(0, firstAhead - nextIndex)
+        nextIndex += passed
+        return passed
+    }
+
     // MARK: - The grid
 
     private func deadline(_ n: Int, framesPerSecond: Int? = nil) -> MonotonicInstant {

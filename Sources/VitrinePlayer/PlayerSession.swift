@@ -264,6 +264,7 @@ public final class PlayerSession {
             try presenter.finishPresenting()
             readyPending = false
             notifier?.ready()
+            startClockWithFirstFrameOnScreen()
         }
         if let status = statusPending {
             statusPending = nil
@@ -286,6 +287,16 @@ public final class PlayerSession {
             // through the pause.
             frames.renderer.releaseUnused()
         }
+    }
+
+    /// What plays starts when its first frame is on screen: deadlines that passed while the
+    /// output took that frame (the X server copying a whole 4K frame takes longer than one)
+    /// hold the playlist's clock instead of counting as missed, so its second frame follows the
+    /// first by one frame's time, as every later one does.
+    private func startClockWithFirstFrameOnScreen() {
+        let passed = link.passDeadlinesWithoutMissing()
+        guard passed > 0, pausedAt == nil else { return }
+        pausedNanoseconds += Int64(passed) * 1_000_000_000 / Int64(link.preferredFramesPerSecond)
     }
 
     /// The time the frame is drawn for: when the output says it will reach the screen

@@ -59,6 +59,26 @@ final class DisplayLinkTests: XCTestCase {
         XCTAssertEqual(link.missedFrameCount, 1)
     }
 
+    /// A wait that is not a frame's work (the first frame being put on screen) passes the
+    /// deadlines it overran without counting them: the next frame answers the first deadline
+    /// after it, reporting nothing missed; a frame late after that counts as before.
+    func testDeadlinesPassedOverAreNotMissed() throws {
+        let clock = VirtualClock(start: start)
+        var passed: [Int] = []
+        let (link, _, frames) = try run(frames: 6, clock: clock) { frame, link in
+            if frame.index == 0 {
+                clock.advance(byNanoseconds: 40_000_000)  // 40 ms: past deadlines 1 and 2
+                passed.append(link.passDeadlinesWithoutMissing())
+                passed.append(link.passDeadlinesWithoutMissing())
+            }
+            if frame.index == 3 { clock.advance(byNanoseconds: 20_000_000) }
+        }
+        XCTAssertEqual(passed, [2, 0])
+        XCTAssertEqual(frames.map(\.timestamp), [0, 3, 4, 5, 7, 8].map { deadline($0) })
+        XCTAssertEqual(frames.map(\.missedDeadlines), [0, 0, 0, 0, 1, 0])
+        XCTAssertEqual(link.missedFrameCount, 1)
+    }
+
     func testAlwaysSlowFramesRunAtHalfRateOnTheGrid() throws {
         let clock = VirtualClock(start: start)
         let (link, _, frames) = try run(frames: 10, clock: clock) { _, _ in

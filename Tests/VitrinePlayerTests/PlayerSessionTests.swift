@@ -96,6 +96,42 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertTrue(presenter.frames.contains { $0[40, 15] & 0xFFFFFF == 0x0000FF })
     }
 
+    /// The playlist's clock starts when its first frame is on screen: an output that takes
+    /// 250 ms to show it (a 4K frame on a busy X server) holds the playlist's time by the
+    /// deadlines that passed meanwhile, and counts none of them missed; the frames are those of
+    /// an output that shows the first frame at once.
+    func testTheClockStartsWhenTheFirstFrameIsOnScreen() throws {
+        let text = PlayerTests.playlistText(
+            scenes: [("red", "0.2", "#ff0000"), ("blue", "10", "#0000ff")],
+            transition: "fade", transitionDuration: 0.5)
+        func frames(firstFrameTakes nanoseconds: Int64) throws -> (colours: [UInt32], missed: Int, time: Double) {
+            let clock = VirtualClock()
+            let playlist = try PlayerTests.load(text)
+            let shown = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
+            let presenter = SlowToFinishPresenter(shown, clock: clock, firstFinishTakes: nanoseconds)
+            var options = PlayerSession.Options(configFile: playlist.file, buildsReloadsInBackground: false)
+            options.stopAfterSeconds = 3
+            options.framesPerSecond = 10
+            let session = PlayerSession(
+                player: Player(playlist: playlist, screenSize: Size(40, 30)), presenter: presenter,
+                loop: FrameLoop(link: try DisplayLink(clock: clock)), options: options,
+                notifier: nil, signals: nil, logger: Logger(label: "test"))
+            var time = 0.0
+            session.loop.schedule(at: clock.now().advanced(byNanoseconds: 500_000_000)) {
+                time = session.playlistTime(at: clock.now())
+            }
+            XCTAssertEqual(try session.run(), .durationElapsed)
+            return (shown.frames.map { $0[20, 15] & 0xFFFF_FFFF }, session.link.missedFrameCount, time)
+        }
+        let atOnce = try frames(firstFrameTakes: 0), slowly = try frames(firstFrameTakes: 250_000_000)
+        XCTAssertEqual(slowly.missed, 0)
+        // Deadlines 1 and 2 (at 10 fps) passed while the first frame was being shown.
+        XCTAssertEqual(atOnce.time - slowly.time, 0.2, accuracy: 1e-9)
+        XCTAssertEqual(slowly.colours, atOnce.colours)
+        let mixed = atOnce.colours.filter { $0 & 0xFF_FFFF != 0xFF_0000 && $0 & 0xFF_FFFF != 0x00_00FF }
+        XCTAssertGreaterThanOrEqual(mixed.count, 3, "the fade's frames, the same in both")
+    }
+
     func testAFadeRunsFramesOnlyWhileItMoves() throws {
         let text = PlayerTests.playlistText(
             scenes: [("red", "1", "#ff0000"), ("blue", "10", "#0000ff")],
@@ -266,5 +302,33 @@ final class PlayerSessionTests: XCTestCase {
             }
             XCTAssertEqual(try session.run(), .durationElapsed)
         }
+    }
+}
+
+/// A headless output whose first `finishPresenting` takes time on the virtual clock, as a
+/// server copying a large first frame does.
+private final class SlowToFinishPresenter: Presenter {
+    private let shown: HeadlessPresenter
+    private let clock: VirtualClock
+    private var firstFinishTakes: Int64
+
+    init(_ shown: HeadlessPresenter, clock: VirtualClock, firstFinishTakes: Int64) {
+        self.shown = shown
+        self.clock = clock
+        self.firstFinishTakes = firstFinishTakes
+    }
+
+    var size: PixelSize { shown.size }
+    var refreshRate: Double? { shown.refreshRate }
+    var eventDescriptor: Int32? { shown.eventDescriptor }
+    var hasPendingEvents: Bool { shown.hasPendingEvents }
+    func configure(frameSize: PixelSize) throws { try shown.configure(frameSize: frameSize) }
+    func present(_ frame: Bitmap, dirty: [IntRect]) throws { try shown.present(frame, dirty: dirty) }
+    func handleEvents() throws -> [PresenterEvent] { try shown.handleEvents() }
+
+    func finishPresenting() throws {
+        clock.advance(byNanoseconds: firstFinishTakes)
+        firstFinishTakes = 0
+        try shown.finishPresenting()
     }
 }
