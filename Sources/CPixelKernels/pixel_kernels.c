@@ -148,6 +148,73 @@ AVX2 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color,
     return i;
 }
 
+/// `weigh` of `PixelMath.bilinear4`: (a·wa + b·wb + 128) >> 8 in 16-bit lanes (wa + wb = 256,
+/// so the sum stays below 2^16).
+static inline AVX2 __m256i weigh16(__m256i a, __m256i wa, __m256i b, __m256i wb) {
+    __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(a, wa), _mm256_mullo_epi16(b, wb));
+    return _mm256_srli_epi16(_mm256_add_epi16(sum, _mm256_set1_epi16(128)), 8);
+}
+
+/// Eight 64-bit texel pairs (left texel low, right texel high) as the eight left texels and
+/// the eight right ones, in pixel order.
+static inline AVX2 void split_pairs(__m256i first4, __m256i last4, __m256i *left, __m256i *right) {
+    __m256 a = _mm256_castsi256_ps(first4), b = _mm256_castsi256_ps(last4);
+    *left = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88)), 0xD8);
+    *right = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
+}
+
+AVX2 long vitrine_bilinear_run_avx2(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
+    uint32_t *out) {
+    const __m256i steps = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // Positions in 32-bit lanes, stepped with wrapping arithmetic as the Swift lanes are.
+    __m256i us = _mm256_add_epi32(_mm256_set1_epi32(u), _mm256_mullo_epi32(steps, _mm256_set1_epi32(du)));
+    __m256i vs = _mm256_add_epi32(_mm256_set1_epi32(v), _mm256_mullo_epi32(steps, _mm256_set1_epi32(dv)));
+    const __m256i step_u = _mm256_set1_epi32((int32_t)((uint32_t)du * 8u));
+    const __m256i step_v = _mm256_set1_epi32((int32_t)((uint32_t)dv * 8u));
+    const __m256i row_width = _mm256_set1_epi32((int32_t)width);
+    const __m256i low_bytes = _mm256_set1_epi32(0x00FF00FF);
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    const __m256i full = _mm256_set1_epi32(256);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        int32_t offsets[8];
+        __m256i offset = _mm256_add_epi32(
+            _mm256_mullo_epi32(_mm256_srai_epi32(vs, 16), row_width), _mm256_srai_epi32(us, 16));
+        _mm256_storeu_si256((__m256i *)offsets, offset);
+        uint64_t top[8], bottom[8];
+        for (int k = 0; k < 8; k++) {
+            memcpy(&top[k], pixels + offsets[k], 8);
+            memcpy(&bottom[k], pixels + offsets[k] + width, 8);
+        }
+        __m256i top_left, top_right, bottom_left, bottom_right;
+        split_pairs(
+            _mm256_loadu_si256((const __m256i *)top), _mm256_loadu_si256((const __m256i *)(top + 4)), &top_left,
+            &top_right);
+        split_pairs(
+            _mm256_loadu_si256((const __m256i *)bottom), _mm256_loadu_si256((const __m256i *)(bottom + 4)),
+            &bottom_left, &bottom_right);
+        __m256i fx = _mm256_and_si256(_mm256_srai_epi32(us, 8), byte);
+        __m256i fy = _mm256_and_si256(_mm256_srai_epi32(vs, 8), byte);
+        __m256i right = lanes(fx), left = lanes(_mm256_sub_epi32(full, fx));
+        __m256i below = lanes(fy), above = lanes(_mm256_sub_epi32(full, fy));
+#define RB(p) _mm256_and_si256((p), low_bytes)
+#define AG(p) _mm256_and_si256(_mm256_srli_epi32((p), 8), low_bytes)
+        __m256i upper_rb = weigh16(RB(top_left), left, RB(top_right), right);
+        __m256i upper_ag = weigh16(AG(top_left), left, AG(top_right), right);
+        __m256i lower_rb = weigh16(RB(bottom_left), left, RB(bottom_right), right);
+        __m256i lower_ag = weigh16(AG(bottom_left), left, AG(bottom_right), right);
+#undef RB
+#undef AG
+        __m256i rb = weigh16(upper_rb, above, lower_rb, below);
+        __m256i ag = weigh16(upper_ag, above, lower_ag, below);
+        store8(out + i, _mm256_or_si256(rb, _mm256_slli_epi32(ag, 8)));
+        us = _mm256_add_epi32(us, step_u);
+        vs = _mm256_add_epi32(vs, step_v);
+    }
+    return i;
+}
+
 #else
 
 // Elsewhere (arm64: NEON through Swift's SIMD types) the Swift loops handle every pixel.
@@ -164,5 +231,10 @@ long vitrine_blend_pixels_over_avx2(
 }
 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) { return 0; }
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) { return 0; }
+long vitrine_bilinear_run_avx2(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
+    uint32_t *out) {
+    return 0;
+}
 
 #endif

@@ -1,3 +1,5 @@
+import CPixelKernels
+
 /// Arithmetic on premultiplied 32-bit pixels (A<<24 | R<<16 | G<<8 | B), two channels at a
 /// time: red and blue in one word, alpha and green in another, each in 16-bit lanes.
 ///
@@ -129,23 +131,32 @@ enum PixelMath {
 
     /// `count` bilinear samples into `out`, at 16.16 positions stepped by `(du, dv)` from
     /// `(u, v)`, every one with its texel to the right and below inside the image (the
-    /// samplers check a run's first and last position; stepping is linear): four at a time
-    /// with `bilinear4` when `lanes` (the image under 32,768 pixels a side, so positions and
-    /// texel offsets fit 32-bit lanes; wrapping steps land on the right values there), then
-    /// one at a time.
+    /// samplers check a run's first and last position; stepping is linear): when `lanes` (the
+    /// image under 32,768 pixels a side, so positions and texel offsets fit 32-bit lanes;
+    /// wrapping steps land on the right values there), eight at a time by the AVX2 kernel where
+    /// it runs (`PixelKernels`), four at a time with `bilinear4`, then one at a time: the same
+    /// values every way.
     @inline(__always)
     static func bilinearRun(
         _ pixels: UnsafePointer<UInt32>, _ width: Int, u: Int, v: Int, du: Int, dv: Int, count: Int, lanes: Bool,
-        into out: UnsafeMutablePointer<UInt32>
+        into out: UnsafeMutablePointer<UInt32>, avx2: Bool = PixelKernels.avx2
     ) {
         var u = u, v = v, k = 0
-        if count >= 4 && lanes {
+        if count >= 8 && lanes && avx2 {
+            k = vitrine_bilinear_run_avx2(
+                pixels, width, Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v),
+                Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), count, out)
+            u &+= du &* k
+            v &+= dv &* k
+        }
+        if count &- k >= 4 && lanes {
             let steps = SIMD4<Int32>(0, 1, 2, 3)
             var us = Int32(truncatingIfNeeded: u) &+ steps &* Int32(truncatingIfNeeded: du)
             var vs = Int32(truncatingIfNeeded: v) &+ steps &* Int32(truncatingIfNeeded: dv)
             let stepU = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: du &* 4))
             let stepV = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: dv &* 4))
             let raw = UnsafeMutableRawPointer(out)
+            let start = k
             while k &+ 4 <= count {
                 raw.storeBytes(
                     of: bilinear4(pixels, width, us: us, vs: vs), toByteOffset: k &* 4, as: SIMD4<UInt32>.self)
@@ -153,8 +164,8 @@ enum PixelMath {
                 vs &+= stepV
                 k &+= 4
             }
-            u &+= du &* k
-            v &+= dv &* k
+            u &+= du &* (k &- start)
+            v &+= dv &* (k &- start)
         }
         while k < count {
             out[k] = bilinear(

@@ -101,6 +101,46 @@ final class ProjectionTests: XCTestCase {
         }
     }
 
+    /// A run of samples from the AVX2 kernel (eight at a time) is the one-pixel filter's at
+    /// every stepped place, as the portable run is: runs of 8 to 45 samples between random
+    /// places inside a small image, stepping either way along both axes.
+    func testTheEightWideKernelEqualsTheOnePixelFilter() throws {
+        guard PixelKernels.avx2Available else { throw XCTSkip("this processor has no AVX2") }
+        var random = SystemRandomNumberGenerator()
+        let width = 41, height = 29
+        var texels = (0..<(width * height)).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+        for i in stride(from: 0, to: texels.count, by: 5) { texels[i] = 0 }
+        for i in stride(from: 2, to: texels.count, by: 9) { texels[i] |= 0xFF00_0000 }
+        let kernel = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+        let portable = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+        defer {
+            kernel.deallocate()
+            portable.deallocate()
+        }
+        texels.withUnsafeBufferPointer { buffer in
+            let pixels = buffer.baseAddress!
+            for _ in 0..<3_000 {
+                let count = Int.random(in: 8...45, using: &random)
+                let u0 = Int.random(in: 0..<((width - 1) << 16), using: &random)
+                let v0 = Int.random(in: 0..<((height - 1) << 16), using: &random)
+                let u1 = Int.random(in: 0..<((width - 1) << 16), using: &random)
+                let v1 = Int.random(in: 0..<((height - 1) << 16), using: &random)
+                let du = (u1 - u0) / (count - 1), dv = (v1 - v0) / (count - 1)
+                PixelMath.bilinearRun(
+                    pixels, width, u: u0, v: v0, du: du, dv: dv, count: count, lanes: true, into: kernel, avx2: true)
+                PixelMath.bilinearRun(
+                    pixels, width, u: u0, v: v0, du: du, dv: dv, count: count, lanes: true, into: portable, avx2: false)
+                for k in 0..<count {
+                    let u = u0 + k * du, v = v0 + k * dv
+                    let expected = PixelMath.bilinear(
+                        pixels + (v >> 16) * width + (u >> 16), width, UInt16((u >> 8) & 0xFF), UInt16((v >> 8) & 0xFF))
+                    XCTAssertEqual(kernel[k], expected, "sample \(k) of \(count) at \(u), \(v)")
+                    XCTAssertEqual(portable[k], expected, "sample \(k) of \(count) at \(u), \(v)")
+                }
+            }
+        }
+    }
+
     /// A plane turned about y with perspective is foreshortened across and not down: its image
     /// needs fewer texels across than down. Unturned, one texel per pixel each way.
     func testAxisScalesFollowForeshortening() throws {

@@ -34,4 +34,11 @@ long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count
 /// `SpanBlitter.blendConstantWide`: `color + dst·inverse/255` per channel.
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
 
+/// `PixelMath.bilinearRun` with 32-bit lanes: bilinear samples of `pixels` (`width` texels a
+/// row) at 16.16 positions stepped by (`du`, `dv`) from (`u`, `v`), written to `out`; every
+/// position's texel to the right and below must be inside the image.
+long vitrine_bilinear_run_avx2(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
+    uint32_t *out);
+
 #endif
