@@ -119,6 +119,8 @@ struct ResampledImageCache {
 /// thread drawing that row fills it; a thread reading a row another is filling waits for it).
 /// Every row's pixels are the same whoever fills it and whenever.
 final class ResampledRows: @unchecked Sendable {
+    /// Held so the pixels outlive every reader of the rows.
+    private let image: Image
     private let copy: UnsafeMutablePointer<UInt32>
     private let width: Int
     private let height: Int
@@ -132,6 +134,7 @@ final class ResampledRows: @unchecked Sendable {
     /// The rows of `copy` (made with `Image(width:height:unwrittenOpaque:)`), row y being
     /// `source`'s device row y from x = 0.
     init(of copy: Image, from source: ImageSampler) {
+        image = copy
         self.copy = copy.unwrittenPixels
         width = copy.width
         height = copy.height
