@@ -121,7 +121,7 @@ final class PlayerSessionTests: XCTestCase {
                 time = session.playlistTime(at: clock.now())
             }
             XCTAssertEqual(try session.run(), .durationElapsed)
-            return (shown.frames.map { $0[20, 15] & 0xFFFF_FFFF }, session.link.missedFrameCount, time)
+            return (shown.frames.map { $0[20, 15] }, session.link.missedFrameCount, time)
         }
         let atOnce = try frames(firstFrameTakes: 0), slowly = try frames(firstFrameTakes: 250_000_000)
         XCTAssertEqual(slowly.missed, 0)
