@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A Gaussian blur of an 8-bit mask in time independent of its radius: three box blurs in each
 /// direction approximate the Gaussian of standard deviation σ (the box width SVG's
 /// feGaussianBlur prescribes, d = ⌊σ · 3√(2π) / 4 + ½⌋; an even d takes two boxes of d, offset
@@ -65,7 +71,7 @@ enum GaussianBlur {
         // Across, in strips of rows turned on their side: the mask's rows into `middle`.
         var distinctCount = 0
         for y in rows
-        where !reusingRepeats || y == rows.lowerBound || !equalBytes(mask.row(y), mask.row(y - 1), b.width) {
+        where !reusingRepeats || y == rows.lowerBound || memcmp(mask.row(y), mask.row(y - 1), b.width) != 0 {
             distinct[distinctCount] = y
             distinctCount += 1
         }
@@ -149,25 +155,6 @@ enum GaussianBlur {
             x = end
         }
         return out
-    }
-
-    /// Whether `count` bytes at `a` and at `b` are the same.
-    private static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
-        var i = 0
-        while i &+ 8 <= count {
-            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            {
-                return false
-            }
-            i &+= 8
-        }
-        while i < count {
-            if a[i] != b[i] { return false }
-            i &+= 1
-        }
-        return true
     }
 
     /// The three passes along lines whose input is on positions `input` and whose result is
