@@ -141,22 +141,19 @@ enum PixelMath {
         _ pixels: UnsafePointer<UInt32>, _ width: Int, u: Int, v: Int, du: Int, dv: Int, count: Int, lanes: Bool,
         into out: UnsafeMutablePointer<UInt32>, avx2: Bool = PixelKernels.avx2
     ) {
-        var u = u, v = v, k = 0
+        var k = 0
         if count >= 8 && lanes && avx2 {
             k = vitrine_bilinear_run_avx2(
                 pixels, width, Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v),
                 Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), count, out)
-            u &+= du &* k
-            v &+= dv &* k
         }
         if count &- k >= 4 && lanes {
-            let steps = SIMD4<Int32>(0, 1, 2, 3)
+            let steps = SIMD4<Int32>(0, 1, 2, 3) &+ Int32(truncatingIfNeeded: k)
             var us = Int32(truncatingIfNeeded: u) &+ steps &* Int32(truncatingIfNeeded: du)
             var vs = Int32(truncatingIfNeeded: v) &+ steps &* Int32(truncatingIfNeeded: dv)
             let stepU = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: du &* 4))
             let stepV = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: dv &* 4))
             let raw = UnsafeMutableRawPointer(out)
-            let start = k
             while k &+ 4 <= count {
                 raw.storeBytes(
                     of: bilinear4(pixels, width, us: us, vs: vs), toByteOffset: k &* 4, as: SIMD4<UInt32>.self)
@@ -164,9 +161,9 @@ enum PixelMath {
                 vs &+= stepV
                 k &+= 4
             }
-            u &+= du &* (k &- start)
-            v &+= dv &* (k &- start)
         }
+        // The rest one at a time, from the k-th position.
+        var u = u &+ du &* k, v = v &+ dv &* k
         while k < count {
             out[k] = bilinear(
                 pixels + ((v &>> 16) &* width &+ (u &>> 16)), width,
