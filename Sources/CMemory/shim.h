@@ -1,7 +1,7 @@
 // Memory operations the renderer's pixel loops need and Swift cannot express: wmemset from
 // <wchar.h> (a 32-bit fill with the widest stores the CPU has, chosen at run time; Swift's
-// Glibc module does not import it), cache prefetch hints, glibc's mallopt, and counters that
-// several threads add to without a lock.
+// Glibc module does not import it), cache prefetch hints, glibc's mallopt, counters that
+// several threads add to without a lock, and flags one thread publishes work with.
 #include <wchar.h>
 #include <malloc.h>
 
@@ -36,4 +36,15 @@ static inline long vitrine_count_add(long *count, long value) {
 /// The count at `count`, read atomically.
 static inline long vitrine_count_load(const long *count) {
     return __atomic_load_n(count, __ATOMIC_RELAXED);
+}
+
+/// The flag at `flag`, read with acquire ordering: what a thread wrote before it stored the
+/// value with `vitrine_flag_store` is seen once the value is.
+static inline unsigned char vitrine_flag_load(const unsigned char *flag) {
+    return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+/// Stores `value` at `flag` with release ordering (see `vitrine_flag_load`).
+static inline void vitrine_flag_store(unsigned char *flag, unsigned char value) {
+    __atomic_store_n(flag, value, __ATOMIC_RELEASE);
 }

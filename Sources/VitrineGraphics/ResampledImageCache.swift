@@ -1,3 +1,4 @@
+import CMemory
 import VitrineSystem
 
 /// Copies of images resampled at device resolution, for images drawn again and again at the
@@ -126,7 +127,8 @@ final class ResampledRows: @unchecked Sendable {
     private let height: Int
     private let source: ImageSampler
     private let condition = Condition()
-    /// Per row, under `condition`: 0 to filter, 1 being filtered, 2 filtered.
+    /// Per row: 0 to filter, 1 being filtered, 2 filtered. Changed under `condition`, and read
+    /// without it to find a filtered row (`vitrine_flag_load`, which also shows its pixels).
     private let states: UnsafeMutablePointer<UInt8>
     private var filtered = 0
     private static let toFilter: UInt8 = 0, filtering: UInt8 = 1, done: UInt8 = 2
@@ -147,23 +149,26 @@ final class ResampledRows: @unchecked Sendable {
 
     /// Makes sure row `y` (0..<height) holds its pixels.
     func fill(_ y: Int) {
+        // Almost every read finds its row filtered: no lock for those.
+        let state = states + y
+        if vitrine_flag_load(state) == Self.done { return }
         let claimed = condition.withLock { () -> Bool? in
-            switch states[y] {
+            switch vitrine_flag_load(state) {
             case Self.done: return nil
             case Self.toFilter:
-                states[y] = Self.filtering
+                vitrine_flag_store(state, Self.filtering)
                 return true
             default: return false
             }
         }
         guard let claimed else { return }
         guard claimed else {
-            condition.wait { states[y] == Self.done }
+            condition.wait { vitrine_flag_load(state) == Self.done }
             return
         }
         source.sample(x: 0, y: y, count: width, into: copy + y * width)
         condition.announce {
-            states[y] = Self.done
+            vitrine_flag_store(state, Self.done)
             filtered += 1
         }
     }
