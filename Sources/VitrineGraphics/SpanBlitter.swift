@@ -31,7 +31,9 @@ enum SpanBlitter {
     }
 
     /// Blends a premultiplied colour, unmasked, into one row through runs of coverage:
-    /// the sink of a fused sweep-and-fill.
+    /// the sink of a fused sweep-and-fill. Every pixel gets `sourceOver(scale(color, c), d)`,
+    /// alone or in a run: where the clip cuts a run (damage-tracked frames), the pixels stay
+    /// those of the whole frame.
     struct SolidBlender: CoverageSink {
         var row: UnsafeMutablePointer<UInt32>
         let color: UInt32
@@ -59,14 +61,7 @@ enum SpanBlitter {
             if coverage == 255 {
                 blendConstant(start, length, color)
             } else if length == 1 {
-                // Edge pixels: most runs of partial coverage are one pixel long. An opaque
-                // colour over d at coverage c is a lerp from d to the colour: one weighted sum
-                // instead of two scalings (c → c + c/128 maps 0…255 onto 0…256; within 1/255).
-                let c = UInt32(truncatingIfNeeded: coverage)
-                start.pointee =
-                    isOpaque
-                    ? PixelMath.lerp(start.pointee, color, c &+ (c >> 7))
-                    : PixelMath.sourceOver(PixelMath.scale(color, c), start.pointee)
+                start.pointee = PixelMath.sourceOver(PixelMath.scale(color, UInt32(coverage)), start.pointee)
             } else {
                 blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
             }

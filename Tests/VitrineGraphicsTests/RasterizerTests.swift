@@ -236,32 +236,45 @@ final class RasterizerTests: XCTestCase {
     /// The clip never moves an edge: a shape drawn through a clip rectangle has, inside it,
     /// exactly the pixels it has when drawn whole. (Damage tracking relies on it: a repainted
     /// rectangle must match what surrounds it.) Clips cut curves, diagonals and a tall,
-    /// banded shape from every side.
+    /// banded shape from every side; a rectangle's fractional top and bottom give rows of
+    /// partial coverage that the clips cut, in a translucent and an opaque colour over a
+    /// background.
     func testAClipGivesExactlyTheUnclippedPixels() {
         let width = 300, height = 260
         var shape = Path()
         shape.addEllipse(in: Rect(x: 20.3, y: 15.7, width: 250.6, height: 230.1))
         shape.move(to: Point(10.2, 250.9)); shape.addLine(to: Point(290.7, 5.3)); shape.addLine(to: Point(150.1, 255.5))
         shape.closeSubpath()
-        let whole = Bitmap(width: width, height: height)
-        GraphicsContext(bitmap: whole).fill(
-            shape, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8), rule: .evenOdd)
-        let clips = [
-            IntRect(x: 100, y: 90, width: 37, height: 41), IntRect(x: 0, y: 0, width: 61, height: 260),
-            IntRect(x: 230, y: 3, width: 70, height: 200), IntRect(x: 13, y: 70, width: 250, height: 150),
-            IntRect(x: 141, y: 0, width: 3, height: 260)
-        ]
-        for clip in clips {
-            let clipped = Bitmap(width: width, height: height)
-            let ctx = GraphicsContext(bitmap: clipped)
-            ctx.clip(to: clip.rect)
-            ctx.fill(shape, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8), rule: .evenOdd)
-            for y in 0..<height {
-                for x in 0..<width {
-                    let inside = x >= clip.x && x < clip.maxX && y >= clip.y && y < clip.maxY
-                    let expected = inside ? whole[x, y] : 0
-                    if clipped[x, y] != expected {
-                        return XCTFail("clip \(clip): (\(x), \(y)) is \(clipped[x, y]), not \(expected)")
+        shape.addRect(Rect(x: 5.5, y: 100.3, width: 280.2, height: 30.4))
+        let background = Color(red: 0.9, green: 0.5, blue: 0.1, alpha: 1)
+        let plain = Bitmap(width: 1, height: 1)
+        GraphicsContext(bitmap: plain).clear(background)
+        let backgroundPixel = plain[0, 0]
+        let translucent = Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8)
+        for color in [translucent, Color(red: 0.1, green: 0.3, blue: 0.7, alpha: 1)] {
+            let whole = Bitmap(width: width, height: height)
+            let wholeContext = GraphicsContext(bitmap: whole)
+            wholeContext.clear(background)
+            wholeContext.fill(shape, color: color, rule: .evenOdd)
+            let clips = [
+                IntRect(x: 100, y: 90, width: 37, height: 41), IntRect(x: 0, y: 0, width: 61, height: 260),
+                IntRect(x: 230, y: 3, width: 70, height: 200), IntRect(x: 13, y: 70, width: 250, height: 150),
+                IntRect(x: 141, y: 0, width: 3, height: 260)
+            ]
+            for clip in clips {
+                let clipped = Bitmap(width: width, height: height)
+                let ctx = GraphicsContext(bitmap: clipped)
+                ctx.clear(background)
+                ctx.clip(to: clip.rect)
+                ctx.fill(shape, color: color, rule: .evenOdd)
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let inside = x >= clip.x && x < clip.maxX && y >= clip.y && y < clip.maxY
+                        let expected = inside ? whole[x, y] : backgroundPixel
+                        if clipped[x, y] != expected {
+                            return XCTFail(
+                                "\(color), clip \(clip): (\(x), \(y)) is \(clipped[x, y]), not \(expected)")
+                        }
                     }
                 }
             }
