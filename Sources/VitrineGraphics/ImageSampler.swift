@@ -1,11 +1,18 @@
 /// Reads an image under an affine map, a row span at a time: bilinear filtering of
 /// premultiplied pixels, edges extended (clamp to edge), since coverage already limits the
 /// drawing to the image's rectangle.
+///
+/// A pixel's sample does not depend on the span it is read in: positions step from the
+/// sampler's anchor column (where the image's origin lies), not from the span's first pixel,
+/// so a span cut short by a clip (a damage rectangle) reads what the whole row reads there,
+/// and a resampled copy made from column 0 of an anchor holds what drawing directly draws.
 struct ImageSampler {
     private let pixels: UnsafePointer<UInt32>
     private let width: Int
     private let height: Int
-    /// Device space → image pixel space.
+    /// The device pixel whose top-left corner is (0, 0) of the coordinates `inverse` maps.
+    private let anchor: (x: Int, y: Int)
+    /// Device space, from `anchor`, → image pixel space.
     private let inverse: Transform2D
     /// Set when the map is a whole-pixel translation: pixels are copied, not filtered.
     private let offset: (x: Int, y: Int)?
@@ -16,14 +23,19 @@ struct ImageSampler {
     private let rows: ResampledRows?
 
     /// `inverse` maps device coordinates to image pixel coordinates (pixel (i, j) covers
-    /// i…i+1 × j…j+1). The image must not be empty. `rows`, when given, fills the rows of
-    /// `image` (a resampled copy drawn where it was made) as they are read.
-    init(image: Image, inverse: Transform2D, filling rows: ResampledRows? = nil) {
+    /// i…i+1 × j…j+1). The image must not be empty. `anchor` is the device pixel positions
+    /// are stepped from (see above). `rows`, when given, fills the rows of `image` (a
+    /// resampled copy drawn where it was made) as they are read.
+    init(image: Image, inverse: Transform2D, anchor: (x: Int, y: Int) = (0, 0), filling rows: ResampledRows? = nil) {
         self.image = image
         self.rows = rows
         pixels = image.pixels
         width = image.width
         height = image.height
+        self.anchor = anchor
+        let inverse =
+            anchor == (0, 0)
+            ? inverse : Transform2D(translationX: Double(anchor.x), y: Double(anchor.y)).concatenating(inverse)
         self.inverse = inverse
         if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1,
             inverse.tx == inverse.tx.rounded(), inverse.ty == inverse.ty.rounded(),
@@ -40,6 +52,7 @@ struct ImageSampler {
     /// reads them there instead of from a copy. Nil otherwise.
     func pixelsInPlace(x: Int, y: Int, count: Int) -> UnsafePointer<UInt32>? {
         guard let offset else { return nil }
+        let x = x &- anchor.x, y = y &- anchor.y
         let column = x + offset.x, row = y + offset.y
         guard column >= 0, column + count <= width, row >= 0, row < height else { return nil }
         rows?.fill(row)
@@ -49,6 +62,7 @@ struct ImageSampler {
     /// Writes the samples for device pixels `x..<x+count` of row `y` into `out`.
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let maxX = width - 1, maxY = height - 1
+        let x = x &- anchor.x, y = y &- anchor.y
         if let offset {
             // A copy: the row's edge texel left and right of the image, one block between.
             let row = min(max(y + offset.y, 0), maxY)
@@ -72,19 +86,24 @@ struct ImageSampler {
             }
             return
         }
-        // 16.16 fixed-point position relative to texel centres, stepped along the row.
-        let cx = Double(x) + 0.5, cy = Double(y) + 0.5
-        var u = ImageSampler.fixed(inverse.a * cx + inverse.c * cy + inverse.tx - 0.5)
-        var v = ImageSampler.fixed(inverse.b * cx + inverse.d * cy + inverse.ty - 0.5)
+        // 16.16 fixed-point position relative to texel centres, stepped along the row from the
+        // anchor's column.
+        let cy = Double(y) + 0.5
         let du = ImageSampler.fixed(inverse.a), dv = ImageSampler.fixed(inverse.b)
+        var u = ImageSampler.fixed(inverse.a * 0.5 + inverse.c * cy + inverse.tx - 0.5) &+ Int64(x) &* du
+        var v = ImageSampler.fixed(inverse.b * 0.5 + inverse.d * cy + inverse.ty - 0.5) &+ Int64(x) &* dv
         // Runs of 16 whose first and last pixels are inside (so all are: stepping is linear)
         // are filtered four at a time (`PixelMath.bilinearRun`); the others pixel by pixel.
         let lanes = width < 32_768 && height < 32_768
+        // Steps this small cannot wrap within a run, wherever the run starts.
+        let linear = du.magnitude < 1 << 40 && dv.magnitude < 1 << 40
         var i = 0
         while i < count {
             let n = min(Self.run, count &- i)
             let lastU = u &+ Int64(n &- 1) &* du, lastV = v &+ Int64(n &- 1) &* dv
-            if n > 1, min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
+            if n > 1, linear, min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX,
+                min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY
+            {
                 PixelMath.bilinearRun(
                     pixels, width, u: Int(u), v: Int(v), du: Int(du), dv: Int(dv), count: n, lanes: lanes,
                     into: out + i)

@@ -9,10 +9,9 @@ import VitrineSystem
 /// copy not drawn for `BufferPool.idleFrames` frames is let go (the photo of a scene that has
 /// ended).
 ///
-/// A copy's pixels may differ from direct filtering by one level (the fixed-point stepping
-/// starts elsewhere), so within a frame every draw of a mapping takes the same one: which,
-/// depends on the frames before, not on the order of the frame's draws (its bands may be drawn
-/// by several threads in any order).
+/// A copy holds exactly the pixels filtering the image directly gives (`ImageSampler` steps
+/// from the image's origin either way), so whether a draw finds its copy never changes what
+/// it draws: only how long it takes.
 struct ResampledImageCache {
     private struct Key: Equatable {
         let image: ObjectIdentifier
@@ -52,12 +51,17 @@ struct ResampledImageCache {
     /// A sampler for `image` drawn under `imageToDevice`: from a resampled copy when the same
     /// mapping was drawn before, otherwise filtering the image itself.
     mutating func sampler(for image: Image, imageToDevice m: Transform2D, inverse: Transform2D) -> ImageSampler {
+        // Positions are stepped from the device pixel where the image's origin lies: a copy
+        // made from there holds the pixels drawing directly gives.
+        let origin =
+            m.tx.isFinite && m.ty.isFinite && abs(m.tx) < 1e7 && abs(m.ty) < 1e7
+            ? (x: Int(m.tx.rounded(.down)), y: Int(m.ty.rounded(.down))) : (x: 0, y: 0)
         guard m.b == 0, m.c == 0, m.a > 0, m.d > 0, m.a != 1 || m.d != 1,
             m.tx.isFinite, m.ty.isFinite, abs(m.tx) < 1e7, abs(m.ty) < 1e7
         else {
-            return ImageSampler(image: image, inverse: inverse)
+            return ImageSampler(image: image, inverse: inverse, anchor: origin)
         }
-        let originX = m.tx.rounded(.down), originY = m.ty.rounded(.down)
+        let originX = Double(origin.x), originY = Double(origin.y)
         let key = Key(
             image: ObjectIdentifier(image), scaleX: m.a, scaleY: m.d,
             phaseX: m.tx - originX, phaseY: m.ty - originY)
@@ -73,12 +77,13 @@ struct ResampledImageCache {
         let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
         let height = Int((m.d * Double(image.height) + key.phaseY).rounded(.up))
         guard seenLastFrame.contains(key), width > 0, height > 0, width * height <= Self.maximumPixels else {
-            return ImageSampler(image: image, inverse: inverse)
+            return ImageSampler(image: image, inverse: inverse, anchor: origin)
         }
-        // The copy's rows sample exactly the device pixels a direct draw would, each filtered
-        // when a draw first reads it: by the thread drawing it, not here holding the lock while
-        // the threads drawing the frame's other bands wait, and rows never drawn (a photo an
-        // animated mask has not uncovered yet) cost nothing.
+        // The copy's rows sample exactly the device pixels a direct draw would (the same
+        // anchored map, from column 0 of the anchor), each filtered when a draw first reads
+        // it: by the thread drawing it, not here holding the lock while the threads drawing the
+        // frame's other bands wait, and rows never drawn (a photo an animated mask has not
+        // uncovered yet) cost nothing.
         let direct = ImageSampler(
             image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
         let resampled = Image(width: width, height: height, unwrittenOpaque: image.isOpaque)
