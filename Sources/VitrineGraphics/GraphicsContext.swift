@@ -289,14 +289,22 @@ public final class GraphicsContext {
     /// Puts the outline of the stroke of `path` into the rasterizer; false when it draws nothing.
     private func rasterizeStroke(of path: Path, style: StrokeStyle, strokeStart: Double, strokeEnd: Double) -> Bool {
         guard style.lineWidth > 0, strokeEnd > strokeStart else { return false }
-        let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
-        guard style.lineWidth.isFinite, visible.isFinite else { return false }
         // The outline goes from the context's own stroker straight into the rasterizer: no
         // outline path, and no allocation once the stroker's buffers have grown.
-        stroker.reset(
-            style: style,
-            tolerance: Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6)))
-        stroker.stroke(visible.elements)
+        let tolerance = Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6))
+        let start = min(max(strokeStart, 0), 1), end = min(max(strokeEnd, 0), 1)
+        if style.dashPattern.isEmpty && (start > 0 || end < 1) {
+            // Trimmed by the stroker, which cuts the whole path's centre line: the pixels away
+            // from the cut are those of the other frames of an animated trim.
+            guard style.lineWidth.isFinite, path.isFinite, start < end else { return false }
+            stroker.reset(style: style, tolerance: tolerance)
+            stroker.stroke(path.elements, from: start, to: end)
+        } else {
+            let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
+            guard style.lineWidth.isFinite, visible.isFinite else { return false }
+            stroker.reset(style: style, tolerance: tolerance)
+            stroker.stroke(visible.elements)
+        }
         startShape(clip: state.clipBox)
         return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
     }

@@ -138,6 +138,12 @@ struct Stroker {
     /// Finished contours (closed polygons), back to back, and where each ends in `points`.
     private(set) var points: [Point] = []
     private(set) var contourEnds: [Int] = []
+    /// While trimming (`stroke(_:from:to:)`): the flattened centre lines of the subpaths,
+    /// back to back, a closed one ending at its start again, and where each ends, its length.
+    private var trimming = false
+    private var lines: [Point] = []
+    private var lineCorners: [Bool] = []
+    private var lineEnds: [(end: Int, length: Double)] = []
 
     init(style: StrokeStyle, tolerance: Double) {
         geometry = StrokeGeometry(style: style, tolerance: tolerance)
@@ -163,6 +169,59 @@ struct Stroker {
     }
 
     // MARK: - Walking the path
+
+    /// Strokes the part of `elements` between the fractions `start` and `end` (in 0…1, `start`
+    /// below `end`) of its length, measured through all subpaths in order along the flattened
+    /// centre line: `Path.trimmed(from:to:)` then `stroke`, except that the centre line is the
+    /// whole path's, cut. A trim that moves (an animated `strokeEnd`) thus changes the outline
+    /// only near the cut, and the pixels of the rest stay those of every other frame: damage
+    /// tracking repaints only around the cut. As there, each piece is open, a closed subpath
+    /// wholly inside the range running from its start around to its start again, and a
+    /// subpath of no length draws nothing.
+    mutating func stroke(_ elements: [PathElement], from start: Double, to end: Double) {
+        lines.removeAll(keepingCapacity: true)
+        lineCorners.removeAll(keepingCapacity: true)
+        lineEnds.removeAll(keepingCapacity: true)
+        trimming = true
+        stroke(elements)
+        trimming = false
+        let total = lineEnds.reduce(0) { $0 + $1.length }
+        guard total > 0, total.isFinite else { return }
+        let lower = start * total, upper = end * total
+        var first = 0, offset = 0.0
+        for (lineEnd, length) in lineEnds {
+            defer { first = lineEnd; offset += length }
+            let a = max(lower - offset, 0), b = min(upper - offset, length)
+            guard a < b else { continue }
+            // The vertices between the cuts, with a point on the chord at each cut.
+            center.removeAll(keepingCapacity: true)
+            isCorner.removeAll(keepingCapacity: true)
+            var travelled = 0.0
+            for i in first..<(lineEnd - 1) {
+                let p = lines[i], q = lines[i + 1]
+                let chord = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+                let next = travelled + chord
+                if center.isEmpty {
+                    if next >= a && chord > 0 {
+                        center.append(p + (q - p) * ((a - travelled) / chord))
+                        isCorner.append(true)
+                    } else {
+                        travelled = next
+                        continue
+                    }
+                }
+                if next >= b {
+                    addCenterPoint(chord > 0 ? p + (q - p) * ((b - travelled) / chord) : q, isCorner: true)
+                    break
+                }
+                addCenterPoint(q, isCorner: lineCorners[i + 1])
+                travelled = next
+            }
+            guard !center.isEmpty else { continue }
+            subpathDraws = true
+            finishSubpath(closed: false)
+        }
+    }
 
     /// Strokes every subpath of `elements`.
     mutating func stroke(_ elements: [PathElement]) {
@@ -291,6 +350,19 @@ struct Stroker {
                 center.removeLast()
                 isCorner.removeLast()
             }
+        }
+        if trimming {
+            // Kept to be cut (see `stroke(_:from:to:)`); a closed subpath returns to its start.
+            if closed { addCenterPoint(center[0], isCorner: true) }
+            var length = 0.0
+            for i in 1..<center.count {
+                let d = center[i] - center[i - 1]
+                length += (d.x * d.x + d.y * d.y).squareRoot()
+            }
+            lines.append(contentsOf: center)
+            lineCorners.append(contentsOf: isCorner)
+            lineEnds.append((lines.count, length))
+            return
         }
         if center.count == 1 {
             // No length: caps only, as Skia draws a zero-length line, closed or not. Its

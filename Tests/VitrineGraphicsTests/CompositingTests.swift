@@ -668,6 +668,59 @@ final class StrokeReuseTests: XCTestCase {
         // A fresh context agrees with the reused one.
         XCTAssertEqual(draw(0.9, into: GraphicsContext(bitmap: Bitmap(width: 200, height: 200))), longer)
     }
+
+    /// A trim that moves changes the stroke only around the cut: the rest of the outline is the
+    /// whole path's, so its pixels are the same from frame to frame (damage tracking repaints
+    /// only around the cut, and the frame must equal a whole repaint). An arc of cubics,
+    /// closed circle and open arc, gradient and colour, trimmed from either end.
+    func testAMovingTrimChangesOnlyThePixelsAroundTheCut() {
+        let centre = Point(100, 100), radius = 70.0
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 30, y: 30, width: 140, height: 140))
+        var arc = Path()
+        arc.addArc(center: centre, radius: radius, startAngle: 0.3, endAngle: 5.5, clockwise: false)
+        let style = StrokeStyle(lineWidth: 12, lineCap: .round)
+        let gradient = Gradient(
+            kind: .axial, colors: [Color(red: 1, green: 0.2, blue: 0.1, alpha: 1), .black], locations: [0, 1],
+            start: Point(30, 30), end: Point(170, 170))
+        for path in [circle, arc] {
+            for useGradient in [false, true] {
+                func draw(start: Double, end: Double) -> Bitmap {
+                    let bitmap = Bitmap(width: 200, height: 200)
+                    let context = GraphicsContext(bitmap: bitmap)
+                    context.clear(.white)
+                    if useGradient {
+                        context.stroke(path, gradient: gradient, style: style, strokeStart: start, strokeEnd: end)
+                    } else {
+                        context.stroke(path, color: .black, style: style, strokeStart: start, strokeEnd: end)
+                    }
+                    return bitmap
+                }
+                // The cuts between the two frames lie on the path between fractions `from` and
+                // `to`: every differing pixel is within the stroke's reach of that part.
+                func check(_ a: Bitmap, _ b: Bitmap, cutBetween from: Double, and to: Double) {
+                    let measure = PathMeasure.measure(of: path)
+                    let places = stride(from: from, through: to, by: 0.002).compactMap {
+                        measure.point(atLength: $0 * measure.length)
+                    }
+                    var differing = 0
+                    for y in 0..<200 {
+                        for x in 0..<200 where a[x, y] != b[x, y] {
+                            differing += 1
+                            let pixel = Point(Double(x) + 0.5, Double(y) + 0.5)
+                            let near = places.contains { ($0 - pixel).length < style.lineWidth / 2 + 2 }
+                            if !near {
+                                return XCTFail("\(path.elements.count) elements: (\(x), \(y)) changed far from the cut")
+                            }
+                        }
+                    }
+                    XCTAssertGreaterThan(differing, 0, "the trim moved")
+                }
+                check(draw(start: 0, end: 0.5), draw(start: 0, end: 0.53), cutBetween: 0.5, and: 0.53)
+                check(draw(start: 0.2, end: 1), draw(start: 0.23, end: 1), cutBetween: 0.2, and: 0.23)
+            }
+        }
+    }
 }
 
 final class ResampledImageTests: XCTestCase {
