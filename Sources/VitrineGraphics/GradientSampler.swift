@@ -115,12 +115,14 @@ struct GradientSampler {
     /// pixels.
     private func fillConic(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.conicBatch) { indices in
-            let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
-            var place = Point(x: first.x - start.x, y: first.y - start.y)
+            // The place of the row's column 0, relative to the centre: a pixel's place is this plus
+            // its column times the step, whichever span reads it.
+            let origin = inverse.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
+            let rowOrigin = Point(x: origin.x - start.x, y: origin.y - start.y)
             var done = 0
             while done < count {
                 let n = min(count - done, Self.conicBatch)
-                conicIndices(from: &place, count: n, into: indices.baseAddress!)
+                conicIndices(row: rowOrigin, from: x + done, count: n, into: indices.baseAddress!)
                 var k = 0
                 writeRow(x: x + done, y: y, count: n, into: out + done) {
                     let index = Int(indices[k])
@@ -132,69 +134,77 @@ struct GradientSampler {
         }
     }
 
-    /// The table indices of `count` pixels of a conic row from `place` (relative to the centre,
-    /// in gradient space), which is left at the pixel after them. The angle along a straight
-    /// row bends slowly far from the centre, so it is computed exactly every 16 (or 8) pixels
-    /// and stepped linearly in between, in 16.16 fixed point, where that is close enough;
-    /// elsewhere (near the centre) every pixel gets its own. Close enough: along a line the
-    /// angle's second derivative is at most 1 / r² at distance r from the centre, so a straight
-    /// step over a length L strays from the angle by at most L² / (8 r²) radian, below 1/32 of
-    /// a table entry (2π / 1023 radian) where the piece stays 25.5 L from the centre, as it
-    /// does when both its ends are 26 L away. An index then differs from the exact one only
-    /// where the exact place is that close to halfway between two entries.
-    private func conicIndices(from place: inout Point, count: Int, into indices: UnsafeMutablePointer<UInt16>) {
+    /// The table indices of the `count` pixels of a conic row from column `x` (`origin` is the
+    /// place of column 0, relative to the centre, in gradient space). The angle along a straight
+    /// row bends slowly far from the centre, so it is computed exactly at every 16th column (or
+    /// 8th) and stepped linearly in between, in 16.16 fixed point, where that is close enough;
+    /// elsewhere (near the centre) every pixel gets its own. The pieces lie on the row's own
+    /// grid of columns, so a pixel's index does not depend on the span that asks for it (a clip
+    /// cutting a row short changes nothing it leaves). Close enough: along a line the angle's
+    /// second derivative is at most 1 / r² at distance r from the centre, so a straight step
+    /// over a length L strays from the angle by at most L² / (8 r²) radian, below 1/32 of a
+    /// table entry (2π / 1023 radian) where the piece stays 25.5 L from the centre, as it does
+    /// when both its ends are 26 L away. An index then differs from the exact one only where
+    /// the exact place is that close to halfway between two entries.
+    private func conicIndices(row origin: Point, from x: Int, count: Int, into indices: UnsafeMutablePointer<UInt16>) {
         let stepX = inverse.a, stepY = inverse.b
         let stepSquared = stepX * stepX + stepY * stepY
         let last = Double(Self.tableSize - 1)
         // A whole turn in fixed point: stepped places wrap around it.
         let wholeTurn = Int64(Self.tableSize - 1) << 16
-        var px = place.x, py = place.y
-        // The exact place at (px, py) when the last piece was stepped (its end), else NaN.
-        var known = Double.nan
-        var i = 0
-        while i < count {
-            let t0 = known.isNaN ? turn(px, py) : known
-            let r0 = px * px + py * py
-            known = .nan
-            // Stepped over 16 pixels, else 8, when far enough from the centre.
-            var length = min(Self.conicStride, count - i)
-            while length > 1 {
-                let ex = px + Double(length) * stepX, ey = py + Double(length) * stepY
-                let r1 = ex * ex + ey * ey
-                if min(r0, r1) >= 676 * Double(length * length) * stepSquared, r0.isFinite, r1.isFinite {
-                    let t1 = turn(ex, ey)
-                    var delta = t1 - t0
-                    if delta > 0.5 { delta -= 1 } else if delta < -0.5 { delta += 1 }
-                    var u = Int64((t0 * last * 65536).rounded(.down))
-                    let du = Int64((delta * last * 65536 / Double(length)).rounded())
-                    for k in 0..<length {
-                        indices[i &+ k] = UInt16(truncatingIfNeeded: (u &+ 32768) >> 16)
-                        u &+= du
-                        if u < 0 { u &+= wholeTurn } else if u >= wholeTurn { u &-= wholeTurn }
-                    }
-                    px = ex
-                    py = ey
-                    known = t1
-                    break
-                }
-                if length <= Self.conicStride / 2 { break }
-                length /= 2
-            }
-            if !known.isNaN {
-                i &+= length
-                continue
-            }
-            let exact = min(Self.conicStride / 2, count - i)
-            for k in 0..<exact {
-                let t = turn(px, py)
-                indices[i &+ k] = UInt16(
-                    truncatingIfNeeded: Self.roundedIndex((t.isNaN ? 0 : min(max(t, 0), 1)) * last))
-                px += stepX
-                py += stepY
-            }
-            i &+= exact
+        @inline(__always) func place(_ column: Int) -> (x: Double, y: Double) {
+            (origin.x + Double(column) * stepX, origin.y + Double(column) * stepY)
         }
-        place = Point(x: px, y: py)
+        // The exact turn at `knownColumn` (the end of the last stepped piece).
+        var knownColumn = Int.min, known = 0.0
+        @inline(__always) func turn(at column: Int) -> Double {
+            if column == knownColumn { return known }
+            let p = place(column)
+            return self.turn(p.x, p.y)
+        }
+        /// Writes the indices of columns `from..<to` (inside the piece of `length` columns from
+        /// `piece`) stepped across the piece, if both its ends are far enough from the centre.
+        func stepped(piece: Int, length: Int, from: Int, to: Int) -> Bool {
+            let p0 = place(piece), p1 = place(piece &+ length)
+            let r0 = p0.x * p0.x + p0.y * p0.y, r1 = p1.x * p1.x + p1.y * p1.y
+            guard min(r0, r1) >= 676 * Double(length * length) * stepSquared, r0.isFinite, r1.isFinite else {
+                return false
+            }
+            let t0 = turn(at: piece), t1 = turn(at: piece &+ length)
+            knownColumn = piece &+ length
+            known = t1
+            var delta = t1 - t0
+            if delta > 0.5 { delta -= 1 } else if delta < -0.5 { delta += 1 }
+            let u0 = Int64((t0 * last * 65536).rounded(.down))
+            let du = Int64((delta * last * 65536 / Double(length)).rounded())
+            for column in from..<to {
+                // Less than half a turn from u0, which lies within one turn: one wrap at most.
+                var u = u0 &+ Int64(column &- piece) &* du
+                if u < 0 { u &+= wholeTurn } else if u >= wholeTurn { u &-= wholeTurn }
+                indices[column &- x] = UInt16(truncatingIfNeeded: (u &+ 32768) >> 16)
+            }
+            return true
+        }
+        let end = x &+ count
+        var column = x
+        while column < end {
+            let piece = column & ~(Self.conicStride &- 1)
+            let pieceEnd = min(end, piece &+ Self.conicStride)
+            if !stepped(piece: piece, length: Self.conicStride, from: column, to: pieceEnd) {
+                // Its halves, each stepped if it can be, else pixel by pixel.
+                let half = Self.conicStride / 2
+                for start in [piece, piece &+ half] {
+                    let from = max(column, start), to = min(pieceEnd, start &+ half)
+                    if from >= to || stepped(piece: start, length: half, from: from, to: to) { continue }
+                    for c in from..<to {
+                        let t = turn(at: c)
+                        indices[c &- x] = UInt16(
+                            truncatingIfNeeded: Self.roundedIndex((t.isNaN ? 0 : min(max(t, 0), 1)) * last))
+                    }
+                }
+            }
+            column = pieceEnd
+        }
     }
 
     /// `atan2(y, x)` to within 10⁻¹⁰ radian, inlined: a conic gradient asks it of every pixel
@@ -235,16 +245,19 @@ struct GradientSampler {
     /// that close to halfway between two entries. False (nothing written) when the row's places
     /// are too far out for fixed point; `fill` draws it then.
     private func fillAxial(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) -> Bool {
-        let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+        // Stepped from the row's column 0, so a pixel's index does not depend on the span.
+        let origin = inverse.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
         let last = Double(Self.tableSize - 1)
-        let start = ((first.x - self.start.x) * axis.x + (first.y - self.start.y) * axis.y) * last
+        let start = ((origin.x - self.start.x) * axis.x + (origin.y - self.start.y) * axis.y) * last
         let step = (inverse.a * axis.x + inverse.b * axis.y) * last
-        let end = start + step * Double(count)
-        // Within ±2²⁰ entries along the whole row: no step can overflow 64-bit fixed point.
-        guard start.isFinite, step.isFinite, abs(start) < 1_048_576, abs(end) < 1_048_576 else { return false }
+        let first = start + step * Double(x), end = start + step * Double(x + count)
+        // Within ±2²⁰ entries from column 0 to the span's end: no step can overflow 64-bit
+        // fixed point.
+        guard start.isFinite, step.isFinite, abs(start) < 1_048_576, abs(first) < 1_048_576, abs(end) < 1_048_576
+        else { return false }
         // Rounded half up by the half entry added once; clamped to the table before that.
-        var u = Int64((start * 65536).rounded(.down))
         let du = Int64((step * 65536).rounded())
+        var u = Int64((start * 65536).rounded(.down)) &+ Int64(x) &* du
         let top = Int64(Self.tableSize - 1) << 16
         if du == 0 {
             // Across the gradient (a vertical one's rows): one entry, dithered four ways.
@@ -267,14 +280,16 @@ struct GradientSampler {
     private func fill(
         x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, _ position: (Double, Double) -> Double
     ) {
-        let first = inverse.apply(to: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
-        var px = first.x - start.x, py = first.y - start.y
+        // Each place from the row's column 0, not stepped from the span's start: a pixel's place
+        // does not depend on the span.
+        let origin = inverse.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
+        let originX = origin.x - start.x, originY = origin.y - start.y
         let stepX = inverse.a, stepY = inverse.b
         let last = Double(Self.tableSize - 1)
+        var column = Double(x)
         writeRow(x: x, y: y, count: count, into: out) {
-            let t = position(px, py)
-            px += stepX
-            py += stepY
+            let t = position(originX + column * stepX, originY + column * stepY)
+            column += 1
             return Self.roundedIndex((t.isNaN ? 0 : min(max(t, 0), 1)) * last)
         }
     }

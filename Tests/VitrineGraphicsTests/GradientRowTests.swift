@@ -64,6 +64,42 @@ final class GradientRowTests: XCTestCase {
         }
     }
 
+    /// A pixel does not depend on the span that reads it (places step from the row's column 0,
+    /// a conic row's pieces lie on the row's grid of columns): a row read whole, one pixel at a
+    /// time and in pieces of every length is the same, for every kind, scaled, turned and
+    /// sheared, near a conic gradient's centre and far from it. (A clip cutting a row short, a
+    /// damage rectangle, must not change the pixels it leaves.)
+    func testAPixelIsTheSameWhateverSpanReadsIt() throws {
+        let colors = [Color(red: 0, green: 0.78, blue: 1), Color(red: 1, green: 0.31, blue: 0.6, alpha: 0.7)]
+        let transforms = [
+            Transform2D.identity, Transform2D(scaleX: 1.7, y: 0.6).rotated(by: 0.4),
+            Transform2D(a: 0.8, b: 0.3, c: -0.5, d: 1.2, tx: 13.5, ty: -7.25)
+        ]
+        for kind in [Gradient.Kind.axial, .radial, .conic] {
+            let gradient = Gradient(
+                kind: kind, colors: colors, start: Point(x: 200, y: 150), end: Point(x: 330, y: 100))
+            for transform in transforms {
+                let sampler = try XCTUnwrap(
+                    GradientSampler(gradient, transform: transform, alpha: 1, tables: GradientTables()))
+                let centre = transform.apply(to: gradient.start)
+                for y in [Int(centre.y), Int(centre.y) + 2, Int(centre.y) - 90, Int(centre.y) + 300] {
+                    let x = Int(centre.x) - 400, count = 800
+                    let whole = row(sampler, x: x, y: y, count: count, onePixelAtATime: false)
+                    XCTAssertEqual(row(sampler, x: x, y: y, count: count, onePixelAtATime: true), whole)
+                    var pieces = [UInt32](repeating: 0, count: count), done = 0
+                    while done < count {
+                        let n = min(count - done, 1 + (done * 13 + y + 1000) % 37)
+                        pieces.withUnsafeMutableBufferPointer {
+                            sampler.sample(x: x + done, y: y, count: n, into: $0.baseAddress! + done)
+                        }
+                        done += n
+                    }
+                    XCTAssertEqual(pieces, whole, "\(kind) \(transform) row \(y)")
+                }
+            }
+        }
+    }
+
     /// A conic row's angle is stepped between exact angles where the row is far from the centre:
     /// the pixels are those of exact angles to within one level (one table entry), and almost
     /// all are the same. Rows cross the first colour's angle (the seam, where the places wrap
@@ -79,10 +115,13 @@ final class GradientRowTests: XCTestCase {
             Transform2D.identity, Transform2D(scaleX: 2, y: 2), Transform2D(scaleX: 0.5, y: 0.5),
             Transform2D(rotationAngle: 0.5), Transform2D(scaleX: 3, y: 1.5).rotated(by: -2)
         ]
+        let table = GradientSampler.makeTable(conic, alpha: 1, allAtEnd: false)
+        let angle0 = atan2(conic.end.y - conic.start.y, conic.end.x - conic.start.x)
         var compared = 0, differing = 0
         for transform in transforms {
             let sampler = try XCTUnwrap(
                 GradientSampler(conic, transform: transform, alpha: 1, tables: GradientTables()))
+            let inverse = try XCTUnwrap(transform.inverted())
             let centre = transform.apply(to: conic.start)
             let centreRow = Int(centre.y.rounded(.down))
             for y in [
@@ -91,7 +130,13 @@ final class GradientRowTests: XCTestCase {
             ] {
                 let x = Int(centre.x) - 500
                 let stepped = row(sampler, x: x, y: y, count: 1000, onePixelAtATime: false)
-                let exact = row(sampler, x: x, y: y, count: 1000, onePixelAtATime: true)
+                // Each pixel's own angle, by libm, its entry rounded to the nearest.
+                let exact = (x..<(x + 1000)).map { column -> UInt32 in
+                    let place = inverse.apply(to: Point(x: Double(column) + 0.5, y: Double(y) + 0.5))
+                    var turn = (atan2(place.y - conic.start.y, place.x - conic.start.x) - angle0) / (2 * Double.pi)
+                    turn -= turn.rounded(.down)
+                    return dithered(table[Int((turn * 1023).rounded())], x: column, y: y)
+                }
                 for i in 0..<1000 {
                     for shift: UInt32 in [0, 8, 16, 24] {
                         let a = Int((stepped[i] >> shift) & 0xFF), b = Int((exact[i] >> shift) & 0xFF)
