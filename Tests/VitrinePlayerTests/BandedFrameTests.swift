@@ -50,9 +50,9 @@ final class BandedFrameTests: XCTestCase {
 
     /// Frames that repaint only their damage show what whole repaints show through the whole
     /// default playlist, its dissolves included (whose composites skip what both scenes leave
-    /// plain background, and whose incoming background is an underlay): to the bit in almost
-    /// every frame. A few frames of `stroke`, `wave` and `drop-mask` keep pixels one level apart
-    /// (the same frames with the skip and the dissolve turned off): not traced yet, held to that.
+    /// plain background, and whose incoming background is an underlay): to the bit in every
+    /// frame. (Pixels once depended on where the damage cut a run, a span of an image or a
+    /// gradient, or on how far a trim had cut a curve: stale pixels one level off.)
     func testTheDefaultPlaylistRepaintingItsDamageDrawsWholeFrames() throws {
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
         func frames(tracking: Bool) -> PlayerFrames {
@@ -70,13 +70,12 @@ final class BandedFrameTests: XCTestCase {
             if tracked.player.isTransitioning { dissolving += 1 }
             let most = Self.largestDifference(tracked.bitmap, whole.bitmap)
             if most > 0 { differing.append("\(tracked.player.currentSceneName ?? "?") at \(t - 1000) s: \(most)") }
-            XCTAssertLessThanOrEqual(most, 1, "\(tracked.player.currentSceneName ?? "?") at \(t - 1000) s")
             // A fade's frames at 30 fps, the rest at 10.
             t += tracked.player.isTransitioning ? 1.0 / 30 : 0.1
         }
         XCTAssertGreaterThan(dissolving, 100, "the fades were drawn")
-        XCTAssertLessThan(differing.count, frameCount / 20, "frames that differ: \(differing)")
-        print("frames one level apart of \(frameCount): \(differing.count)")
+        XCTAssertGreaterThan(frameCount, 1000)
+        XCTAssertEqual(differing, [], "frames that differ")
     }
 
     /// The largest difference of a channel between two frames of the same size.
