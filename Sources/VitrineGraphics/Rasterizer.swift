@@ -382,7 +382,16 @@ final class Rasterizer {
                 vitrine_prefetch_for_write(rowCells + (2 &* stride &+ ahead))
                 vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
             }
-            addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
+            let low = min(x, nextX), high = max(x, nextX), cell = low >> 8
+            if high <= (cell &+ 1) << 8 && low >= offsetX << 8 && high <= (offsetX &+ lastColumn) << 8 {
+                // A steep piece inside one cell of the clip (most rows of most edges): the cell
+                // `addRowPiece` would add, without the call.
+                let cover = sign &* Int32(truncatingIfNeeded: nextFy &- fy)
+                let twiceX = Int32(truncatingIfNeeded: x &+ nextX &- (cell << 9))
+                addCell(rowCells, rowMarks, rowChains, x: cell &- offsetX, cover: cover, area: cover &* twiceX, writer)
+            } else {
+                addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
+            }
             x = nextX
             fy = 0
             q &+= lift
