@@ -33,7 +33,8 @@ enum SpanBlitter {
     /// Blends a premultiplied colour, unmasked, into one row through runs of coverage:
     /// the sink of a fused sweep-and-fill. Every pixel gets `sourceOver(scale(color, c), d)`,
     /// alone or in a run: where the clip cuts a run (damage-tracked frames), the pixels stay
-    /// those of the whole frame.
+    /// those of the whole frame, and a shape drawn into a transparency layer and composited
+    /// (a fade's last frames) leaves the pixels drawing it directly gives.
     struct SolidBlender: CoverageSink {
         var row: UnsafeMutablePointer<UInt32>
         let color: UInt32
@@ -61,7 +62,14 @@ enum SpanBlitter {
             if coverage == 255 {
                 blendConstant(start, length, color)
             } else if length == 1 {
-                start.pointee = PixelMath.sourceOver(PixelMath.scale(color, UInt32(coverage)), start.pointee)
+                // Edge pixels: most runs of partial coverage are one pixel long. The scaled
+                // colour's alpha is c when the colour is opaque, so its two scalings need not
+                // wait for each other (the same pixel as `sourceOver`).
+                let c = UInt32(truncatingIfNeeded: coverage)
+                start.pointee =
+                    isOpaque
+                    ? PixelMath.scale(color, c) &+ PixelMath.scale(start.pointee, 255 &- c)
+                    : PixelMath.sourceOver(PixelMath.scale(color, c), start.pointee)
             } else {
                 blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
             }
