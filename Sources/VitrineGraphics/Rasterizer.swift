@@ -386,8 +386,8 @@ final class Rasterizer {
             let left = offsetX << 8, right = (offsetX &+ lastColumn) << 8
             if high <= (cell &+ 1) << 8 && low >= left && high <= right && high > left && low < right {
                 // A steep piece inside one cell of the clip (most rows of most edges): the cell
-                // `addRowPiece` would add, without the call. (One lying on a side of the clip
-                // is its: folded into the first column, or dropped.)
+                // `addRowPiece` would add, without the call. (A piece lying on a side of the
+                // clip is left to it: folded into the first column, or dropped.)
                 let cover = sign &* Int32(truncatingIfNeeded: nextFy &- fy)
                 let twiceX = Int32(truncatingIfNeeded: x &+ nextX &- (cell << 9))
                 addCell(rowCells, rowMarks, rowChains, x: cell &- offsetX, cover: cover, area: cover &* twiceX, writer)

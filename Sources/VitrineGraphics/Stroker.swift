@@ -201,9 +201,10 @@ struct Stroker {
                 let p = lines[i], q = lines[i + 1]
                 let chord = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
                 let next = travelled + chord
+                // A cut at a vertex is that vertex, not a point computed near it.
                 if center.isEmpty {
                     if next >= a && chord > 0 {
-                        center.append(p + (q - p) * ((a - travelled) / chord))
+                        center.append(a <= travelled ? p : p + (q - p) * ((a - travelled) / chord))
                         isCorner.append(true)
                     } else {
                         travelled = next
@@ -211,7 +212,7 @@ struct Stroker {
                     }
                 }
                 if next >= b {
-                    addCenterPoint(chord > 0 ? p + (q - p) * ((b - travelled) / chord) : q, isCorner: true)
+                    addCenterPoint(b >= next ? q : p + (q - p) * ((b - travelled) / chord), isCorner: true)
                     break
                 }
                 addCenterPoint(q, isCorner: lineCorners[i + 1])
