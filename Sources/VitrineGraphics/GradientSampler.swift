@@ -193,7 +193,7 @@ struct GradientSampler {
             if !stepped(piece: piece, length: Self.conicStride, from: column, to: pieceEnd) {
                 // Its halves, each stepped if it can be, else pixel by pixel.
                 let half = Self.conicStride / 2
-                for start in [piece, piece &+ half] {
+                for start in stride(from: piece, to: piece &+ Self.conicStride, by: half) {
                     let from = max(column, start), to = min(pieceEnd, start &+ half)
                     if from >= to || stepped(piece: start, length: half, from: from, to: to) { continue }
                     for c in from..<to {
