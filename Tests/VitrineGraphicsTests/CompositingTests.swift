@@ -669,6 +669,63 @@ final class StrokeReuseTests: XCTestCase {
         XCTAssertEqual(draw(0.9, into: GraphicsContext(bitmap: Bitmap(width: 200, height: 200))), longer)
     }
 
+    /// The stroker's own trim draws what `Path.trimmed` then a stroke draws: corners keep their
+    /// joins, a closed subpath inside the range runs open from its start around to it, subpaths
+    /// of no length draw nothing, and pieces of several subpaths come out in order. The two
+    /// measure length differently (the flattened line, the curve), so the cuts may sit a
+    /// little apart: pixels differ freely only within the stroke's reach of a cut; elsewhere a
+    /// cut curve flattens into other chords, each within the tolerance (0.05 px on the centre
+    /// line, an edge's coverage within 16 levels), and a missing join, piece or subpath would
+    /// be off by far more. Odd paths draw nothing.
+    func testTheStrokersTrimDrawsWhatATrimmedPathDraws() {
+        var shapes: [Path] = []
+        var corners = Path()
+        corners.move(to: Point(20, 30)); corners.addLine(to: Point(180, 40)); corners.addLine(to: Point(60, 170))
+        corners.addLine(to: Point(170, 160))
+        shapes.append(corners)
+        var closed = Path()
+        closed.addRoundedRect(Rect(x: 30, y: 30, width: 140, height: 120), cornerRadius: 30)
+        shapes.append(closed)
+        var several = Path()
+        several.addEllipse(in: Rect(x: 20, y: 20, width: 70, height: 70))
+        several.move(to: Point(120, 120)); several.addLine(to: Point(120, 120))  // no length
+        several.move(to: Point(110, 30))
+        several.addCurve(to: Point(180, 180), control1: Point(200, 40), control2: Point(90, 150))
+        shapes.append(several)
+        let style = StrokeStyle(lineWidth: 9, lineCap: .round, lineJoin: .miter)
+        for (index, path) in shapes.enumerated() {
+            let measure = PathMeasure.measure(of: path)
+            for (start, end) in [(0.1, 0.6), (0.0, 0.35), (0.45, 1.0), (0.2, 0.95)] {
+                let ours = Bitmap(width: 200, height: 200), theirs = Bitmap(width: 200, height: 200)
+                GraphicsContext(bitmap: ours).stroke(
+                    path, color: .black, style: style, strokeStart: start, strokeEnd: end)
+                GraphicsContext(bitmap: theirs).stroke(path.trimmed(from: start, to: end), color: .black, style: style)
+                let cuts = [start, end].compactMap { measure.point(atLength: $0 * measure.length) }
+                for y in 0..<200 {
+                    for x in 0..<200 where ours[x, y] != theirs[x, y] {
+                        let pixel = Point(Double(x) + 0.5, Double(y) + 0.5)
+                        let nearCut = cuts.contains { ($0 - pixel).length < style.lineWidth / 2 + 2 }
+                        let a = Int(ours[x, y] >> 24), b = Int(theirs[x, y] >> 24)
+                        if !nearCut && abs(a - b) > 16 {
+                            return XCTFail("shape \(index), \(start)…\(end): (\(x), \(y)) \(a) against \(b)")
+                        }
+                    }
+                }
+                XCTAssertGreaterThan(ours[Int(cuts[0].x), Int(cuts[0].y)] >> 24, 0, "shape \(index) drawn at its cut")
+            }
+        }
+        // Odd paths: nothing drawn, nothing crashes.
+        var odd = Path()
+        odd.move(to: Point(5, 5))
+        var huge = Path()
+        huge.move(to: Point(0, 0)); huge.addLine(to: Point(1e300, 1e300)); huge.addLine(to: Point(-1e300, 5))
+        for path in [Path(), odd, huge] {
+            let bitmap = Bitmap(width: 20, height: 20)
+            GraphicsContext(bitmap: bitmap).stroke(path, color: .black, style: style, strokeStart: 0.2, strokeEnd: 0.7)
+            XCTAssertEqual((0..<20).flatMap { y in (0..<20).map { bitmap[$0, y] } }.filter { $0 != 0 }.count, 0)
+        }
+    }
+
     /// A trim that moves changes the stroke only around the cut: the rest of the outline is the
     /// whole path's, so its pixels are the same from frame to frame (damage tracking repaints
     /// only around the cut, and the frame must equal a whole repaint). An arc of cubics,
