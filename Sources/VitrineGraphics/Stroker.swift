@@ -139,11 +139,13 @@ struct Stroker {
     private(set) var points: [Point] = []
     private(set) var contourEnds: [Int] = []
     /// While trimming (`stroke(_:from:to:)`): the flattened centre lines of the subpaths,
-    /// back to back, a closed one ending at its start again, and where each ends, its length.
+    /// back to back, a closed one ending at its start again; each vertex's distance along its
+    /// line; and where each line ends.
     private var trimming = false
     private var lines: [Point] = []
     private var lineCorners: [Bool] = []
-    private var lineEnds: [(end: Int, length: Double)] = []
+    private var lineDistances: [Double] = []
+    private var lineEnds: [Int] = []
 
     init(style: StrokeStyle, tolerance: Double) {
         geometry = StrokeGeometry(style: style, tolerance: tolerance)
@@ -181,42 +183,37 @@ struct Stroker {
     mutating func stroke(_ elements: [PathElement], from start: Double, to end: Double) {
         lines.removeAll(keepingCapacity: true)
         lineCorners.removeAll(keepingCapacity: true)
+        lineDistances.removeAll(keepingCapacity: true)
         lineEnds.removeAll(keepingCapacity: true)
         trimming = true
         stroke(elements)
         trimming = false
-        let total = lineEnds.reduce(0) { $0 + $1.length }
+        var total = 0.0
+        for lineEnd in lineEnds { total += lineDistances[lineEnd - 1] }
         guard total > 0, total.isFinite else { return }
         let lower = start * total, upper = end * total
         var first = 0, offset = 0.0
-        for (lineEnd, length) in lineEnds {
+        for lineEnd in lineEnds {
+            let length = lineDistances[lineEnd - 1]
             defer { first = lineEnd; offset += length }
             let a = max(lower - offset, 0), b = min(upper - offset, length)
             guard a < b else { continue }
-            // The vertices between the cuts, with a point on the chord at each cut.
+            // The vertices between the cuts, with a point on the chord at each cut (a cut at a
+            // vertex is that vertex, not a point computed near it).
             center.removeAll(keepingCapacity: true)
             isCorner.removeAll(keepingCapacity: true)
-            var travelled = 0.0
             for i in first..<(lineEnd - 1) {
-                let p = lines[i], q = lines[i + 1]
-                let chord = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
-                let next = travelled + chord
-                // A cut at a vertex is that vertex, not a point computed near it.
+                let p = lines[i], q = lines[i + 1], from = lineDistances[i], to = lineDistances[i + 1]
                 if center.isEmpty {
-                    if next >= a && chord > 0 {
-                        center.append(a <= travelled ? p : p + (q - p) * ((a - travelled) / chord))
-                        isCorner.append(true)
-                    } else {
-                        travelled = next
-                        continue
-                    }
+                    guard to >= a && to > from else { continue }
+                    center.append(a <= from ? p : p + (q - p) * ((a - from) / (to - from)))
+                    isCorner.append(true)
                 }
-                if next >= b {
-                    addCenterPoint(b >= next ? q : p + (q - p) * ((b - travelled) / chord), isCorner: true)
+                if to >= b {
+                    addCenterPoint(b >= to ? q : p + (q - p) * ((b - from) / (to - from)), isCorner: true)
                     break
                 }
                 addCenterPoint(q, isCorner: lineCorners[i + 1])
-                travelled = next
             }
             guard !center.isEmpty else { continue }
             subpathDraws = true
@@ -355,14 +352,17 @@ struct Stroker {
         if trimming {
             // Kept to be cut (see `stroke(_:from:to:)`); a closed subpath returns to its start.
             if closed { addCenterPoint(center[0], isCorner: true) }
-            var length = 0.0
-            for i in 1..<center.count {
-                let d = center[i] - center[i - 1]
-                length += (d.x * d.x + d.y * d.y).squareRoot()
+            var distance = 0.0
+            for i in center.indices {
+                if i > 0 {
+                    let d = center[i] - center[i - 1]
+                    distance += (d.x * d.x + d.y * d.y).squareRoot()
+                }
+                lineDistances.append(distance)
             }
             lines.append(contentsOf: center)
             lineCorners.append(contentsOf: isCorner)
-            lineEnds.append((lines.count, length))
+            lineEnds.append(lines.count)
             return
         }
         if center.count == 1 {
