@@ -291,17 +291,18 @@ public final class GraphicsContext {
         guard style.lineWidth > 0, strokeEnd > strokeStart else { return false }
         // The outline goes from the context's own stroker straight into the rasterizer: no
         // outline path, and no allocation once the stroker's buffers have grown.
+        guard style.lineWidth.isFinite else { return false }
         let tolerance = Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6))
         let start = min(max(strokeStart, 0), 1), end = min(max(strokeEnd, 0), 1)
         if style.dashPattern.isEmpty && (start > 0 || end < 1) {
             // Trimmed by the stroker, which cuts the whole path's centre line: the pixels away
             // from the cut are those of the other frames of an animated trim.
-            guard style.lineWidth.isFinite, path.isFinite, start < end else { return false }
+            guard path.isFinite, start < end else { return false }
             stroker.reset(style: style, tolerance: tolerance)
             stroker.stroke(path.elements, from: start, to: end)
         } else {
             let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
-            guard style.lineWidth.isFinite, visible.isFinite else { return false }
+            guard visible.isFinite else { return false }
             stroker.reset(style: style, tolerance: tolerance)
             stroker.stroke(visible.elements)
         }

@@ -53,12 +53,9 @@ struct ResampledImageCache {
     mutating func sampler(for image: Image, imageToDevice m: Transform2D, inverse: Transform2D) -> ImageSampler {
         // Positions are stepped from the device pixel where the image's origin lies: a copy
         // made from there holds the pixels drawing directly gives.
-        let origin =
-            m.tx.isFinite && m.ty.isFinite && abs(m.tx) < 1e7 && abs(m.ty) < 1e7
-            ? (x: Int(m.tx.rounded(.down)), y: Int(m.ty.rounded(.down))) : (x: 0, y: 0)
-        guard m.b == 0, m.c == 0, m.a > 0, m.d > 0, m.a != 1 || m.d != 1,
-            m.tx.isFinite, m.ty.isFinite, abs(m.tx) < 1e7, abs(m.ty) < 1e7
-        else {
+        let finitelyPlaced = m.tx.isFinite && m.ty.isFinite && abs(m.tx) < 1e7 && abs(m.ty) < 1e7
+        let origin = finitelyPlaced ? (x: Int(m.tx.rounded(.down)), y: Int(m.ty.rounded(.down))) : (x: 0, y: 0)
+        guard finitelyPlaced, m.b == 0, m.c == 0, m.a > 0, m.d > 0, m.a != 1 || m.d != 1 else {
             return ImageSampler(image: image, inverse: inverse, anchor: origin)
         }
         let originX = Double(origin.x), originY = Double(origin.y)
