@@ -52,29 +52,38 @@ enum GaussianBlur {
         let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: stripColumns)
-        let middle = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rows.count * o.width))
         // The rows (then the columns) that differ from the one before them, in order.
         let distinct = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows.count, o.width))
+        // For each row, which of the distinct rows it repeats (its place among them).
+        let rowSource = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows.count))
         let repeats = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, o.width))
+        // A line equal to the one before it blurs to the same values along it, so only the
+        // others are blurred (a shadow's card: every row but the corners' is the same, and so
+        // is every column between them), and a repeat reads or copies its neighbour's result.
+        var distinctCount = 0
+        for y in rows {
+            if !reusingRepeats || y == rows.lowerBound || memcmp(mask.row(y), mask.row(y - 1), b.width) != 0 {
+                distinct[distinctCount] = y
+                distinctCount += 1
+            }
+            rowSource[y - rows.lowerBound] = distinctCount - 1
+        }
+        // The distinct rows blurred across, one after the other: a card's shadow keeps a few
+        // hundred rows here, not all of them (at 4K, 0.2 MB instead of 2.5 MB of memory to fault
+        // in).
+        let middleBytes = max(1, distinctCount * o.width)
+        let middle = UnsafeMutablePointer<UInt8>.allocate(capacity: middleBytes)
         defer {
             strip.deallocate()
             scratch.deallocate()
             sums.deallocate()
             middle.deallocate()
             distinct.deallocate()
+            rowSource.deallocate()
             repeats.deallocate()
         }
-        // A line equal to the one before it blurs to the same values along it, so only the
-        // others are blurred (a shadow's card: every row but the corners' is the same, and so
-        // is every column between them), and a repeat copies its neighbour's result.
 
-        // Across, in strips of rows turned on their side: the mask's rows into `middle`.
-        var distinctCount = 0
-        for y in rows
-        where !reusingRepeats || y == rows.lowerBound || memcmp(mask.row(y), mask.row(y - 1), b.width) != 0 {
-            distinct[distinctCount] = y
-            distinctCount += 1
-        }
+        // Across, in strips of rows turned on their side: the distinct rows into `middle`.
         var first = 0
         while first < distinctCount {
             let count = min(stripColumns, distinctCount - first)
@@ -84,19 +93,10 @@ enum GaussianBlur {
             }
             let result = across.blur(strip, scratch, lanes: count, sums: sums)
             for r in 0..<count {
-                let row = middle + (distinct[first + r] - rows.lowerBound) * o.width
+                let row = middle + (first + r) * o.width
                 for x in 0..<o.width { row[x] = result[x &* count &+ r] }
             }
             first += count
-        }
-        var next = 0
-        for y in rows {
-            if next < distinctCount && distinct[next] == y {
-                next += 1
-            } else {
-                let row = middle + (y - rows.lowerBound) * o.width
-                row.update(from: row - o.width, count: o.width)
-            }
         }
 
         // Down, in strips of columns of `middle`, into the output.
@@ -104,8 +104,8 @@ enum GaussianBlur {
         repeats.update(repeating: reusingRepeats && rows.count > 0 ? 1 : 0, count: o.width)
         repeats[0] = 0
         if reusingRepeats {
-            for y in 0..<rows.count {
-                let row = middle + y * o.width
+            for k in 0..<distinctCount {
+                let row = middle + k * o.width
                 for x in 1..<o.width { repeats[x] &= row[x] == row[x &- 1] ? 1 : 0 }
             }
         }
@@ -121,7 +121,7 @@ enum GaussianBlur {
             // Side by side (no repeats among them): whole runs of a row at a time.
             let adjacent = distinct[first + count - 1] - left == count - 1
             for y in 0..<rows.count {
-                let line = strip + y * count, row = middle + y * o.width
+                let line = strip + y * count, row = middle + rowSource[y] * o.width
                 if adjacent {
                     line.update(from: row + left, count: count)
                 } else {
