@@ -1,3 +1,4 @@
+import CMemory
 import Glibc
 
 /// A 32-bit premultiplied-alpha raster. Each pixel is a `UInt32` whose value is
@@ -22,8 +23,10 @@ public final class Bitmap {
         self.height = height
         self.stride = width
         let count = max(1, width * height)
-        pixels = .allocate(capacity: count)
-        pixels.initialize(repeating: 0, count: count)
+        guard let block = vitrine_zeroed_written_block(count * 4) else {
+            fatalError("out of memory for a \(width)x\(height) bitmap")
+        }
+        pixels = block.bindMemory(to: UInt32.self, capacity: count)
         release = nil
     }
 
@@ -43,7 +46,7 @@ public final class Bitmap {
     }
 
     deinit {
-        if let release { release() } else { pixels.deallocate() }
+        if let release { release() } else { free(pixels) }
     }
 
     /// Hands wrapped memory back to its owner; nil for memory the bitmap allocated.
