@@ -1,4 +1,5 @@
 import VitrineGraphics
+import VitrineSystem
 
 /// The drawn content of one layer that draws itself, kept as device pixels so that frames in
 /// which nothing it draws has changed only composite it.
@@ -35,6 +36,10 @@ final class BackingStore {
     var changedAtLastDraw = false
     /// The render pass of the last direct draw.
     private(set) var directPass = -1
+    /// Held by the thread that looks at the store and redraws it while the threads drawing a
+    /// frame's bands share it; the others wait for that one store only (`lastPass` is under
+    /// the renderer's cache lock instead).
+    let drawing = Lock(recursive: true)
 
     init(owner: Layer) {
         ownerReference = owner.reference

@@ -25,18 +25,6 @@ final class KeptPerLayer<Value> {
     private(set) var renderCount = 0
 
     /// The kept value for `layer` when `serves` accepts it (given the copy it was made from),
-    /// else a new one from `make`, kept from now on.
-    func value(
-        for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool, make: () -> Value
-    ) -> Value {
-        if let kept = servedValue(for: layer, pass: pass, serves: serves) { return kept }
-        _ = removeValue(for: layer)
-        let value = make()
-        insert(value, for: layer, pass: pass)
-        return value
-    }
-
-    /// The kept value for `layer` when `serves` accepts it (given the copy it was made from),
     /// marked as used by `pass`; else nil.
     func servedValue(for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool) -> Value? {
         let model = layer.model()

@@ -1,4 +1,5 @@
 import VitrineGraphics
+import VitrineSystem
 
 /// Layer shadows (shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath), drawn
 /// under the layer's body and inside its mask and `masksToBounds` clip, as Core Animation
@@ -24,28 +25,32 @@ extension LayerRenderer {
         // The kept shape serves while what casts it is the same and it only moved by whole pixels,
         // as long as it still covers the part of its reach on the target (it is blurred only
         // there, so that a huge radius costs no more than the target).
-        // Shared by the threads drawing a frame's bands: one makes it, the others wait for it.
         let shown = reach.intersection(target)
-        let shape = cacheLock.withLock {
-            shadows.value(
-                for: layer, pass: pass,
-                serves: { source, kept in
-                    let move = LayerRenderer.wholePixelMove(from: kept.transform, to: t)
-                    return kept.region.moved(by: move) == region
-                        && kept.blurred.moved(by: move)?.contains(shown) == true
-                        && LayerRenderer.castsTheSameShadow(layer, as: source)
-                },
-                make: {
-                    let mask =
-                        layer.shadowPath.map {
-                            ctx.renderShadowMask(shadow, over: region, keeping: target, filling: $0)
-                        }
-                        ?? ctx.renderShadowMask(shadow, over: region, keeping: target) {
-                            renderBody(of: layer, in: ctx)
-                        }
-                    return ShadowShape(mask: mask, transform: t, region: region, blurred: shown)
-                })
+        // A local function, not a closure value: its captures stay on the stack (no allocation
+        // per frame).
+        func serves(_ source: Layer, _ kept: ShadowShape) -> Bool {
+            let move = LayerRenderer.wholePixelMove(from: kept.transform, to: t)
+            return kept.region.moved(by: move) == region
+                && kept.blurred.moved(by: move)?.contains(shown) == true
+                && LayerRenderer.castsTheSameShadow(layer, as: source)
         }
+        // Shared by the threads drawing a frame's bands: one makes it, the others wait for it,
+        // under the layer's own lock (the lookups of other caches go on meanwhile).
+        let shape =
+            cacheLock.withLock { shadows.servedValue(for: layer, pass: pass, serves: serves) }
+            ?? shadowJob(for: layer).withLock {
+                if let made = cacheLock.withLock({ shadows.servedValue(for: layer, pass: pass, serves: serves) }) {
+                    return made
+                }
+                // The shape it replaces goes first (a thread drawing with it holds its own).
+                _ = cacheLock.withLock { shadows.removeValue(for: layer) }
+                let mask =
+                    layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, keeping: target, filling: $0) }
+                    ?? ctx.renderShadowMask(shadow, over: region, keeping: target) { renderBody(of: layer, in: ctx) }
+                let made = ShadowShape(mask: mask, transform: t, region: region, blurred: shown)
+                cacheLock.withLock { shadows.insert(made, for: layer, pass: pass) }
+                return made
+            }
         guard let move = LayerRenderer.wholePixelMove(from: shape.transform, to: t) else { return }
         // Under the part of the body that paints opaque as it begins (a card's opaque
         // background or gradient) the shadow would be painted over at once: it is not filled
@@ -63,6 +68,17 @@ extension LayerRenderer {
             shape.mask, offsetX: move.dx, offsetY: move.dy, color: shadow.color, opacity: shadow.opacity,
             except: hidden)
         if layer.masksToBounds { ctx.restoreGState() }
+    }
+
+    /// The lock under which the shadow of `layer`'s model layer is made this pass.
+    private func shadowJob(for layer: Layer) -> Lock {
+        cacheLock.withLock {
+            let id = ObjectIdentifier(layer.model())
+            if let job = shadowJobs[id] { return job }
+            let job = Lock(recursive: true)
+            shadowJobs[id] = job
+            return job
+        }
     }
 
     /// The whole-pixel translation taking `a` to `b`, or nil when they differ otherwise.

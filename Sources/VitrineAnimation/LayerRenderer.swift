@@ -75,8 +75,12 @@ public final class LayerRenderer {
     public var parallelMinimumPixels = 1 << 20
     /// Held while the caches the threads drawing bands share are looked up or filled: backing
     /// stores, shadows, planes and crops. Recursive: filling a cache draws layers, which look
-    /// up theirs.
+    /// up theirs. A store is redrawn and a shadow made under a lock of its own instead
+    /// (`BackingStore.drawing`, `shadowJobs`), so that two threads make two at once.
     let cacheLock = Lock(recursive: true)
+    /// The locks under which shadows are being made this pass, by model layer (under
+    /// `cacheLock`; emptied when the pass ends).
+    var shadowJobs: [ObjectIdentifier: Lock] = [:]
     /// The bands of the repaint being drawn (one array for every frame).
     private var bands: [IntRect] = []
     /// Contexts on the frame for the threads that draw bands besides the caller (made when
@@ -307,6 +311,7 @@ public final class LayerRenderer {
     /// Drops the stores of layers the pass did not meet (removed from the tree, or gone), and
     /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
     private func endPass() {
+        if !shadowJobs.isEmpty { shadowJobs.removeAll() }
         shadows.endPass(pass)
         crops.endPass(pass)
         planes.endPass(pass)
@@ -495,8 +500,10 @@ public final class LayerRenderer {
         toStore.ty -= Double(device.y)
         // The store is looked up, and redrawn when stale, by one band's thread at a time; the
         // first to come decides for the frame (redrawn or drawn directly), the others follow.
-        cacheLock.lock()
-        let store = backingStore(for: layer)
+        // Only the lookup holds the cache lock: while one thread redraws a store (8 MB of a
+        // card's gradient at 4K), the other goes on drawing, or makes another store or shadow.
+        let store = cacheLock.withLock { backingStore(for: layer) }
+        store.drawing.lock()
         let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height)
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
@@ -514,7 +521,7 @@ public final class LayerRenderer {
                     store.noteDirectDraw(
                         layer, transform: toStore, width: device.width, height: device.height, pass: pass)
                 }
-                cacheLock.unlock()
+                store.drawing.unlock()
                 drawDirectly(layer, clippedTo: extent, in: ctx)
                 return
             }
@@ -523,7 +530,7 @@ public final class LayerRenderer {
             contentDraws.add(1)
         }
         let bitmap = store.bitmap
-        cacheLock.unlock()
+        store.drawing.unlock()
         guard let pixels = bitmap else { return }
         ctx.composite(
             pixels, from: IntRect(x: 0, y: 0, width: device.width, height: device.height),
