@@ -69,8 +69,8 @@ enum GaussianBlur {
             rowSource[y - rows.lowerBound] = distinctCount - 1
         }
         // The distinct rows blurred across, one after the other: a card's shadow keeps a few
-        // hundred rows here, not all of them (at 4K, 0.2 MB instead of 2.5 MB of memory to fault
-        // in).
+        // hundred rows here, not all of them (at 4K, about 0.3 MB of memory to fault in instead
+        // of 2.5 MB).
         let middleBytes = max(1, distinctCount * o.width)
         let middle = UnsafeMutablePointer<UInt8>.allocate(capacity: middleBytes)
         defer {
