@@ -1,14 +1,9 @@
 // Memory operations the renderer's pixel loops need and Swift cannot express: wmemset from
 // <wchar.h> (a 32-bit fill with the widest stores the CPU has, chosen at run time; Swift's
-// Glibc module does not import it), cache prefetch hints, glibc's mallopt, zeroed blocks
-// faulted in at once, counters that several threads add to without a lock, and flags one
-// thread publishes work with.
+// Glibc module does not import it), cache prefetch hints, glibc's mallopt, counters that
+// several threads add to without a lock, and flags one thread publishes work with.
 #include <wchar.h>
 #include <malloc.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 /// Makes glibc map every allocation of at least `bytes` on its own (mallopt M_MMAP_THRESHOLD,
 /// which also turns off the threshold's dynamic growth), so freeing it unmaps it. Returns
@@ -19,24 +14,6 @@ static inline int vitrine_map_allocations_from(int bytes) {
 
 static inline int vitrine_keep_allocations_in_one_heap(void) {
     return mallopt(M_ARENA_MAX, 1);
-}
-
-/// `bytes` of zeroed memory (calloc) that will all be written, the whole pages of a large one
-/// (256 KB and more) faulted in by one call (madvise MADV_POPULATE_WRITE, Linux 5.14) rather
-/// than one fault per page as the first writes reach them: a quarter less time for a fresh
-/// 16 MB here. Where the kernel lacks it, the pages fault in as they are written. NULL when
-/// out of memory.
-static inline void *vitrine_zeroed_written_block(size_t bytes) {
-    void *block = calloc(bytes, 1);
-#if defined(__linux__)
-    if (block != NULL && bytes >= (256u << 10)) {
-        const uintptr_t page = (uintptr_t)getpagesize();
-        const uintptr_t start = ((uintptr_t)block + page - 1) & ~(page - 1);
-        const uintptr_t end = ((uintptr_t)block + bytes) & ~(page - 1);
-        if (end > start) (void)madvise((void *)start, end - start, 23 /* MADV_POPULATE_WRITE */);
-    }
-#endif
-    return block;
 }
 
 /// Asks the CPU to bring the cache line at `address` towards the core, to be written. A hint:

@@ -1,5 +1,5 @@
-import CMemory
 import Glibc
+import VitrineSystem
 
 /// A 32-bit premultiplied-alpha raster. Each pixel is a `UInt32` whose value is
 /// A<<24 | R<<16 | G<<8 | B, i.e. bytes B, G, R, A in memory on little-endian: the layout of an
@@ -23,9 +23,10 @@ public final class Bitmap {
         self.height = height
         self.stride = width
         let count = max(1, width * height)
-        guard let block = vitrine_zeroed_written_block(count * 4) else {
-            fatalError("out of memory for a \(width)x\(height) bitmap")
-        }
+        // Zeroed by calloc (a fresh mapping for a large one, not cleared again) and written
+        // whole by its user: a large one's pages are faulted in at once.
+        guard let block = calloc(count, 4) else { fatalError("out of memory for a \(width)x\(height) bitmap") }
+        if count * 4 >= Bitmap.populatedBytes { ResidentMemory.populateForWriting(block, bytes: count * 4) }
         pixels = block.bindMemory(to: UInt32.self, capacity: count)
         release = nil
     }
@@ -44,6 +45,9 @@ public final class Bitmap {
         self.pixels = pixels
         self.release = release
     }
+
+    /// Bitmaps of this many bytes and more are faulted in by one call when made.
+    static let populatedBytes = 256 * 1024
 
     deinit {
         if let release { release() } else { free(pixels) }

@@ -90,7 +90,7 @@ final class X11FrameBuffer {
         // rather than one fault at a time as that frame writes them (2,025 faults at 1080p):
         // the player makes its first buffer while its playlist loads, so the first frame does
         // not wait for them. Kernels before 5.14 refuse the advice and fault them as before.
-        _ = madvise(address, bytes, MADV_POPULATE_WRITE)
+        ResidentMemory.populateForWriting(address, bytes: bytes)
         return (X11FrameBuffer(size: size, image: image, segment: segment), nil)
     }
 
