@@ -41,6 +41,9 @@ final class BackingStore {
     /// the renderer's cache lock instead).
     let drawing = Lock(recursive: true)
 
+    /// Whether nothing was ever drawn for the store (invalidating it does not make it new).
+    private(set) var isNew = true
+
     init(owner: Layer) {
         ownerReference = owner.reference
     }
@@ -97,6 +100,7 @@ final class BackingStore {
     }
 
     private func record(_ layer: Layer, transform: Transform2D, width: Int, height: Int) {
+        isNew = false
         size = (width, height)
         self.transform = transform
         if layer.isPresentationCopy {

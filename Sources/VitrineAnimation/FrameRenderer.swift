@@ -39,6 +39,9 @@ public final class FrameRenderer {
     private var needsFullFrame = true
     /// The rectangles repainted by the last frame (one array for every frame).
     private var repainted: [IntRect] = []
+    /// A frame's damage with what the frame before drew straight to the target for the first
+    /// time, when it drew any (one array for every frame).
+    private var damageAndFirstDrawn: [Rect] = []
 
     /// A renderer of `engine`'s tree into a `size.width × size.height` bitmap (negative sizes
     /// count as 0) over `background`.
@@ -69,9 +72,22 @@ public final class FrameRenderer {
     public func renderFrame(at time: Double) -> FrameResult {
         let update = engine.tick(at: time)
         renderer.invalidateContents(of: update.redrawLayers)
+        // Content the last frame drew straight to the target for the first time is repainted
+        // from its store now (`LayerRenderer.firstDrawnDirectly`).
+        let repaintsFirstDrawn = !renderer.firstDrawnDirectly.isEmpty
+        if repaintsFirstDrawn {
+            damageAndFirstDrawn.removeAll(keepingCapacity: true)
+            for r in renderer.firstDrawnDirectly {
+                damageAndFirstDrawn.append(
+                    Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height)))
+            }
+        }
         if needsFullFrame || !damageTracking {
             repainted.removeAll(keepingCapacity: true)
             if !frameRect.isEmpty { repainted.append(frameRect) }
+        } else if repaintsFirstDrawn {
+            damageAndFirstDrawn.append(contentsOf: update.dirtyRects)
+            damagePolicy.deviceRects(for: damageAndFirstDrawn, frame: frameRect, into: &repainted)
         } else {
             damagePolicy.deviceRects(for: update.dirtyRects, frame: frameRect, into: &repainted)
         }
@@ -82,8 +98,9 @@ public final class FrameRenderer {
         // Idle frames count too: offscreen buffers a past animation needed are released.
         context.endFrame()
         renderer.endFrame()
+        // A frame that drew content directly for the first time is followed by one that stores it.
         return FrameResult(
-            time: time, dirty: repainted, isAnimating: update.isAnimating,
+            time: time, dirty: repainted, isAnimating: update.isAnimating || !renderer.firstDrawnDirectly.isEmpty,
             pixelsRedrawn: repainted.reduce(0) { $0 + $1.area })
     }
 

@@ -45,6 +45,14 @@ public final class LayerRenderer {
     var planeJobs: [ObjectIdentifier: PlaneJob] = [:]
     /// Whether the frame's bands are being drawn on several threads.
     private(set) var drawingBandsInParallel = false
+    /// Whether the pass draws content straight to the target the first time it is drawn, and
+    /// makes its store in the next (`firstDrawnDirectly`): on frames of at least
+    /// `parallelMinimumFramePixels`, where a large repaint is shared among threads. There a
+    /// new store is made whole by one thread while the others wait for it, and a scene's first
+    /// frame (the first of its fade) would make all its stores at once (the ring card's gradient
+    /// is 8 MB at 4K); drawn directly, each thread draws the content in its own bands. On a
+    /// smaller frame one thread draws, and drawing directly first would only draw twice.
+    private var drawsNewContentDirectly = false
     private(set) var pass = 0
     /// Whether a background that the first sublayer paints over at once is left unpainted (on;
     /// tests turn it off to compare).
@@ -81,6 +89,12 @@ public final class LayerRenderer {
     /// The locks under which shadows are being made this pass, by model layer (under
     /// `cacheLock`; emptied when the pass ends).
     var shadowJobs: [ObjectIdentifier: Lock] = [:]
+    /// Where the last pass drew content straight to the target the first time it was drawn
+    /// (device pixels; under `cacheLock` while it draws). A frame renderer repaints them from
+    /// their stores in the next frame, so that every later frame shows the same pixels whatever
+    /// its damage (drawing directly and compositing a store may differ by a level).
+    public private(set) var firstDrawnDirectly: [IntRect] = []
+
     /// The bands of the repaint being drawn (one array for every frame).
     private var bands: [IntRect] = []
     /// Contexts on the frame for the threads that draw bands besides the caller (made when
@@ -104,6 +118,8 @@ public final class LayerRenderer {
     /// default), then the tree is drawn clipped to it.
     public func render(_ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear) {
         beginPass()
+        let framePixels = context.bitmap.width * context.bitmap.height
+        drawsNewContentDirectly = framePixels >= parallelMinimumFramePixels
         // A large rectangle is drawn band by band: every offscreen buffer the tree needs there
         // (a fade's group, a mask) is then the size of a band, not of the frame.
         bands.removeAll(keepingCapacity: true)
@@ -123,7 +139,7 @@ public final class LayerRenderer {
             freeBandContexts.removeAll()
         }
         if drawsBandsInParallel, bands.count > 1,
-            context.bitmap.width * context.bitmap.height >= parallelMinimumFramePixels,
+            framePixels >= parallelMinimumFramePixels,
             dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels, !LayerRenderer.anyOverlap(dirty)
         {
             computeLazyValues(of: root)
@@ -135,6 +151,7 @@ public final class LayerRenderer {
             for band in bands { draw(band, of: root, in: context, background: background) }
         }
         endPass()
+        drawsNewContentDirectly = false
     }
 
     /// Draws one band of a repaint: set to `background` (replaced, not blended), then the tree
@@ -306,7 +323,10 @@ public final class LayerRenderer {
 
     // MARK: - Passes
 
-    private func beginPass() { pass &+= 1 }
+    private func beginPass() {
+        pass &+= 1
+        firstDrawnDirectly.removeAll(keepingCapacity: true)
+    }
 
     /// Drops the stores of layers the pass did not meet (removed from the tree, or gone), and
     /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
@@ -508,16 +528,20 @@ public final class LayerRenderer {
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
             // target: storing it would clear and composite the store every frame for nothing.
-            // So is content drawn for the first time while an animation of its drawing runs
-            // (a full-screen emitter's clock): it never allocates a store. Only at full alpha,
-            // where that is the same as compositing the store; a pass that drew it directly
-            // once draws it so in every dirty rectangle.
+            // So is content redrawn while an animation of its drawing runs (a full-screen
+            // emitter's clock: it never allocates a store), and, on a large frame, content
+            // drawn for the first time (`drawsNewContentDirectly`: the next frame stores it).
+            // Only at full alpha, where that is the same as compositing the store; a pass that
+            // drew it directly once draws it so in every dirty rectangle.
             let direct =
                 store.directPass == pass
-                || (!unchanged && (store.changedAtLastDraw || (!store.hasRecord && drawingIsAnimated(layer)))
+                || (!unchanged
+                    && (store.changedAtLastDraw || (store.isNew && drawsNewContentDirectly)
+                        || (!store.hasRecord && drawingIsAnimated(layer)))
                     && ctx.alpha == 1)
             if direct {
                 if store.directPass != pass {
+                    if store.isNew { cacheLock.withLock { firstDrawnDirectly.append(device) } }
                     store.noteDirectDraw(
                         layer, transform: toStore, width: device.width, height: device.height, pass: pass)
                 }

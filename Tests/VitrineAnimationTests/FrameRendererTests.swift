@@ -89,6 +89,51 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(CountingSectorLayer.draws, 4)
     }
 
+    /// On a frame whose large repaints are shared among threads (a small one counted so here),
+    /// a store is not made in the frame that first shows its content: the content is drawn
+    /// straight to the frame, and the next frame repaints its box from the store, so later
+    /// partial repaints match what is on screen. Content first shown translucent is stored at
+    /// once (its opacity applies to the drawing as a whole), and so is all content on a smaller
+    /// frame.
+    func testNewContentIsDrawnDirectlyThenRepaintedFromItsStore() {
+        // Translucent fill and stroke overlapping: drawn directly, the stroke blends over the
+        // fill in the frame; stored, over it in the store, then the store over the frame.
+        func arrowScene(largeFramePaths: Bool, opacity: Double = 1) -> RenderScene {
+            let scene = RenderScene(background: Color(red: 0.2, green: 0.5, blue: 0.3))
+            if largeFramePaths { scene.frames.renderer.parallelMinimumFramePixels = 0 }
+            let arrow = ArrowLayer()
+            arrow.frame = Rect(x: 10.25, y: 12, width: 170, height: 170)
+            arrow.thickness = 30
+            arrow.lengthRadians = 4
+            arrow.fillColor = Color(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.8)
+            arrow.strokeColor = Color(red: 0.1, green: 0.1, blue: 0.6, alpha: 0.7)
+            arrow.lineWidth = 6
+            arrow.opacity = opacity
+            scene.root.addSublayer(arrow)
+            return scene
+        }
+        let stored = arrowScene(largeFramePaths: false)
+        XCTAssertFalse(stored.frame(at: 0).isAnimating)
+        XCTAssertGreaterThan(stored.frames.renderer.backingStoreBytes, 0, "a small frame stores at once")
+
+        let scene = arrowScene(largeFramePaths: true)
+        let first = scene.frame(at: 0)
+        XCTAssertEqual(scene.frames.renderer.contentDrawCount, 1)
+        XCTAssertEqual(scene.frames.renderer.backingStoreBytes, 0, "no store made in the first frame")
+        XCTAssertTrue(first.isAnimating, "a second frame is asked for")
+        XCTAssertEqual(maximumChannelDifference(scene.bitmap, stored.bitmap), 1, "drawn directly: a level apart")
+        let second = scene.frame(at: 0.1)
+        XCTAssertEqual(scene.frames.renderer.contentDrawCount, 2)
+        XCTAssertGreaterThan(scene.frames.renderer.backingStoreBytes, 0)
+        XCTAssertTrue(second.dirty.contains { $0.contains(IntRect(x: 10, y: 12, width: 171, height: 170)) })
+        XCTAssertFalse(second.isAnimating)
+        XCTAssertTrue(samePixels(scene.bitmap, stored.bitmap), "its box repainted from the store")
+
+        let translucent = arrowScene(largeFramePaths: true, opacity: 0.5)
+        XCTAssertFalse(translucent.frame(at: 0).isAnimating)
+        XCTAssertGreaterThan(translucent.frames.renderer.backingStoreBytes, 0, "translucent: stored at once")
+    }
+
     func testDelegateDrawsOnceAskedAndIsCached() {
         let scene = RenderScene()
         let delegate = CircleDelegate()

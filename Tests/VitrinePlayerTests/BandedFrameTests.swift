@@ -53,29 +53,38 @@ final class BandedFrameTests: XCTestCase {
     /// plain background, and whose incoming background is an underlay): to the bit in every
     /// frame. (Pixels once depended on where the damage cut a run, a span of an image or a
     /// gradient, or on how far a trim had cut a curve: stale pixels one level off.)
+    ///
+    /// Also with the paths of large frames taken at this size (new content drawn straight to
+    /// the frame first, `LayerRenderer.firstDrawnDirectly`).
     func testTheDefaultPlaylistRepaintingItsDamageDrawsWholeFrames() throws {
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
-        func frames(tracking: Bool) -> PlayerFrames {
-            let frames = PlayerFrames(
-                player: Player(playlist: playlist, screenSize: Size(640, 360)), bitmap: Bitmap(width: 640, height: 360))
-            frames.renderer.damageTracking = tracking
-            return frames
+        for asLarge in [false, true] {
+            func frames(tracking: Bool) -> PlayerFrames {
+                let frames = PlayerFrames(
+                    player: Player(playlist: playlist, screenSize: Size(640, 360)),
+                    bitmap: Bitmap(width: 640, height: 360))
+                frames.renderer.damageTracking = tracking
+                if asLarge { frames.renderer.renderer.parallelMinimumFramePixels = 0 }
+                return frames
+            }
+            let tracked = frames(tracking: true), whole = frames(tracking: false)
+            var t = 1000.0, differing: [String] = [], dissolving = 0, frameCount = 0
+            while t < 1000 + 110 {
+                _ = try tracked.makeFrame(at: t)
+                _ = try whole.makeFrame(at: t)
+                frameCount += 1
+                if tracked.player.isTransitioning { dissolving += 1 }
+                let most = Self.largestDifference(tracked.bitmap, whole.bitmap)
+                if most > 0 {
+                    differing.append("\(tracked.player.currentSceneName ?? "?") at \(t - 1000) s: \(most)")
+                }
+                // A fade's frames at 30 fps, the rest at 10.
+                t += tracked.player.isTransitioning ? 1.0 / 30 : 0.1
+            }
+            XCTAssertGreaterThan(dissolving, 100, "the fades were drawn")
+            XCTAssertGreaterThan(frameCount, 1000)
+            XCTAssertEqual(differing, [], "frames that differ (as on a large frame: \(asLarge))")
         }
-        let tracked = frames(tracking: true), whole = frames(tracking: false)
-        var t = 1000.0, differing: [String] = [], dissolving = 0, frameCount = 0
-        while t < 1000 + 110 {
-            _ = try tracked.makeFrame(at: t)
-            _ = try whole.makeFrame(at: t)
-            frameCount += 1
-            if tracked.player.isTransitioning { dissolving += 1 }
-            let most = Self.largestDifference(tracked.bitmap, whole.bitmap)
-            if most > 0 { differing.append("\(tracked.player.currentSceneName ?? "?") at \(t - 1000) s: \(most)") }
-            // A fade's frames at 30 fps, the rest at 10.
-            t += tracked.player.isTransitioning ? 1.0 / 30 : 0.1
-        }
-        XCTAssertGreaterThan(dissolving, 100, "the fades were drawn")
-        XCTAssertGreaterThan(frameCount, 1000)
-        XCTAssertEqual(differing, [], "frames that differ")
     }
 
     /// The largest difference of a channel between two frames of the same size.
