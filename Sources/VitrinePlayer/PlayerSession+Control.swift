@@ -145,6 +145,7 @@ extension PlayerSession {
             "preferredFramesPerSecond": link.preferredFramesPerSecond,
             "framesPresented": framesPresented,
             "framesSkipped": link.missedFrameCount,
+            "lateFrames": lateFrames.map { $0.json as Any },
             "presenter": presenter.backendName,
             "screenSize": "\(presenter.size.width)x\(presenter.size.height)",
             "uptime": Double(now.nanoseconds(since: startedAt) / 1_000_000) / 1000

@@ -99,6 +99,11 @@ public final class PlayerSession {
     /// What the last frame spent, for the note on a late frame that follows it: waiting for
     /// the display to finish reading the frame buffer, drawing, presenting (nanoseconds).
     private var lastFrameCost: (waiting: Int64, drawing: Int64, presenting: Int64)?
+    /// The last few frames that came after missed deadlines, oldest first (`status` reports
+    /// them: an operator, or `bench summary`, sees which scene stuttered and why).
+    private(set) var lateFrames: [LateFrame] = []
+    /// How many late frames `lateFrames` keeps.
+    static let lateFramesKept = 8
     private var readyPending = true
     private var statusPending: String?
     private var wakeTimer: FrameLoop.TimerID?
@@ -243,6 +248,12 @@ public final class PlayerSession {
             logger.debug(
                 "\(frame.missedDeadlines) frame deadline(s) missed before this frame (scene '\(scene)'\(player.isTransitioning ? ", in a transition" : ""))\(cost ?? "")"
             )
+            if lateFrames.count == Self.lateFramesKept { lateFrames.removeFirst() }
+            lateFrames.append(
+                LateFrame(
+                    uptime: Double(link.clock.now().nanoseconds(since: startedAt)) / 1e9, scene: scene,
+                    inTransition: player.isTransitioning, missedDeadlines: frame.missedDeadlines,
+                    costBefore: lastFrameCost))
         }
         let started = MonotonicInstant.now()
         presenter.prepareFrameBitmap()
@@ -577,6 +588,33 @@ public final class PlayerSession {
                     "ignored a line of \(source.spec): \(error)\(dropped > 0 ? " (\(dropped) more suppressed)" : "")")
             }
         }
+    }
+}
+
+/// A frame shown after one or more missed deadlines, as `status` reports it.
+struct LateFrame {
+    /// Seconds since the session started.
+    var uptime: Double
+    var scene: String
+    var inTransition: Bool
+    var missedDeadlines: Int
+    /// What the frame before it spent (nanoseconds): waiting for the display to finish reading
+    /// the frame buffer, drawing, presenting; nil when it is the first frame.
+    var costBefore: (waiting: Int64, drawing: Int64, presenting: Int64)?
+
+    /// The JSON object of `status`'s `lateFrames` (times in milliseconds, to a hundredth).
+    var json: [String: Any] {
+        func ms(_ ns: Int64) -> Double { (Double(ns) / 1e4).rounded() / 100 }
+        var object: [String: Any] = [
+            "uptime": (uptime * 1000).rounded() / 1000, "scene": scene, "inTransition": inTransition,
+            "missedDeadlines": missedDeadlines
+        ]
+        if let cost = costBefore {
+            object["frameBefore"] = [
+                "waitingMs": ms(cost.waiting), "drawingMs": ms(cost.drawing), "presentingMs": ms(cost.presenting)
+            ]
+        }
+        return object
     }
 }
 

@@ -116,6 +116,20 @@ struct ControlCommand: ParsableCommand {
         return String(decoding: reply[..<reply.firstIndex(of: UInt8(ascii: "\n"))!], as: UTF8.self)
     }
 
+    /// One of `status`'s `lateFrames`: "'ring' in a transition at 41.2 s: 1 deadline missed;
+    /// the frame before drew in 15.46 ms, presented in 1.58 ms".
+    static func describe(lateFrame late: [String: Any]) -> String {
+        func number(_ value: Any?) -> String { value.map { "\($0)" } ?? "?" }
+        var text = "'\(number(late["scene"]))'"
+        if late["inTransition"] as? Bool == true { text += " in a transition" }
+        text += " at \(number(late["uptime"])) s: \(number(late["missedDeadlines"])) deadline(s) missed"
+        if let before = late["frameBefore"] as? [String: Any] {
+            text +=
+                "; the frame before waited \(number(before["waitingMs"])) ms for the display, drew in \(number(before["drawingMs"])) ms, presented in \(number(before["presentingMs"])) ms"
+        }
+        return text
+    }
+
     /// A reply in words.
     static func describe(_ reply: [String: Any], for request: String) -> String {
         switch request {
@@ -134,6 +148,9 @@ struct ControlCommand: ParsableCommand {
             lines.append(
                 "frames     \(number("framesPerSecond")) in the last second (preferred \(number("preferredFramesPerSecond"))); "
                     + "\(number("framesPresented")) presented, \(number("framesSkipped")) deadlines missed")
+            if let late = (reply["lateFrames"] as? [Any])?.last as? [String: Any] {
+                lines.append("late frame \(ControlCommand.describe(lateFrame: late))")
+            }
             lines.append("presenter  \(number("presenter")), \(number("screenSize"))")
             lines.append("uptime     \(number("uptime")) s")
             if let bytes = reply["residentBytes"] as? Int {

@@ -30,6 +30,7 @@ struct SummaryBenchCommand: ParsableCommand {
 
     func run() throws {
         var rows: [(String, String, String)] = []
+        var lateFrames: [String] = []
         for (width, height, cpuTarget, rssTarget) in [(1920, 1080, 3.0, 40), (3840, 2160, 8.0, 90)] {
             let server = try Xvfb(width: width, height: height)
             defer { server.stop() }
@@ -44,6 +45,7 @@ struct SummaryBenchCommand: ParsableCommand {
             rows.append(("playlist at \(size): peak RSS", "\(peak) MB", "≤ \(rssTarget) MB"))
             let frames = live.frames.map { "\($0.presented) presented, \($0.skipped) deadlines missed" } ?? "n/a"
             rows.append(("playlist at \(size): frames", frames, "0 missed"))
+            for late in live.lateFrames { lateFrames.append("at \(size): \(ControlCommand.describe(lateFrame: late))") }
         }
         let server = try Xvfb(width: 1920, height: 1080)
         defer { server.stop() }
@@ -69,6 +71,11 @@ struct SummaryBenchCommand: ParsableCommand {
         print("| measure | value | target |")
         print("| --- | --- | --- |")
         for (measure, value, target) in rows { print("| \(measure) | \(value) | \(target) |") }
+        if !lateFrames.isEmpty {
+            // Which frames were late, as the player's status keeps them (its last few).
+            print("")
+            for late in lateFrames { print("late frame \(late)") }
+        }
     }
 
     // MARK: - The real player
@@ -79,6 +86,8 @@ struct SummaryBenchCommand: ParsableCommand {
         /// Frames presented and deadlines missed while measured; nil when the player's status
         /// could not be read.
         var frames: (presented: Int, skipped: Int)?
+        /// The late frames the player's status reported while measured (`LateFrame`'s JSON).
+        var lateFrames: [[String: Any]]
     }
 
     /// Plays `playlist` on X display `display` for `seconds` from its READY=1: CPU share, peak
@@ -86,7 +95,7 @@ struct SummaryBenchCommand: ParsableCommand {
     private func play(_ playlist: String, on display: String, for seconds: Double) throws -> Live? {
         let control = Files.temporaryDirectory + "/vitrine-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         defer { unlink(control) }
-        let read = { () -> (presented: Int, skipped: Int)? in
+        let read = { () -> FrameCounts? in
             do { return try frames(at: control) } catch {
                 printError("\(playlist): \(error)")
                 return nil
@@ -99,21 +108,38 @@ struct SummaryBenchCommand: ParsableCommand {
                     "--control", control
                 ], seconds: seconds, label: playlist, sample: read)
         else { return nil }
+        var late: [[String: Any]] = []
+        if let before = live.before, let after = live.after {
+            late = after.lateFrames.filter { ($0["uptime"] as? Double ?? 0) > before.uptime }
+        }
         return Live(
             cpuShare: live.cpuShare, peakRSSKiB: live.peakRSSKiB,
             frames: live.before.flatMap { before in
                 live.after.map { ($0.presented - before.presented, $0.skipped - before.skipped) }
-            })
+            }, lateFrames: late)
+    }
+
+    /// What the player's status says of its frames at one moment.
+    private struct FrameCounts {
+        var presented: Int
+        var skipped: Int
+        /// Seconds since the player's session started.
+        var uptime: Double
+        /// Its last few late frames (`LateFrame`'s JSON).
+        var lateFrames: [[String: Any]]
     }
 
     /// The player's frame counts, from `status` on its control socket.
-    private func frames(at control: String) throws -> (presented: Int, skipped: Int) {
+    private func frames(at control: String) throws -> FrameCounts {
         let reply = try ControlCommand.exchange("status", at: control)
         let json = (try? JSON.decode(reply)) as? [String: Any]
-        guard let presented = json?["framesPresented"] as? Int, let skipped = json?["framesSkipped"] as? Int else {
+        guard let presented = json?["framesPresented"] as? Int, let skipped = json?["framesSkipped"] as? Int,
+            let uptime = json?["uptime"] as? Double
+        else {
             throw ValidationError("the player's status has no frame counts: \(reply)")
         }
-        return (presented, skipped)
+        let late = (json?["lateFrames"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        return FrameCounts(presented: presented, skipped: skipped, uptime: uptime, lateFrames: late)
     }
 
     /// Seconds from starting `vitrine play` to its READY=1 (sent once the first frame is shown).

@@ -105,6 +105,7 @@ final class ControlSocketTests: TemporaryDirectoryTestCase {
             XCTAssertNotNil(info[key] as? Int, key)
         }
         XCTAssertNotNil(info["uptime"] as? Double)
+        XCTAssertNotNil(info["lateFrames"] as? [Any])
         XCTAssertNotNil(info["sceneTime"] as? Double)
         let text = try ctl("status").output
         XCTAssertTrue(text.contains("scene      'a' (1/3)"), text)

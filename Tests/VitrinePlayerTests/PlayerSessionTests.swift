@@ -132,6 +132,39 @@ final class PlayerSessionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(mixed.count, 3, "the fade's frames, the same in both")
     }
 
+    /// A frame shown after missed deadlines is kept for `status` (`lateFrames`): when, in
+    /// which scene, how many deadlines, and what the frame before it cost.
+    func testALateFrameIsKeptForStatus() throws {
+        let text = PlayerTests.playlistText(
+            scenes: [("red", "1", "#ff0000"), ("blue", "10", "#0000ff")], transition: "fade",
+            transitionDuration: 1)
+        let clock = VirtualClock()
+        let playlist = try PlayerTests.load(text)
+        let shown = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
+        // The third frame presented (red's first, then two of the fade, which starts at 1 s)
+        // takes 350 ms to present: three deadlines pass meanwhile.
+        let presenter = StallingPresenter(shown, clock: clock, stallsAtFrame: 3, forNanoseconds: 350_000_000)
+        var options = PlayerSession.Options(configFile: playlist.file, buildsReloadsInBackground: false)
+        options.stopAfterSeconds = 3
+        options.framesPerSecond = 10
+        let session = PlayerSession(
+            player: Player(playlist: playlist, screenSize: Size(40, 30)), presenter: presenter,
+            loop: FrameLoop(link: try DisplayLink(clock: clock)), options: options,
+            notifier: nil, signals: nil, logger: Logger(label: "test"))
+        XCTAssertEqual(try session.run(), .durationElapsed)
+        XCTAssertEqual(session.link.missedFrameCount, 3)
+        XCTAssertEqual(session.lateFrames.count, 1)
+        let late = try XCTUnwrap(session.lateFrames.first?.json)
+        XCTAssertEqual(late["scene"] as? String, "blue")
+        XCTAssertEqual(late["inTransition"] as? Bool, true)
+        XCTAssertEqual(late["missedDeadlines"] as? Int, 3)
+        XCTAssertEqual(late["uptime"] as? Double ?? 0, 1.55, accuracy: 0.151, "in the fade, after the stall")
+        let before = try XCTUnwrap(late["frameBefore"] as? [String: Any])
+        for key in ["waitingMs", "drawingMs", "presentingMs"] { XCTAssertNotNil(before[key] as? Double, key) }
+        // The JSON writer takes it as it is.
+        XCTAssertTrue(try JSON.encode(["lateFrames": session.lateFrames.map { $0.json as Any }]).contains("\"blue\""))
+    }
+
     func testAFadeRunsFramesOnlyWhileItMoves() throws {
         let text = PlayerTests.playlistText(
             scenes: [("red", "1", "#ff0000"), ("blue", "10", "#0000ff")],
@@ -330,5 +363,35 @@ private final class SlowToFinishPresenter: Presenter {
         clock.advance(byNanoseconds: firstFinishTakes)
         firstFinishTakes = 0
         try shown.finishPresenting()
+    }
+}
+
+/// A presenter that takes `nanoseconds` of the clock to present one frame (a stalled X server).
+private final class StallingPresenter: Presenter {
+    private let shown: HeadlessPresenter
+    private let clock: VirtualClock
+    private let stallsAtFrame: Int
+    private let nanoseconds: Int64
+    private var presented = 0
+
+    init(_ shown: HeadlessPresenter, clock: VirtualClock, stallsAtFrame: Int, forNanoseconds nanoseconds: Int64) {
+        self.shown = shown
+        self.clock = clock
+        self.stallsAtFrame = stallsAtFrame
+        self.nanoseconds = nanoseconds
+    }
+
+    var size: PixelSize { shown.size }
+    var refreshRate: Double? { shown.refreshRate }
+    var eventDescriptor: Int32? { shown.eventDescriptor }
+    var hasPendingEvents: Bool { shown.hasPendingEvents }
+    func configure(frameSize: PixelSize) throws { try shown.configure(frameSize: frameSize) }
+    func handleEvents() throws -> [PresenterEvent] { try shown.handleEvents() }
+    func finishPresenting() throws { try shown.finishPresenting() }
+
+    func present(_ frame: Bitmap, dirty: [IntRect]) throws {
+        presented += 1
+        if presented == stallsAtFrame { clock.advance(byNanoseconds: nanoseconds) }
+        try shown.present(frame, dirty: dirty)
     }
 }
