@@ -93,7 +93,7 @@ public final class LayerRenderer {
     /// (device pixels; under `cacheLock` while it draws). A frame renderer repaints them from
     /// their stores in the next frame, so that every later frame shows the same pixels whatever
     /// its damage (drawing directly and compositing a store may differ by a level).
-    public private(set) var firstDrawnDirectly: [IntRect] = []
+    private(set) var firstDrawnDirectly: [IntRect] = []
 
     /// The bands of the repaint being drawn (one array for every frame).
     private var bands: [IntRect] = []

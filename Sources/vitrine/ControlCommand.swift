@@ -116,8 +116,9 @@ struct ControlCommand: ParsableCommand {
         return String(decoding: reply[..<reply.firstIndex(of: UInt8(ascii: "\n"))!], as: UTF8.self)
     }
 
-    /// One of `status`'s `lateFrames`: "'ring' in a transition at 41.2 s: 1 deadline missed;
-    /// the frame before drew in 15.46 ms, presented in 1.58 ms".
+    /// One of `status`'s `lateFrames` in words: "'ring' in a transition at 41.2 s: 1
+    /// deadline(s) missed; the frame before waited 0.0 ms for the display, drew in 15.46 ms,
+    /// presented in 1.58 ms".
     static func describe(lateFrame late: [String: Any]) -> String {
         func number(_ value: Any?) -> String { value.map { "\($0)" } ?? "?" }
         var text = "'\(number(late["scene"]))'"
