@@ -108,7 +108,7 @@ final class PlayerSessionTests: XCTestCase {
             let clock = VirtualClock()
             let playlist = try PlayerTests.load(text)
             let shown = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
-            let presenter = SlowToFinishPresenter(shown, clock: clock, firstFinishTakes: nanoseconds)
+            let presenter = SlowPresenter(shown, clock: clock, firstFinishTakes: nanoseconds)
             var options = PlayerSession.Options(configFile: playlist.file, buildsReloadsInBackground: false)
             options.stopAfterSeconds = 3
             options.framesPerSecond = 10
@@ -143,7 +143,7 @@ final class PlayerSessionTests: XCTestCase {
         let shown = HeadlessPresenter(size: PixelSize(width: 40, height: 30), keepsFrames: true)
         // The third frame presented (red's first, then two of the fade, which starts at 1 s)
         // takes 350 ms to present: three deadlines pass meanwhile.
-        let presenter = StallingPresenter(shown, clock: clock, stallsAtFrame: 3, forNanoseconds: 350_000_000)
+        let presenter = SlowPresenter(shown, clock: clock, stalledPresent: 3, stallTakes: 350_000_000)
         var options = PlayerSession.Options(configFile: playlist.file, buildsReloadsInBackground: false)
         options.stopAfterSeconds = 3
         options.framesPerSecond = 10
@@ -338,17 +338,26 @@ final class PlayerSessionTests: XCTestCase {
     }
 }
 
-/// A headless output whose first `finishPresenting` takes time on the virtual clock, as a
-/// server copying a large first frame does.
-private final class SlowToFinishPresenter: Presenter {
+/// A headless output that takes time on the virtual clock: its first `finishPresenting` (a
+/// server copying a large first frame), or its `stalledPresent`-th `present` (a stalled
+/// server).
+private final class SlowPresenter: Presenter {
     private let shown: HeadlessPresenter
     private let clock: VirtualClock
     private var firstFinishTakes: Int64
+    private let stalledPresent: Int
+    private let stallTakes: Int64
+    private var presented = 0
 
-    init(_ shown: HeadlessPresenter, clock: VirtualClock, firstFinishTakes: Int64) {
+    init(
+        _ shown: HeadlessPresenter, clock: VirtualClock, firstFinishTakes: Int64 = 0, stalledPresent: Int = 0,
+        stallTakes: Int64 = 0
+    ) {
         self.shown = shown
         self.clock = clock
         self.firstFinishTakes = firstFinishTakes
+        self.stalledPresent = stalledPresent
+        self.stallTakes = stallTakes
     }
 
     var size: PixelSize { shown.size }
@@ -356,42 +365,17 @@ private final class SlowToFinishPresenter: Presenter {
     var eventDescriptor: Int32? { shown.eventDescriptor }
     var hasPendingEvents: Bool { shown.hasPendingEvents }
     func configure(frameSize: PixelSize) throws { try shown.configure(frameSize: frameSize) }
-    func present(_ frame: Bitmap, dirty: [IntRect]) throws { try shown.present(frame, dirty: dirty) }
     func handleEvents() throws -> [PresenterEvent] { try shown.handleEvents() }
+
+    func present(_ frame: Bitmap, dirty: [IntRect]) throws {
+        presented += 1
+        if presented == stalledPresent { clock.advance(byNanoseconds: stallTakes) }
+        try shown.present(frame, dirty: dirty)
+    }
 
     func finishPresenting() throws {
         clock.advance(byNanoseconds: firstFinishTakes)
         firstFinishTakes = 0
         try shown.finishPresenting()
-    }
-}
-
-/// A presenter that takes `nanoseconds` of the clock to present one frame (a stalled X server).
-private final class StallingPresenter: Presenter {
-    private let shown: HeadlessPresenter
-    private let clock: VirtualClock
-    private let stallsAtFrame: Int
-    private let nanoseconds: Int64
-    private var presented = 0
-
-    init(_ shown: HeadlessPresenter, clock: VirtualClock, stallsAtFrame: Int, forNanoseconds nanoseconds: Int64) {
-        self.shown = shown
-        self.clock = clock
-        self.stallsAtFrame = stallsAtFrame
-        self.nanoseconds = nanoseconds
-    }
-
-    var size: PixelSize { shown.size }
-    var refreshRate: Double? { shown.refreshRate }
-    var eventDescriptor: Int32? { shown.eventDescriptor }
-    var hasPendingEvents: Bool { shown.hasPendingEvents }
-    func configure(frameSize: PixelSize) throws { try shown.configure(frameSize: frameSize) }
-    func handleEvents() throws -> [PresenterEvent] { try shown.handleEvents() }
-    func finishPresenting() throws { try shown.finishPresenting() }
-
-    func present(_ frame: Bitmap, dirty: [IntRect]) throws {
-        presented += 1
-        if presented == stallsAtFrame { clock.advance(byNanoseconds: nanoseconds) }
-        try shown.present(frame, dirty: dirty)
     }
 }
