@@ -72,24 +72,18 @@ public final class FrameRenderer {
     public func renderFrame(at time: Double) -> FrameResult {
         let update = engine.tick(at: time)
         renderer.invalidateContents(of: update.redrawLayers)
-        // Content the last frame drew straight to the target for the first time is repainted
-        // from its store now (`LayerRenderer.firstDrawnDirectly`).
-        let repaintsFirstDrawn = !renderer.firstDrawnDirectly.isEmpty
-        if repaintsFirstDrawn {
-            damageAndFirstDrawn.removeAll(keepingCapacity: true)
-            for r in renderer.firstDrawnDirectly {
-                damageAndFirstDrawn.append(
-                    Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height)))
-            }
-        }
         if needsFullFrame || !damageTracking {
             repainted.removeAll(keepingCapacity: true)
             if !frameRect.isEmpty { repainted.append(frameRect) }
-        } else if repaintsFirstDrawn {
-            damageAndFirstDrawn.append(contentsOf: update.dirtyRects)
-            damagePolicy.deviceRects(for: damageAndFirstDrawn, frame: frameRect, into: &repainted)
-        } else {
+        } else if renderer.firstDrawnDirectly.isEmpty {
             damagePolicy.deviceRects(for: update.dirtyRects, frame: frameRect, into: &repainted)
+        } else {
+            // Content the last frame drew straight to the target for the first time is
+            // repainted from its store now (`LayerRenderer.firstDrawnDirectly`).
+            damageAndFirstDrawn.removeAll(keepingCapacity: true)
+            damageAndFirstDrawn.append(contentsOf: update.dirtyRects)
+            for r in renderer.firstDrawnDirectly { damageAndFirstDrawn.append(r.rect) }
+            damagePolicy.deviceRects(for: damageAndFirstDrawn, frame: frameRect, into: &repainted)
         }
         needsFullFrame = false
         if !repainted.isEmpty {
