@@ -6,6 +6,15 @@ protocol CoverageSink {
     mutating func run(x: Int, length: Int, coverage: Int32)
 }
 
+/// A sink that also takes the coverage of eight neighbouring pixels at once, so the sweep turns
+/// a group of cells into coverage with vector arithmetic. For each pixel, `group` must leave
+/// what `run` of one pixel with that coverage leaves (and nothing where it is 0): then the
+/// grouped sweep draws what the run-by-run sweep draws, to the bit.
+protocol CoverageGroupSink: CoverageSink {
+    /// Eight pixels from device x `x`, each with its coverage (0…255; 0 leaves a pixel as is).
+    mutating func group(x: Int, coverage: SIMD8<UInt32>)
+}
+
 /// Collects runs as `CoverageSpan`s into a caller's buffer of `Rasterizer.maxSpansPerRow`
 /// entries, for consumers that need the whole row first (images, masks, clipped fills).
 struct CoverageSpanList: CoverageSink {

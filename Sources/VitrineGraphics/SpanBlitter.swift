@@ -35,7 +35,7 @@ enum SpanBlitter {
     /// alone or in a run: where the clip cuts a run (damage-tracked frames), the pixels stay
     /// those of the whole frame, and a shape drawn into a transparency layer and composited
     /// (a fade's last frames) leaves the pixels drawing it directly gives.
-    struct SolidBlender: CoverageSink {
+    struct SolidBlender: CoverageGroupSink {
         var row: UnsafeMutablePointer<UInt32>
         let color: UInt32
         let isOpaque: Bool
@@ -73,6 +73,16 @@ enum SpanBlitter {
             } else {
                 blendConstant(start, length, PixelMath.scale(color, UInt32(coverage)))
             }
+        }
+
+        /// Eight pixels, each `sourceOver(scale(color, c), d)` with its own coverage: the value
+        /// `run` gives every pixel, whatever its run (a pixel of coverage 0 keeps its value).
+        @inline(__always)
+        mutating func group(x: Int, coverage: SIMD8<UInt32>) {
+            let start = row + x
+            if prefetchDistance != 0 { Prefetch.pixels(start + prefetchDistance, count: 8) }
+            let source = scaleWide(SIMD8(repeating: color), lanes(coverage))
+            sourceOverWide(source, onto: UnsafeMutableRawPointer(start), at: 0)
         }
     }
 
