@@ -469,7 +469,7 @@ final class Rasterizer {
             var fx = x0 &- (cell << 8)
             let first = UInt32(truncatingIfNeeded: ((cell &+ 1) << 8) &- x0) &* dy &+ (dx >> 1)
             var q = first / dx, r = first % dx
-            let step = dy << 8, lift = step / dx, rem = step % dx
+            let (lift, rem) = Rasterizer.stepAcrossCells(dy: dy, dx: dx, cells: lastCell &- cell)
             while cell < lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
@@ -494,7 +494,7 @@ final class Rasterizer {
             var fx = x0 &- (cell << 8)
             let first = UInt32(truncatingIfNeeded: fx) &* dy &+ (dx >> 1)
             var q = first / dx, r = first % dx
-            let step = dy << 8, lift = step / dx, rem = step % dx
+            let (lift, rem) = Rasterizer.stepAcrossCells(dy: dy, dx: dx, cells: cell &- lastCell)
             while cell > lastCell {
                 let nextY = fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
@@ -513,6 +513,16 @@ final class Rasterizer {
                 rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
                 cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
+    }
+
+    /// The rise of a row piece across one whole cell, as quotient and remainder of
+    /// `dy · 256 / dx`; only a piece crossing more than two cells steps across a whole one, so
+    /// the division is skipped for the others (most pieces of most edges).
+    @inline(__always)
+    private static func stepAcrossCells(dy: UInt32, dx: UInt32, cells: Int) -> (UInt32, UInt32) {
+        if cells < 2 { return (0, 0) }
+        let step = dy << 8
+        return (step / dx, step % dx)
     }
 
     /// Adds a cell at column `local` of the region (`columns` wide). When the piece crosses a
@@ -866,7 +876,8 @@ final class Rasterizer {
                             approximate: Int32(truncatingIfNeeded: coverage[k])))
                 }
                 if i &+ 8 <= end {
-                    if coverage.wrappedSum() != 0 { sink.group(x: origin &+ i, coverage: coverage) }
+                    // No test for a group of zeros (rare): it costs as much as blending them.
+                    sink.group(x: origin &+ i, coverage: coverage)
                 } else {
                     // The row's last pixels: lanes past its end are not the region's.
                     for k in 0..<(end &- i) where coverage[k] != 0 {
