@@ -19,4 +19,12 @@ enum Prefetch {
             address &+= UInt(lineBytes)
         } while address <= last
     }
+
+    /// Prefetches, for writing, the one or two cache lines of the eight pixels from `start`
+    /// (a group of the sweep): two hints, no loop.
+    @inline(__always)
+    static func eightPixels(_ start: UnsafeMutablePointer<UInt32>) {
+        vitrine_prefetch_for_write(start)
+        vitrine_prefetch_for_write(start + 7)
+    }
 }

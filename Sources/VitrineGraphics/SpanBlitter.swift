@@ -80,7 +80,7 @@ enum SpanBlitter {
         @inline(__always)
         mutating func group(x: Int, coverage: SIMD8<UInt32>) {
             let start = row + x
-            if prefetchDistance != 0 { Prefetch.pixels(start + prefetchDistance, count: 8) }
+            if prefetchDistance != 0 { Prefetch.eightPixels(start + prefetchDistance) }
             let source = scaleWide(SIMD8(repeating: color), lanes(coverage))
             sourceOverWide(source, onto: UnsafeMutableRawPointer(start), at: 0)
         }
