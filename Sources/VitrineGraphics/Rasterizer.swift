@@ -799,10 +799,7 @@ final class Rasterizer {
                 let bit = word & (0 &- word)
                 let i = (w << 6) | word.trailingZeroBitCount
                 word &= word &- 1
-                if i > runStart {
-                    let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                    if c != 0 { sink.run(x: origin &+ runStart, length: i &- runStart, coverage: c) }
-                }
+                constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, into: &sink)
                 sum &+= rowCells[i]
                 rowCells[i] = 0
                 var c = Rasterizer.coverage(sum, evenOdd: evenOdd)
@@ -816,10 +813,7 @@ final class Rasterizer {
                 runStart = i &+ 1
             } while word != 0
         }
-        if end > runStart {
-            let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-            if c != 0 { sink.run(x: origin &+ runStart, length: end &- runStart, coverage: c) }
-        }
+        constantRun(sum, evenOdd: evenOdd, from: runStart, to: end, into: &sink)
     }
 
     /// The sweep for sinks that take eight pixels at once: the same coverage as the sweep above,
@@ -853,10 +847,7 @@ final class Rasterizer {
                 let shift = word.trailingZeroBitCount & ~7
                 word &= ~(0xFF &<< UInt64(truncatingIfNeeded: shift))
                 let i = (w << 6) | shift
-                if i > runStart {
-                    let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-                    if c != 0 { sink.run(x: origin &+ runStart, length: i &- runStart, coverage: c) }
-                }
+                constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, into: &sink)
                 // The group's cells, and the carry into the cell after it (no mark of its own
                 // when the next group holds no written cell; otherwise that group reads a zero).
                 let offset = i &* 4
@@ -887,10 +878,18 @@ final class Rasterizer {
                 runStart = i &+ 8
             } while word != 0
         }
-        if end > runStart {
-            let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-            if c != 0 { sink.run(x: origin &+ runStart, length: end &- runStart, coverage: c) }
-        }
+        constantRun(sum, evenOdd: evenOdd, from: runStart, to: end, into: &sink)
+    }
+
+    /// Hands `sink` the region columns `start ..< end`, between written cells, at the coverage
+    /// the running winding `sum` gives them (nothing when it is 0 or the run is empty).
+    @inline(__always)
+    private func constantRun<Sink: CoverageSink>(
+        _ sum: Int32, evenOdd: Bool, from start: Int, to end: Int, into sink: inout Sink
+    ) {
+        guard end > start else { return }
+        let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
+        if c != 0 { sink.run(x: bounds.x &+ start, length: end &- start, coverage: c) }
     }
 
     /// Prepares device row `y` for sweeping (accumulates its band, when banded, and readies the
