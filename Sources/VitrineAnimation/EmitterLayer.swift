@@ -133,6 +133,12 @@ open class EmitterLayer: Layer {
         let angle: Double
         let scale: Double
         let color: Color
+        /// Half the diagonal of its turned square (or image), and a pixel of anti-aliasing:
+        /// nothing it paints is farther from `position` along either axis.
+        let reach: Double
+
+        /// A box around everything it paints.
+        var box: Rect { Rect(x: position.x - reach, y: position.y - reach, width: 2 * reach, height: 2 * reach) }
     }
 
     /// The particles at `emitterTime`: computed once for a presentation copy (its frame draws
@@ -205,7 +211,10 @@ open class EmitterLayer: Layer {
         let position = Point(
             x: origin.x + speed * cos(direction) * age + cell.xAcceleration * age * age / 2,
             y: origin.y + speed * sin(direction) * age + cell.yAcceleration * age * age / 2)
-        return Particle(cell: index, position: position, angle: phase + spin * age, scale: scale, color: color)
+        let side = cell.contents.map { Double(max($0.width, $0.height)) } ?? EmitterCell.squareSize
+        return Particle(
+            cell: index, position: position, angle: phase + spin * age, scale: scale, color: color,
+            reach: scale * side * 0.7072 + 1)
     }
 
     private func birthPlace(_ random: inout SplitMix) -> Point {
@@ -226,7 +235,16 @@ open class EmitterLayer: Layer {
         let alive = currentParticles
         guard !alive.isEmpty else { return }
         if renderMode == .additive { ctx.beginAdditiveTransparencyLayer(alpha: 1) }
+        // Scattered damage repaints many small rectangles, each drawing the layer: particles
+        // wholly outside the one being repainted are passed over.
+        let visible = ctx.transform.inverted().map { $0.apply(to: ctx.clipBoundingBox.rect) }
         for p in alive {
+            if let visible,
+                abs(p.position.x - visible.midX) >= p.reach + visible.width / 2
+                    || abs(p.position.y - visible.midY) >= p.reach + visible.height / 2
+            {
+                continue
+            }
             let cell = emitterCells[p.cell]
             ctx.saveGState()
             ctx.concatenate(
@@ -248,17 +266,29 @@ open class EmitterLayer: Layer {
     open override func changedDrawingArea(since previous: Layer, changedKeys: [String]) -> Rect? {
         guard changedKeys == ["emitterTime"], let previous = previous as? EmitterLayer else { return nil }
         var area = Rect.null
-        for layer in [self, previous] {
-            for p in layer.currentParticles {
-                let cell = emitterCells[p.cell]
-                let side = cell.contents.map { Double(max($0.width, $0.height)) } ?? EmitterCell.squareSize
-                // Half the diagonal of the turned square, and a pixel of anti-aliasing.
-                let r = p.scale * side * 0.7072 + 1
-                area = area.union(Rect(x: p.position.x - r, y: p.position.y - r, width: 2 * r, height: 2 * r))
-            }
-        }
+        for p in currentParticles { area = area.union(p.box) }
+        for p in previous.currentParticles { area = area.union(p.box) }
         return area
     }
+
+    /// When only time moved on: each particle's box then and now, one rectangle each (scattered
+    /// pieces of confetti repaint around themselves, not the screen between them); past
+    /// `separateDamageLimit` particles, their one bounding box.
+    open override func changedDrawingAreas(
+        since previous: Layer, changedKeys: [String], into areas: inout [Rect]
+    ) -> Bool {
+        guard changedKeys == ["emitterTime"], let previous = previous as? EmitterLayer else { return false }
+        let now = currentParticles, before = previous.currentParticles
+        guard now.count + before.count <= EmitterLayer.separateDamageLimit else {
+            return super.changedDrawingAreas(since: previous, changedKeys: changedKeys, into: &areas)
+        }
+        for p in now { areas.append(p.box) }
+        for p in before { areas.append(p.box) }
+        return true
+    }
+
+    /// Particles, then and now together, whose boxes are damaged one by one.
+    static let separateDamageLimit = 2048
 
     /// Where particles can be: the bounds, and every cell's reach from the emission shape
     /// (fastest speed for the longest life, plus acceleration, plus the largest particle).

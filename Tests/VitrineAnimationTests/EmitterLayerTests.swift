@@ -121,4 +121,50 @@ final class EmitterLayerTests: XCTestCase {
         }
         XCTAssertGreaterThan(partial, 20, "only where particles were and are is repainted")
     }
+
+    /// Confetti over the whole screen: hundreds of small pieces, each repainted around itself
+    /// (the damage gathered on a grid), not the screen between them; the frames stay those of
+    /// whole repaints.
+    func testScatteredParticlesRepaintAroundThemselves() {
+        func confetti() -> RenderScene {
+            let scene = RenderScene(width: 960, height: 540, background: .black)
+            let emitter = EmitterLayer()
+            emitter.frame = Rect(x: 0, y: 0, width: 960, height: 540)
+            emitter.emitterPosition = Point(x: 480, y: -10)
+            emitter.emitterSize = Size(width: 960, height: 0)
+            emitter.emitterShape = .line
+            emitter.seed = 7
+            var cell = EmitterCell()
+            cell.birthRate = 60
+            cell.lifetime = 6
+            cell.velocity = 70
+            cell.velocityRange = 30
+            cell.emissionLongitude = .pi / 2
+            cell.emissionRange = 0.5
+            cell.yAcceleration = 35
+            cell.spin = 2.5
+            cell.spinRange = 3
+            cell.scale = 0.8
+            cell.color = Color(red: 1, green: 0.3, blue: 0.6)
+            cell.greenRange = 0.4
+            emitter.emitterCells = [cell]
+            scene.root.addSublayer(emitter)
+            return scene
+        }
+        let tracked = confetti(), full = confetti()
+        full.frames.damageTracking = false
+        // Rectangles cheap against pixels (as in a far larger frame): the finest grid.
+        tracked.frames.damagePolicy.pixelsPerRect = 64
+        let frame = 960 * 540
+        for i in 0...30 {
+            let t = 4 + Double(i) / 60
+            let result = tracked.frame(at: t)
+            full.frame(at: t)
+            XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "t = \(t)")
+            // The first two frames of the scene are drawn whole.
+            guard i > 1 else { continue }
+            XCTAssertGreaterThan(result.dirty.count, 8, "t = \(t): pieces far apart are repainted apart")
+            XCTAssertLessThan(result.pixelsRedrawn, frame * 2 / 5, "t = \(t)")
+        }
+    }
 }

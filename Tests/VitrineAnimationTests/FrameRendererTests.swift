@@ -321,6 +321,42 @@ final class FrameRendererTests: XCTestCase {
         }
     }
 
+    /// Hundreds of small scattered rectangles (confetti) are gathered on a grid: the tiles
+    /// cover every one, no pixel is repainted twice, and the grid is the one whose rectangles
+    /// cost least at `pixelsPerRect` each (the finest when a rectangle costs nothing, one
+    /// rectangle when it costs more than the frame).
+    func testScatteredDamageIsGatheredOnTheGridThatCostsLeast() {
+        let frame = IntRect(x: 0, y: 0, width: 1920, height: 1080)
+        var random = SplitMix(state: 12)
+        let pieces = (0..<300).map { _ in
+            Rect(x: random.uniform(-20, 1920), y: random.uniform(-20, 1080), width: 24, height: 30)
+        }
+        func gathered(pixelsPerRect: Int) -> [IntRect] {
+            var policy = DamagePolicy()
+            policy.pixelsPerRect = pixelsPerRect
+            policy.fullFrameFraction = 1
+            let rects = policy.deviceRects(for: pieces, frame: frame)
+            for (i, a) in rects.enumerated() {
+                XCTAssertTrue(frame.contains(a))
+                for b in rects[(i + 1)...] { XCTAssertFalse(a.intersects(b), "\(a) and \(b) overlap") }
+            }
+            for piece in pieces {
+                let wanted = IntRect(enclosing: piece).outset(by: 1).intersection(frame)
+                let covered = rects.reduce(0) { $0 + $1.intersection(wanted).area }
+                XCTAssertEqual(covered, wanted.area, "\(piece) is not all covered")
+            }
+            return rects
+        }
+        let finest = gathered(pixelsPerRect: 0)
+        XCTAssertGreaterThan(finest.count, 64)
+        XCTAssertLessThan(finest.reduce(0) { $0 + $1.area }, frame.area / 2, "tiles around the pieces only")
+        XCTAssertEqual(gathered(pixelsPerRect: frame.area).count, 1)
+        let cost = { (rects: [IntRect]) in rects.count * 8192 + rects.reduce(0) { $0 + $1.area } }
+        let chosen = gathered(pixelsPerRect: 8192)
+        XCTAssertLessThanOrEqual(cost(chosen), cost(finest))
+        XCTAssertLessThanOrEqual(cost(chosen), 8192 + frame.area)
+    }
+
     func testDamagePolicyMergesAndFallsBack() {
         let policy = DamagePolicy()
         let frame = IntRect(x: 0, y: 0, width: 100, height: 100)
