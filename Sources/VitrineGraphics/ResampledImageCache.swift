@@ -5,7 +5,8 @@ import VitrineSystem
 /// same scale and sub-pixel phase (a photo under an animated mask): each row is filtered once,
 /// when a draw first reads it, and later draws copy whole pixels. Only axis-aligned scales are
 /// kept, a copy is made when an image is drawn with the same mapping in two frames in a row
-/// (so an image whose scale animates is never copied), at most a few copies are held, and a
+/// (so an image whose scale animates is never copied) or in two places of one frame (it then
+/// goes at once unless the next frame draws it too), at most a few copies are held, and a
 /// copy not drawn for `BufferPool.idleFrames` frames is let go (the photo of a scene that has
 /// ended).
 ///
@@ -31,6 +32,9 @@ struct ResampledImageCache {
         var rows: ResampledRows?
         /// The frame (`endFrame` count) it was last drawn in.
         var lastUse: Int
+        /// Made for a mapping drawn in two places in one frame rather than in two frames: if
+        /// the next frame does not draw it (a pair of photos zooming together), it goes then.
+        var isProvisional: Bool
     }
 
     private static let capacity = 4
@@ -47,6 +51,11 @@ struct ResampledImageCache {
     /// in both.
     private var seenThisFrame: [Key] = []
     private var seenLastFrame: [Key] = []
+    /// Where the mappings drawn in this frame had the image's origin: one drawn at a second
+    /// place in the same frame (one photo shown twice, as a scene fading in shows it) is
+    /// copied at once, and its other draws copy whole pixels from its first frame on. (A draw
+    /// split into bands of rows draws at one place.)
+    private var placesThisFrame: [(key: Key, x: Int, y: Int)] = []
 
     /// A sampler for `image` drawn under `imageToDevice`: from a resampled copy when the same
     /// mapping was drawn before, otherwise filtering the image itself.
@@ -65,15 +74,22 @@ struct ResampledImageCache {
         // The copy's first pixel lands on device pixel (originX, originY) of this draw.
         let placed = Transform2D(translationX: -originX, y: -originY)
         if let index = entries.firstIndex(where: { $0.key == key && $0.image === image }) {
+            if entries[index].lastUse != frame { entries[index].isProvisional = false }
             entries[index].lastUse = frame
             if let rows = entries[index].rows, rows.areAllFiltered { entries[index].rows = nil }
             return ImageSampler(image: entries[index].resampled, inverse: placed, filling: entries[index].rows)
         }
         // A few mappings are remembered (particles drawn at many scales are not copied).
         if seenThisFrame.count < 32, !seenThisFrame.contains(key) { seenThisFrame.append(key) }
+        var drawnElsewhere = false
+        if !seenLastFrame.contains(key) {
+            drawnElsewhere = placesThisFrame.contains { $0.key == key && ($0.x, $0.y) != origin }
+            if !drawnElsewhere, placesThisFrame.count < 32 { placesThisFrame.append((key, origin.x, origin.y)) }
+        }
         let width = Int((m.a * Double(image.width) + key.phaseX).rounded(.up))
         let height = Int((m.d * Double(image.height) + key.phaseY).rounded(.up))
-        guard seenLastFrame.contains(key), width > 0, height > 0, width * height <= Self.maximumPixels else {
+        guard seenLastFrame.contains(key) || drawnElsewhere, width > 0, height > 0, width * height <= Self.maximumPixels
+        else {
             return ImageSampler(image: image, inverse: inverse, anchor: origin)
         }
         // The copy's rows sample exactly the device pixels a direct draw would (the same
@@ -85,7 +101,8 @@ struct ResampledImageCache {
             image: image, inverse: Transform2D(translationX: originX, y: originY).concatenating(inverse))
         let resampled = Image(width: width, height: height, unwrittenOpaque: image.isOpaque)
         let rows = ResampledRows(of: resampled, from: direct)
-        let entry = Entry(key: key, image: image, resampled: resampled, rows: rows, lastUse: frame)
+        let entry = Entry(
+            key: key, image: image, resampled: resampled, rows: rows, lastUse: frame, isProvisional: drawnElsewhere)
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
@@ -100,6 +117,11 @@ struct ResampledImageCache {
         frame &+= 1
         swap(&seenLastFrame, &seenThisFrame)
         seenThisFrame.removeAll(keepingCapacity: true)
+        placesThisFrame.removeAll(keepingCapacity: true)
+        if entries.contains(where: { $0.isProvisional && $0.lastUse < frame &- 1 }) {
+            entries.removeAll { $0.isProvisional && $0.lastUse < frame &- 1 }
+            next = 0
+        }
         releaseCopies(lastDrawnBefore: frame &- BufferPool.idleFrames)
     }
 

@@ -880,6 +880,45 @@ final class ResampledImageTests: XCTestCase {
         XCTAssertNotEqual(bitmap[120, 20], 0, "the right-hand image is drawn")
     }
 
+    /// An image drawn at the same scale and phase in two places of one frame (a scene fading
+    /// in shows one photo twice) is copied at its second place, in that first frame: its
+    /// pixels those direct draws make, the same image drawn twice at one place (a draw split
+    /// into bands) is not copied, and a copy the next frame does not draw is let go then.
+    func testAnImageDrawnInTwoPlacesIsCopiedInItsFirstFrame() throws {
+        var numbers = PixelNumbers(seed: 5)
+        let texels = (0..<(20 * 20)).map { _ in numbers.premultiplied() }
+        let image = try XCTUnwrap(Image(width: 20, height: 20, premultipliedPixels: texels))
+        let places = [Rect(x: 3, y: 5, width: 20, height: 20), Rect(x: 51, y: 5, width: 20, height: 20)]
+        func pixels(_ context: GraphicsContext) -> [UInt32] {
+            (0..<100).flatMap { y in (0..<100).map { context.bitmap[$0, y] } }
+        }
+        let both = Self.contextDrawingTwiceTheSize()
+        for place in places { both.draw(image, in: place) }
+        XCTAssertEqual(both.resampledImagePixels, 40 * 40, "copied at the second place")
+        // Each place drawn alone, in a context of its own, straight from the image.
+        var direct = [UInt32](repeating: 0, count: 100 * 100)
+        for place in places {
+            let alone = Self.contextDrawingTwiceTheSize()
+            alone.draw(image, in: place)
+            XCTAssertEqual(alone.resampledImagePixels, 0)
+            for (i, pixel) in pixels(alone).enumerated() where pixel != 0 { direct[i] = pixel }
+        }
+        XCTAssertEqual(pixels(both), direct)
+        both.endFrame()
+        XCTAssertEqual(both.resampledImagePixels, 40 * 40)
+        both.endFrame()
+        XCTAssertEqual(both.resampledImagePixels, 0, "not drawn in the next frame: let go")
+
+        let bands = Self.contextDrawingTwiceTheSize()
+        for top in [0, 20] {
+            bands.saveGState()
+            bands.clip(toDeviceRect: IntRect(x: 0, y: top, width: 100, height: 20))
+            bands.draw(image, in: places[0])
+            bands.restoreGState()
+        }
+        XCTAssertEqual(bands.resampledImagePixels, 0, "one place, drawn in two bands")
+    }
+
     /// A copy made while a clip shows only the top of the image (the rows drawn so far
     /// filtered, the others not yet) draws the rest right once it appears: the last frame is
     /// the one a context drawing the image whole all along made.
