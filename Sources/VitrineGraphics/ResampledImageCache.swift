@@ -118,21 +118,21 @@ struct ResampledImageCache {
         swap(&seenLastFrame, &seenThisFrame)
         seenThisFrame.removeAll(keepingCapacity: true)
         placesThisFrame.removeAll(keepingCapacity: true)
-        if entries.contains(where: { $0.isProvisional && $0.lastUse < frame &- 1 }) {
-            entries.removeAll { $0.isProvisional && $0.lastUse < frame &- 1 }
-            next = 0
-        }
-        releaseCopies(lastDrawnBefore: frame &- BufferPool.idleFrames)
+        let idle = frame &- BufferPool.idleFrames, lastFrame = frame &- 1
+        releaseCopies { $0.lastUse < idle || ($0.isProvisional && $0.lastUse < lastFrame) }
     }
 
     /// Lets go of the copies the last frame did not draw (before a still frame, when nothing
     /// draws until something changes: a sprite sheet's copies are not held through the next
     /// scene's pauses).
-    mutating func releaseUnused() { releaseCopies(lastDrawnBefore: frame &- 1) }
+    mutating func releaseUnused() {
+        let lastFrame = frame &- 1
+        releaseCopies { $0.lastUse < lastFrame }
+    }
 
-    private mutating func releaseCopies(lastDrawnBefore oldest: Int) {
-        guard entries.contains(where: { $0.lastUse < oldest }) else { return }
-        entries.removeAll { $0.lastUse < oldest }
+    private mutating func releaseCopies(where isDone: (Entry) -> Bool) {
+        guard entries.contains(where: isDone) else { return }
+        entries.removeAll(where: isDone)
         next = 0
     }
 

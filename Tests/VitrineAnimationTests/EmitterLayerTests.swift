@@ -6,13 +6,6 @@ import VitrineGraphics
 /// alone, and the number alive follows birthRate × lifetime.
 final class EmitterLayerTests: XCTestCase {
     private func fountain() -> (RenderScene, EmitterLayer) {
-        let scene = RenderScene(width: 640, height: 480, background: .black)
-        let emitter = EmitterLayer()
-        emitter.frame = Rect(x: 0, y: 0, width: 320, height: 240)
-        emitter.emitterPosition = Point(x: 160, y: 230)
-        emitter.emitterSize = Size(width: 40, height: 0)
-        emitter.emitterShape = .line
-        emitter.seed = 42
         var cell = EmitterCell()
         cell.birthRate = 30
         cell.lifetime = 2.5
@@ -28,6 +21,23 @@ final class EmitterLayerTests: XCTestCase {
         cell.color = Color(red: 1, green: 0.6, blue: 0.2)
         cell.greenRange = 0.3
         cell.alphaSpeed = -0.3
+        return Self.lineEmitter(
+            sceneWidth: 640, sceneHeight: 480, frame: Rect(x: 0, y: 0, width: 320, height: 240),
+            line: Rect(x: 140, y: 230, width: 40, height: 0), seed: 42, cell: cell)
+    }
+
+    /// A scene over black with one emitter of `cell`, emitting from the line `line` (its
+    /// origin, width and height as a rectangle).
+    private static func lineEmitter(
+        sceneWidth: Int, sceneHeight: Int, frame: Rect, line: Rect, seed: Int, cell: EmitterCell
+    ) -> (RenderScene, EmitterLayer) {
+        let scene = RenderScene(width: sceneWidth, height: sceneHeight, background: .black)
+        let emitter = EmitterLayer()
+        emitter.frame = frame
+        emitter.emitterPosition = Point(x: line.midX, y: line.midY)
+        emitter.emitterSize = Size(width: line.width, height: line.height)
+        emitter.emitterShape = .line
+        emitter.seed = seed
         emitter.emitterCells = [cell]
         scene.root.addSublayer(emitter)
         return (scene, emitter)
@@ -127,13 +137,6 @@ final class EmitterLayerTests: XCTestCase {
     /// whole repaints.
     func testScatteredParticlesRepaintAroundThemselves() {
         func confetti() -> RenderScene {
-            let scene = RenderScene(width: 960, height: 540, background: .black)
-            let emitter = EmitterLayer()
-            emitter.frame = Rect(x: 0, y: 0, width: 960, height: 540)
-            emitter.emitterPosition = Point(x: 480, y: -10)
-            emitter.emitterSize = Size(width: 960, height: 0)
-            emitter.emitterShape = .line
-            emitter.seed = 7
             var cell = EmitterCell()
             cell.birthRate = 60
             cell.lifetime = 6
@@ -147,9 +150,10 @@ final class EmitterLayerTests: XCTestCase {
             cell.scale = 0.8
             cell.color = Color(red: 1, green: 0.3, blue: 0.6)
             cell.greenRange = 0.4
-            emitter.emitterCells = [cell]
-            scene.root.addSublayer(emitter)
-            return scene
+            return Self.lineEmitter(
+                sceneWidth: 960, sceneHeight: 540, frame: Rect(x: 0, y: 0, width: 960, height: 540),
+                line: Rect(x: 0, y: -10, width: 960, height: 0), seed: 7, cell: cell
+            ).0
         }
         let tracked = confetti(), full = confetti()
         full.frames.damageTracking = false
