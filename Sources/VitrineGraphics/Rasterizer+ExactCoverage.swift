@@ -33,6 +33,17 @@ extension Rasterizer {
             var (xa, ya, xb, yb) = (Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
             var sign = 1
             if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
+            // The row's piece lies between the edge's ends: an edge all right of the pixel
+            // adds nothing to it, and one all left of it only winds its left side, over the
+            // part of the row the edge spans (found without cutting the edge).
+            if min(xa, xb) >> 8 > cell { continue }
+            if max(xa, xb) >> 8 < cell {
+                scratch.addStep(
+                    top: ya >> 8 < geometryRow ? 0 : ya &- rowTop,
+                    bottom: (yb &- 1) >> 8 > geometryRow ? 256 : yb &- rowTop,
+                    sign: sign)
+                continue
+            }
             // The row's piece, rounded as `accumulate` rounds it.
             let dx = xb &- xa, dy = yb &- ya
             var x0 = xa, fy0 = ya &- rowTop, x1 = xb, fy1 = yb &- rowTop
@@ -217,13 +228,22 @@ final class ExactCoverageScratch {
     private var pieces: [(x0: Int, y0: Int, x1: Int, y1: Int, sign: Int)] = []
     /// How many pieces cross the pixel.
     var pieceCount: Int { pieces.count }
-    /// Changes of the winding along the left side, from the pieces left of the pixel.
+    /// The winding along the left side at its top, from the pieces left of the pixel that reach
+    /// it, and its changes further down (none at the bottom, which no strip lies below): summed
+    /// per height as they come (a curve's short pieces mostly cancel at the heights where they
+    /// meet), with the heights touched, then the net changes in order.
+    private var base = 0
+    private var stepDelta = [Int](repeating: 0, count: 257)
+    private var stepHeights: [Int] = []
     private var steps: [(y: Int, delta: Int)] = []
     private var cuts: [Double] = []
     private var crossings: [(x: Double, sign: Int)] = []
 
     func removeAll() {
         pieces.removeAll(keepingCapacity: true)
+        base = 0
+        for y in stepHeights { stepDelta[y] = 0 }
+        stepHeights.removeAll(keepingCapacity: true)
         steps.removeAll(keepingCapacity: true)
         cuts.removeAll(keepingCapacity: true)
         crossings.removeAll(keepingCapacity: true)
@@ -237,7 +257,7 @@ final class ExactCoverageScratch {
         if x0 == x1 {
             let c = x0 >> 8
             if c < cell {
-                addStep(fy0, fy1, sign)
+                addStep(top: fy0, bottom: fy1, sign: sign)
             } else if c == cell {
                 addPiece(x0 &- left, fy0, x0 &- left, fy1, sign)
             }
@@ -247,27 +267,35 @@ final class ExactCoverageScratch {
         @inline(__always) func y(at b: Int) -> Int { fy0 &+ (abs(b &- x0) &* dy &+ (dx >> 1)) / dx }
         if x0 < x1 {
             let first = x0 >> 8, last = (x1 &- 1) >> 8
-            if last < cell { addStep(fy0, fy1, sign); return }
+            if last < cell { addStep(top: fy0, bottom: fy1, sign: sign); return }
             if first > cell { return }
-            if first < cell { addStep(fy0, y(at: left), sign) }
+            if first < cell { addStep(top: fy0, bottom: y(at: left), sign: sign) }
             let top = first == cell ? (x0, fy0) : (left, y(at: left))
             let bottom = last == cell ? (x1, fy1) : (right, y(at: right))
             addPiece(top.0 &- left, top.1, bottom.0 &- left, bottom.1, sign)
         } else {
             let first = (x0 &- 1) >> 8, last = x1 >> 8
-            if first < cell { addStep(fy0, fy1, sign); return }
+            if first < cell { addStep(top: fy0, bottom: fy1, sign: sign); return }
             if last > cell { return }
-            if last < cell { addStep(y(at: left), fy1, sign) }
+            if last < cell { addStep(top: y(at: left), bottom: fy1, sign: sign) }
             let top = first == cell ? (x0, fy0) : (right, y(at: right))
             let bottom = last == cell ? (x1, fy1) : (left, y(at: left))
             addPiece(top.0 &- left, top.1, bottom.0 &- left, bottom.1, sign)
         }
     }
 
-    private func addStep(_ top: Int, _ bottom: Int, _ sign: Int) {
+    /// A piece left of the pixel from height `top` to `bottom` of its row (0…256): the left
+    /// side's winding changes by `sign` over it. Most span the row, and only change the base.
+    func addStep(top: Int, bottom: Int, sign: Int) {
         if top >= bottom { return }
-        steps.append((top, sign))
-        steps.append((bottom, -sign))
+        if top == 0 { base &+= sign } else { addChange(at: top, sign) }
+        if bottom != 256 { addChange(at: bottom, 0 &- sign) }
+    }
+
+    @inline(__always)
+    private func addChange(at y: Int, _ delta: Int) {
+        if stepDelta[y] == 0 { stepHeights.append(y) }
+        stepDelta[y] &+= delta
     }
 
     private func addPiece(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ sign: Int) {
@@ -279,20 +307,13 @@ final class ExactCoverageScratch {
     func coveredArea(evenOdd: Bool) -> Double {
         // Net steps only: a height where the winding does not change is no cut, so the cuts
         // do not depend on how the geometry left of the pixel was split (the clip's chords).
-        steps.sortShort { $0.y < $1.y }
-        var merged = 0
-        // By index: iterating the array would hold its storage and make the writes copy it.
-        for k in steps.indices {
-            let s = steps[k]
-            if merged > 0 && steps[merged &- 1].y == s.y {
-                steps[merged &- 1].delta &+= s.delta
-                if steps[merged &- 1].delta == 0 { merged &-= 1 }
-            } else {
-                steps[merged] = s
-                merged &+= 1
-            }
+        // A height listed twice (its sum went back to 0 and on) is taken once: taking it clears it.
+        for y in stepHeights where stepDelta[y] != 0 {
+            steps.append((y, stepDelta[y]))
+            stepDelta[y] = 0
         }
-        steps.removeLast(steps.count &- merged)
+        stepHeights.removeAll(keepingCapacity: true)
+        steps.sortShort { $0.y < $1.y }
         cuts.append(0)
         cuts.append(256)
         for s in steps { cuts.append(Double(s.y)) }
@@ -307,7 +328,7 @@ final class ExactCoverageScratch {
         }
         cuts.sortShort(by: <)
         var area = 0.0
-        var stepIndex = 0, base = 0
+        var stepIndex = 0, base = self.base
         var top = cuts[0]
         for bottom in cuts.dropFirst() where bottom > top {
             let middle = (top + bottom) / 2

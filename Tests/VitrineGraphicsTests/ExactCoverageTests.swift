@@ -248,6 +248,22 @@ final class ExactCoverageTests: XCTestCase {
         }
     }
 
+    /// Exact pixels right of a finely flattened curve (as a glyph's are): in the rows near the
+    /// curve's top and bottom many short pieces, some ending inside the row, wind the pixel's
+    /// left side, and doubled contours make exact pixels on the curve itself too.
+    func testExactPixelsRightOfManyShortPieces() {
+        let circle = (0..<512).map { i in
+            let a = Double(i) * 2 * Double.pi / 512
+            return Point(20.3 + 17.6 * cos(a), 20.7 + 17.1 * sin(a))
+        }
+        let box = [Point(45.5, 3.2), Point(70.5, 3.2), Point(70.5, 37.9), Point(45.5, 37.9)]
+        var path = Path()
+        for points in [circle, circle, box, box.reversed(), box] { polygon(points, into: &path) }
+        for rule in [FillRule.nonZero, .evenOdd] {
+            assertMatchesReference(path, width: 74, height: 42, rule: rule, "curve beside doubled contours")
+        }
+    }
+
     /// Random self-crossing polygons, some edges horizontal, some contours repeated or
     /// reversed, on a fixed seed: no pixel strays from the reference, whatever crosses it.
     /// (Run with 600 sets, every difference over 3 levels was the reference's: a 512 × 512
