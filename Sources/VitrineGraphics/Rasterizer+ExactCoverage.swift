@@ -23,28 +23,38 @@ extension Rasterizer {
     func exactCoverage(bandRow: Int, column: Int, rule: FillRule, approximate: Int32) -> Int32 {
         if !rowIndexIsBuilt { buildRowIndex() }
         if rowEdgeStart[bandRow &+ 1] &- rowEdgeStart[bandRow] > Rasterizer.exactRowEdgeLimit { return approximate }
-        let geometryRow = offsetY &+ bandTop &+ bandRow
-        let rowTop = geometryRow << 8
+        // A row's exact pixels share its pieces, cut once (a glyph row holds hundreds).
+        if exactPiecesRow != bandRow { cutExactPieces(bandRow: bandRow) }
         let cell = offsetX &+ column
         let scratch = exactScratch
         scratch.removeAll()
+        for p in exactPieces {
+            // A piece all right of the pixel adds nothing to it; one all left of it only winds
+            // its left side, over the part of the row it spans.
+            if p.lowCell > cell { continue }
+            if p.highCell < cell {
+                scratch.addStep(top: p.fy0, bottom: p.fy1, sign: p.sign)
+                continue
+            }
+            scratch.addRowPiece(x0: p.x0, fy0: p.fy0, x1: p.x1, fy1: p.fy1, sign: p.sign, cell: cell)
+        }
+        guard scratch.pieceCount <= Rasterizer.exactPieceLimit else { return approximate }
+        let area = scratch.coveredArea(evenOdd: rule == .evenOdd)
+        return Int32(min(255, max(0, Int(area * (255.0 / 65536.0) + 0.5))))
+    }
+
+    /// Cuts the edges crossing band row `bandRow` to the row, each rounded as `accumulate`
+    /// rounds it, in the row index's order.
+    private func cutExactPieces(bandRow: Int) {
+        exactPiecesRow = bandRow
+        exactPieces.removeAll(keepingCapacity: true)
+        let geometryRow = offsetY &+ bandTop &+ bandRow
+        let rowTop = geometryRow << 8
         for k in rowEdgeStart[bandRow]..<rowEdgeStart[bandRow &+ 1] {
             let e = edges[Int(rowEdgeList[k])]
             var (xa, ya, xb, yb) = (Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
             var sign = 1
             if ya > yb { swap(&xa, &xb); swap(&ya, &yb); sign = -1 }
-            // The row's piece lies between the edge's ends: an edge all right of the pixel
-            // adds nothing to it, and one all left of it only winds its left side, over the
-            // part of the row the edge spans (found without cutting the edge).
-            if min(xa, xb) >> 8 > cell { continue }
-            if max(xa, xb) >> 8 < cell {
-                scratch.addStep(
-                    top: ya >> 8 < geometryRow ? 0 : ya &- rowTop,
-                    bottom: (yb &- 1) >> 8 > geometryRow ? 256 : yb &- rowTop,
-                    sign: sign)
-                continue
-            }
-            // The row's piece, rounded as `accumulate` rounds it.
             let dx = xb &- xa, dy = yb &- ya
             var x0 = xa, fy0 = ya &- rowTop, x1 = xb, fy1 = yb &- rowTop
             if ya >> 8 < geometryRow {
@@ -55,16 +65,14 @@ extension Rasterizer {
                 x1 = xa &+ Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy).0
                 fy1 = 256
             }
-            scratch.addRowPiece(x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, cell: cell)
+            exactPieces.append(ExactRowPiece(x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign))
         }
-        guard scratch.pieceCount <= Rasterizer.exactPieceLimit else { return approximate }
-        let area = scratch.coveredArea(evenOdd: rule == .evenOdd)
-        return Int32(min(255, max(0, Int(area * (255.0 / 65536.0) + 0.5))))
     }
 
     /// Lists, for each row of the current band, the edges that cross it.
     private func buildRowIndex() {
         rowIndexIsBuilt = true
+        exactPiecesRow = -1
         let first = offsetY &+ bandTop, last = first &+ bandRows &- 1
         rowEdgeStart.removeAll(keepingCapacity: true)
         rowEdgeStart.append(contentsOf: repeatElement(0, count: bandRows &+ 1))
@@ -184,6 +192,24 @@ extension Rasterizer {
             if Int(events[mid].y >> 8) < row { low = mid &+ 1 } else { high = mid }
         }
         return low
+    }
+}
+
+/// An edge's piece in one row, in geometry x and heights 0…256 of the row, top to bottom, with
+/// its winding sign; and the cells it reaches: `ExactCoverageScratch.addRowPiece` finds in cells
+/// left of `lowCell` none of it, and in cells right of `highCell` all of it left of them.
+struct ExactRowPiece {
+    var x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int
+    var lowCell: Int, highCell: Int
+
+    init(x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int) {
+        (self.x0, self.fy0, self.x1, self.fy1, self.sign) = (x0, fy0, x1, fy1, sign)
+        // A vertical piece on a cell's left side is in that cell; a slanted one ending there is not.
+        if x0 == x1 {
+            (lowCell, highCell) = (x0 >> 8, x0 >> 8)
+        } else {
+            (lowCell, highCell) = (min(x0, x1) >> 8, (max(x0, x1) &- 1) >> 8)
+        }
     }
 }
 

@@ -131,6 +131,9 @@ final class Rasterizer {
     @exclusivity(unchecked) var rowEdgeStart: [Int] = []
     @exclusivity(unchecked) var rowEdgeList: [Int32] = []
     @exclusivity(unchecked) var rowIndexIsBuilt = false
+    /// The pieces of the band row whose exact pixels were computed last (−1: none yet).
+    @exclusivity(unchecked) var exactPieces: [ExactRowPiece] = []
+    @exclusivity(unchecked) var exactPiecesRow = -1
     /// Scratch for `exactCoverage` and `sweepWithEvents`, kept from pixel to pixel.
     @exclusivity(unchecked) var exactScratch = ExactCoverageScratch()
     @exclusivity(unchecked) var windingProfile = WindingProfile()
