@@ -148,6 +148,36 @@ AVX2 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color,
     return i;
 }
 
+/// `Rasterizer.coverage` on eight lanes: |winding| folded by the fill rule, scaled to 0…255.
+static inline AVX2 __m256i coverage8(__m256i winding, int even_odd) {
+    const __m256i half = _mm256_set1_epi32(0x20000);
+    __m256i a = _mm256_abs_epi32(winding);
+    if (even_odd) {
+        // A triangle wave of period two windings: 0x20000 − |(a mod 0x40000) − 0x20000|.
+        __m256i folded = _mm256_sub_epi32(_mm256_and_si256(a, _mm256_set1_epi32(0x3FFFF)), half);
+        a = _mm256_sub_epi32(half, _mm256_abs_epi32(folded));
+    } else {
+        a = _mm256_min_epi32(a, half);
+    }
+    __m256i scaled = _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(a, 8), a), _mm256_set1_epi32(0x10000));
+    return _mm256_srli_epi32(scaled, 17);
+}
+
+AVX2 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
+    // Running sums within each 128-bit half by two shifted adds, then the low half's total
+    // carried into the high half.
+    __m256i v = _mm256_loadu_si256((const __m256i *)cells);
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    __m256i low_total = _mm256_shuffle_epi32(_mm256_permute2x128_si256(v, v, 0x08), 0xFF);
+    __m256i winding = _mm256_add_epi32(_mm256_add_epi32(v, low_total), _mm256_set1_epi32(sum));
+    int32_t after = _mm256_extract_epi32(winding, 7) + cells[8];
+    _mm256_storeu_si256((__m256i *)cells, _mm256_setzero_si256());
+    cells[8] = 0;
+    source_over8(scale8(_mm256_set1_epi32((int)color), lanes(coverage8(winding, even_odd))), dst);
+    return after;
+}
+
 /// `weigh` of `PixelMath.bilinear4`: (a·wa + b·wb + 128) >> 8 in 16-bit lanes (wa + wb = 256,
 /// so the sum stays below 2^16).
 static inline AVX2 __m256i weigh16(__m256i a, __m256i wa, __m256i b, __m256i wb) {
@@ -231,6 +261,9 @@ long vitrine_blend_pixels_over_avx2(
 }
 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) { return 0; }
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) { return 0; }
+int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
+    return sum;
+}
 long vitrine_bilinear_run_avx2(
     const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
     uint32_t *out) {

@@ -13,6 +13,14 @@ protocol CoverageSink {
 protocol CoverageGroupSink: CoverageSink {
     /// Eight pixels from device x `x`, each with its coverage (0…255; 0 leaves a pixel as is).
     mutating func group(x: Int, coverage: SIMD8<UInt32>)
+
+    /// Whether the sink turns cells into pixels itself (`group(x:cells:sum:evenOdd:)`).
+    var sweepsCells: Bool { get }
+
+    /// Eight pixels from device x `x` whose coverage the rasterizer's eight cells at `cells`
+    /// give, after the running winding `sum`: the pixels `group(x:coverage:)` leaves for that
+    /// coverage. Clears those cells and the carry after them; returns the winding after it.
+    mutating func group(x: Int, cells: UnsafeMutablePointer<Int32>, sum: Int32, evenOdd: Bool) -> Int32
 }
 
 /// Collects runs as `CoverageSpan`s into a caller's buffer of `Rasterizer.maxSpansPerRow`

@@ -822,8 +822,9 @@ final class Rasterizer {
     /// The sweep for sinks that take eight pixels at once: the same coverage as the sweep above,
     /// pixel for pixel, but every group of eight cells holding a written one is turned into
     /// coverage with vector arithmetic (a prefix sum and the fill rule on eight lanes) and
-    /// handed over whole, instead of one cell and one run at a time. Between groups, runs of
-    /// constant coverage go to `run` as before.
+    /// handed over whole, instead of one cell and one run at a time (or the cells themselves,
+    /// to a sink that `sweepsCells`, when none of them is computed exactly). Between groups,
+    /// runs of constant coverage go to `run` as before.
     @inline(__always)
     func sweep<Sink: CoverageGroupSink>(row y: Int, rule: FillRule, into sink: inout Sink) {
         let bandRow = beginRow(y)
@@ -831,12 +832,12 @@ final class Rasterizer {
             sweepWithEvents(bandRow: bandRow, rule: rule, into: &sink)
             return
         }
-        let rowCells = UnsafeMutableRawPointer(cells + bandRow &* cellStride)
         let rowMarks = marks + bandRow &* wordsPerRow
         let rowConflicts = conflicts + bandRow &* wordsPerRow
         let origin = bounds.x
         let end = bounds.width
         let evenOdd = rule == .evenOdd
+        let rowCells = UnsafeMutableRawPointer(cells + bandRow &* cellStride)
         let zero = SIMD8<Int32>(repeating: 0)
         var sum: Int32 = 0
         var runStart = 0
@@ -851,6 +852,13 @@ final class Rasterizer {
                 word &= ~(0xFF &<< UInt64(truncatingIfNeeded: shift))
                 let i = (w << 6) | shift
                 constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, into: &sink)
+                var exact = (conflictWord >> UInt64(truncatingIfNeeded: shift)) & 0xFF
+                if exact == 0 && i &+ 8 <= end && sink.sweepsCells {
+                    let groupCells = (rowCells + i &* 4).assumingMemoryBound(to: Int32.self)
+                    sum = sink.group(x: origin &+ i, cells: groupCells, sum: sum, evenOdd: evenOdd)
+                    runStart = i &+ 8
+                    continue
+                }
                 // The group's cells, and the carry into the cell after it (no mark of its own
                 // when the next group holds no written cell; otherwise that group reads a zero).
                 let offset = i &* 4
@@ -860,7 +868,6 @@ final class Rasterizer {
                 sum = winding[7] &+ rowCells.load(fromByteOffset: offset &+ 32, as: Int32.self)
                 rowCells.storeBytes(of: 0, toByteOffset: offset &+ 32, as: Int32.self)
                 var coverage = Rasterizer.coverage(winding, evenOdd: evenOdd)
-                var exact = (conflictWord >> UInt64(truncatingIfNeeded: shift)) & 0xFF
                 while exact != 0 {
                     let k = exact.trailingZeroBitCount
                     exact &= exact &- 1

@@ -42,11 +42,15 @@ enum SpanBlitter {
         /// Pixels from a run to where the same run lies `Prefetch.rowsAhead` rows below, to
         /// prefetch there (shapes are mostly alike from one row to the next); 0: none.
         var prefetchDistance = 0
+        /// Whether groups of cells go to the AVX2 kernel, which does the sweep's arithmetic and
+        /// the blend on one 256-bit vector.
+        let sweepsCells: Bool
 
-        init(row: UnsafeMutablePointer<UInt32>, color: UInt32) {
+        init(row: UnsafeMutablePointer<UInt32>, color: UInt32, avx2: Bool = PixelKernels.avx2) {
             self.row = row
             self.color = color
             isOpaque = color >> 24 == 255
+            sweepsCells = avx2
         }
 
         @inline(__always)
@@ -83,6 +87,13 @@ enum SpanBlitter {
             if prefetchDistance != 0 { Prefetch.eightPixels(start + prefetchDistance) }
             let source = scaleWide(SIMD8(repeating: color), lanes(coverage))
             sourceOverWide(source, onto: UnsafeMutableRawPointer(start), at: 0)
+        }
+
+        @inline(__always)
+        mutating func group(x: Int, cells: UnsafeMutablePointer<Int32>, sum: Int32, evenOdd: Bool) -> Int32 {
+            let start = row + x
+            if prefetchDistance != 0 { Prefetch.eightPixels(start + prefetchDistance) }
+            return vitrine_sweep_group_solid_avx2(cells, sum, start, color, evenOdd ? 1 : 0)
         }
     }
 

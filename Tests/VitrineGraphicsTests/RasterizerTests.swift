@@ -285,7 +285,8 @@ final class RasterizerTests: XCTestCase {
     /// run-by-run sweep and the blender's `run` draw: random polygons, curves, overlapping and
     /// self-crossing contours (pixels computed exactly), horizontal edges ending inside rows,
     /// shapes cut by the target's sides and by clips of every width (the last group of a row
-    /// partly outside), both fill rules, opaque and translucent colours over a background.
+    /// partly outside), both fill rules, opaque and translucent colours over a background; with
+    /// the portable groups and, where the processor has it, the AVX2 kernel.
     func testTheGroupedSweepDrawsWhatTheRunByRunSweepDraws() {
         let width = 203, height = 150
         var seed: UInt64 = 0x5EED
@@ -332,14 +333,19 @@ final class RasterizerTests: XCTestCase {
                 trial % 5 == 0
                 ? IntRect(x: Int(next() * 150), y: Int(next() * 100), width: 1 + Int(next() * 60), height: 40)
                 : IntRect(x: 0, y: 0, width: width, height: height)
-            let grouped = Bitmap(width: width, height: height), runs = Bitmap(width: width, height: height)
-            grouped.fill(background)
+            let runs = Bitmap(width: width, height: height)
             runs.fill(background)
-            rasterizer.reset(clip: clip)
-            rasterizer.addPath(path, transform: .identity)
-            for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
-                var blender = SpanBlitter.SolidBlender(row: grouped.row(y), color: pixel)
-                rasterizer.sweep(row: y, rule: rule, into: &blender)
+            var groupedBy: [(String, Bitmap)] = []
+            for avx2 in [false] + (PixelKernels.avx2Available ? [true] : []) {
+                let grouped = Bitmap(width: width, height: height)
+                grouped.fill(background)
+                rasterizer.reset(clip: clip)
+                rasterizer.addPath(path, transform: .identity)
+                for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
+                    var blender = SpanBlitter.SolidBlender(row: grouped.row(y), color: pixel, avx2: avx2)
+                    rasterizer.sweep(row: y, rule: rule, into: &blender)
+                }
+                groupedBy.append((avx2 ? "AVX2 kernel" : "portable groups", grouped))
             }
             rasterizer.reset(clip: clip)
             rasterizer.addPath(path, transform: .identity)
@@ -349,9 +355,11 @@ final class RasterizerTests: XCTestCase {
                     blender.run(x: Int(spans[s].x), length: Int(spans[s].length), coverage: spans[s].coverage)
                 }
             }
-            for y in 0..<height {
-                for x in 0..<width where grouped[x, y] != runs[x, y] {
-                    return XCTFail("trial \(trial): (\(x), \(y)) is \(grouped[x, y]), not \(runs[x, y])")
+            for (name, grouped) in groupedBy {
+                for y in 0..<height {
+                    for x in 0..<width where grouped[x, y] != runs[x, y] {
+                        return XCTFail("trial \(trial), \(name): (\(x), \(y)) is \(grouped[x, y]), not \(runs[x, y])")
+                    }
                 }
             }
         }

@@ -34,6 +34,11 @@ long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count
 /// `SpanBlitter.blendConstantWide`: `color + dst·inverse/255` per channel.
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
 
+/// Sweeps a group of eight rasterizer cells (and the carry in the ninth) into eight pixels of a
+/// premultiplied colour, source-over, leaving the cells zero; returns the running winding after
+/// them. The pixels `SpanBlitter.SolidBlender.group` gives for the same cells.
+int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd);
+
 /// `PixelMath.bilinearRun` with 32-bit lanes: bilinear samples of `pixels` (`width` texels a
 /// row) at 16.16 positions stepped by (`du`, `dv`) from (`u`, `v`), written to `out`; every
 /// position's texel to the right and below must be inside the image.
