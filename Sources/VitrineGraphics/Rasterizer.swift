@@ -379,7 +379,12 @@ final class Rasterizer {
             fy = 0
         }
         var row = firstRow
-        let lastColumn = bounds.width
+        // The clip's sides, read once: stores through the cell pointers would otherwise make
+        // the compiler read them again for every row.
+        let lastColumn = bounds.width, shift = offsetX
+        let left = shift << 8, right = (shift &+ lastColumn) << 8
+        // Whether every piece of the edge lies strictly inside the clip's sides (most edges).
+        let inside = min(xa, xb) > left && max(xa, xb) < right
         while row <= lastRow {
             let isLast = row == edgeLastRow
             let nextX = isLast ? xb : xa &+ q
@@ -387,19 +392,18 @@ final class Rasterizer {
             if row &+ 2 <= lastRow {
                 // Each row's cells lie a row of the band apart, beyond what the hardware
                 // prefetcher follows: ask for the ones two rows down where the edge will be.
-                let ahead = min(max(((nextX &+ lift) >> 8) &- offsetX, 0), lastColumn)
+                let ahead = min(max(((nextX &+ lift) >> 8) &- shift, 0), lastColumn)
                 vitrine_prefetch_for_write(rowCells + (2 &* stride &+ ahead))
                 vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
             }
             let low = min(x, nextX), high = max(x, nextX), cell = low >> 8
-            let left = offsetX << 8, right = (offsetX &+ lastColumn) << 8
-            if high <= (cell &+ 1) << 8 && low >= left && high <= right && high > left && low < right {
+            if high <= (cell &+ 1) << 8 && (inside || low >= left && high <= right && high > left && low < right) {
                 // A steep piece inside one cell of the clip (most rows of most edges): the cell
                 // `addRowPiece` would add, without the call. (A piece lying on a side of the
                 // clip is left to it: folded into the first column, or dropped.)
                 let cover = sign &* Int32(truncatingIfNeeded: nextFy &- fy)
                 let twiceX = Int32(truncatingIfNeeded: x &+ nextX &- (cell << 9))
-                addCell(rowCells, rowMarks, rowChains, x: cell &- offsetX, cover: cover, area: cover &* twiceX, writer)
+                addCell(rowCells, rowMarks, rowChains, x: cell &- shift, cover: cover, area: cover &* twiceX, writer)
             } else {
                 addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
             }
