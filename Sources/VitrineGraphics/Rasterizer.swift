@@ -137,6 +137,9 @@ final class Rasterizer {
     /// Scratch for `exactCoverage` and `sweepWithEvents`, kept from pixel to pixel.
     @exclusivity(unchecked) var exactScratch = ExactCoverageScratch()
     @exclusivity(unchecked) var windingProfile = WindingProfile()
+    /// Whether `accumulate` adds a piece crossing one or two cells itself, rather than through
+    /// `addRowPiece` (the same cells; tests turn it off to compare).
+    var inlinesShortPieces = true
     /// The last pair of edges `windOppositely` looked at.
     @exclusivity(unchecked) private var pair = PairLines()
 
@@ -385,6 +388,7 @@ final class Rasterizer {
         let left = shift << 8, right = (shift &+ lastColumn) << 8
         // Whether every piece of the edge lies strictly inside the clip's sides (most edges).
         let inside = min(xa, xb) > left && max(xa, xb) < right
+        let inlines = inlinesShortPieces
         while row <= lastRow {
             let isLast = row == edgeLastRow
             let nextX = isLast ? xb : xa &+ q
@@ -397,15 +401,44 @@ final class Rasterizer {
                 vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
             }
             let low = min(x, nextX), high = max(x, nextX), cell = low >> 8
-            if high <= (cell &+ 1) << 8 && (inside || low >= left && high <= right && high > left && low < right) {
+            if !inlines || high > (cell &+ 2) << 8
+                || !(inside || low >= left && high <= right && high > left && low < right)
+            {
+                // Across three cells or more, or on a side of the clip (folded into the first
+                // column, or dropped).
+                addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
+            } else if high <= (cell &+ 1) << 8 {
                 // A steep piece inside one cell of the clip (most rows of most edges): the cell
-                // `addRowPiece` would add, without the call. (A piece lying on a side of the
-                // clip is left to it: folded into the first column, or dropped.)
+                // `addRowPiece` would add, without the call.
                 let cover = sign &* Int32(truncatingIfNeeded: nextFy &- fy)
                 let twiceX = Int32(truncatingIfNeeded: x &+ nextX &- (cell << 9))
                 addCell(rowCells, rowMarks, rowChains, x: cell &- shift, cover: cover, area: cover &* twiceX, writer)
             } else {
-                addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
+                // Across one cell boundary (a steep edge every few rows): the two cells
+                // `addRowPiece` would add, with the height where the piece crosses the boundary
+                // rounded as it rounds it.
+                let boundary = (cell &+ 1) << 8
+                let dx = UInt32(truncatingIfNeeded: high &- low), height = UInt32(truncatingIfNeeded: nextFy &- fy)
+                let crossing =
+                    (UInt32(truncatingIfNeeded: x < nextX ? boundary &- x : x &- boundary) &* height &+ (dx >> 1)) / dx
+                let first = sign &* Int32(truncatingIfNeeded: crossing)
+                let second = sign &* Int32(truncatingIfNeeded: height) &- first
+                let local = cell &- shift
+                if x < nextX {
+                    addCell(
+                        rowCells, rowMarks, rowChains, x: local, cover: first,
+                        area: first &* Int32(truncatingIfNeeded: x &- (cell << 8) &+ 256), writer)
+                    addCell(
+                        rowCells, rowMarks, rowChains, x: local &+ 1, cover: second,
+                        area: second &* Int32(truncatingIfNeeded: nextX &- boundary), writer)
+                } else {
+                    addCell(
+                        rowCells, rowMarks, rowChains, x: local &+ 1, cover: first,
+                        area: first &* Int32(truncatingIfNeeded: x &- boundary), writer)
+                    addCell(
+                        rowCells, rowMarks, rowChains, x: local, cover: second,
+                        area: second &* Int32(truncatingIfNeeded: nextX &- (cell << 8) &+ 256), writer)
+                }
             }
             x = nextX
             fy = 0

@@ -365,6 +365,66 @@ final class RasterizerTests: XCTestCase {
         }
     }
 
+    /// The pieces `accumulate` adds itself (inside one cell, across one boundary, either way)
+    /// leave the cells `addRowPiece` leaves: random polygons, ellipses, overlapping contours and
+    /// stars, clipped or not, both fill rules, drawn both ways, are the same to the bit.
+    func testInlinedShortPiecesAddWhatAddRowPieceAdds() {
+        let width = 211, height = 157
+        var seed: UInt64 = 0xC0FFEE
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let rasterizer = Rasterizer(width: width, height: height)
+        defer { rasterizer.inlinesShortPieces = true }
+        for trial in 0..<160 {
+            var path = Path()
+            switch trial % 4 {
+            case 0:
+                path.move(to: Point(next() * 250 - 20, next() * 190 - 15))
+                for _ in 0..<(3 + trial % 11) { path.addLine(to: Point(next() * 250 - 20, next() * 190 - 15)) }
+                path.closeSubpath()
+            case 1:
+                let r = 1 + next() * 90
+                path.addEllipse(in: Rect(x: next() * 200 - r, y: next() * 150 - r, width: 2 * r, height: 1.7 * r))
+            case 2:
+                let rect = Rect(x: next() * 150, y: next() * 100, width: 3 + next() * 60, height: 2 + next() * 40)
+                path.addRect(rect)
+                path.addEllipse(in: rect.insetBy(dx: -3, dy: 2))
+            default:
+                let c = Point(next() * 200, next() * 150), r = 5 + next() * 70
+                for k in 0..<7 {
+                    let a = Double(k * 3) * .pi * 2 / 7 + next()
+                    let p = Point(c.x + r * cos(a), c.y + r * sin(a))
+                    if k == 0 { path.move(to: p) } else { path.addLine(to: p) }
+                }
+                path.closeSubpath()
+            }
+            let rule: FillRule = trial % 3 == 0 ? .evenOdd : .nonZero
+            let clip =
+                trial % 5 == 0
+                ? IntRect(x: Int(next() * 150), y: Int(next() * 100), width: 1 + Int(next() * 80), height: 60)
+                : IntRect(x: 0, y: 0, width: width, height: height)
+            var drawn: [Bitmap] = []
+            for inlines in [true, false] {
+                rasterizer.inlinesShortPieces = inlines
+                let bitmap = Bitmap(width: width, height: height)
+                rasterizer.reset(clip: clip)
+                rasterizer.addPath(path, transform: .identity)
+                for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
+                    var blender = SpanBlitter.SolidBlender(row: bitmap.row(y), color: 0xFFFF_FFFF)
+                    rasterizer.sweep(row: y, rule: rule, into: &blender)
+                }
+                drawn.append(bitmap)
+            }
+            for y in 0..<height {
+                for x in 0..<width where drawn[0][x, y] != drawn[1][x, y] {
+                    return XCTFail("trial \(trial): (\(x), \(y)) is \(drawn[0][x, y]), not \(drawn[1][x, y])")
+                }
+            }
+        }
+    }
+
     /// The area of a convex polygon between two horizontal lines (clipped, then shoelace).
     private func stripArea(_ polygon: [Point], from top: Double, to bottom: Double) -> Double {
         func clip(_ pts: [Point], keep: (Point) -> Bool, cut: (Point, Point) -> Point) -> [Point] {
