@@ -401,12 +401,14 @@ final class Rasterizer {
                 vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
             }
             let low = min(x, nextX), high = max(x, nextX), cell = low >> 8
-            if !inlines || high > (cell &+ 2) << 8
-                || !(inside || low >= left && high <= right && high > left && low < right)
-            {
-                // Across three cells or more, or on a side of the clip (folded into the first
-                // column, or dropped).
+            if !inlines || !(inside || low >= left && high <= right && high > left && low < right) {
+                // On a side of the clip (folded into the first column, or dropped).
                 addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
+            } else if high > (cell &+ 2) << 8 {
+                // Across three cells or more, inside the clip.
+                walkCells(
+                    rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer,
+                    columns: lastColumn, shift: shift, crossesSide: false)
             } else if high <= (cell &+ 1) << 8 {
                 // A steep piece inside one cell of the clip (most rows of most edges): the cell
                 // `addRowPiece` would add, without the call.
@@ -498,6 +500,21 @@ final class Rasterizer {
                 cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
+        walkCells(
+            rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer,
+            columns: columns, shift: shift, crossesSide: crossesSide)
+    }
+
+    /// The cells of a row piece crossing at least one cell boundary, from `x0` to `x1`, each
+    /// placed by `put` (`columns` wide from geometry column `shift`; tested for the clip's sides
+    /// only when `crossesSide`).
+    @inline(__always)
+    private func walkCells(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        _ rowChains: UnsafeMutablePointer<UInt64>,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64,
+        columns: Int, shift: Int, crossesSide: Bool
+    ) {
         // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
         // dx = |x1 − x0| > 0, dy = fy1 − fy0 in 1…256 (small enough for 32-bit division).
         let dy = UInt32(truncatingIfNeeded: fy1 &- fy0)
