@@ -369,12 +369,13 @@ final class Rasterizer {
         var rowMarks = marks + (firstRow &- bandFirstRow) &* words
         var rowChains = chains + (firstRow &- bandFirstRow) &* stride
         let rowTop = firstRow << 8
-        // x at row boundary y is xa + ⌊(dx·(y − ya) + dy/2) / dy⌋ (rounded to nearest); q and r
-        // hold that quotient and remainder for the next boundary. An edge that began in an
-        // earlier band starts at its crossing of this band's top, by the same formula. (One
-        // call site for the row piece, so it is inlined once.)
+        // x at row boundary y is xa + ⌊(dx·(y − ya) + dy/2) / dy⌋ (rounded to nearest); nextX
+        // and r hold that x and the division's remainder for the next boundary. An edge that
+        // began in an earlier band starts at its crossing of this band's top, by the same
+        // formula.
         let dx = xb &- xa, dy = yb &- ya
-        var (q, r) = Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy)
+        let (q, firstRemainder) = Rasterizer.floorDivMod(dx &* (rowTop &+ 256 &- ya) &+ (dy >> 1), dy)
+        var r = firstRemainder
         let (lift, rem) = Rasterizer.floorDivMod(dx << 8, dy)
         var x = xa, fy = ya &- rowTop
         if firstRow > edgeFirstRow {
@@ -383,16 +384,16 @@ final class Rasterizer {
         }
         var row = firstRow
         // The clip's sides, read once: stores through the cell pointers would otherwise make
-        // the compiler read them again for every row.
+        // the compiler read them again for every row. (Without `inlinesShortPieces`, no piece
+        // counts as inside them.)
         let lastColumn = bounds.width, shift = offsetX
-        let left = shift << 8, right = (shift &+ lastColumn) << 8
+        let left = inlinesShortPieces ? shift << 8 : Int.max, right = (shift &+ lastColumn) << 8
         // Whether every piece of the edge lies strictly inside the clip's sides (most edges).
         let inside = min(xa, xb) > left && max(xa, xb) < right
-        let inlines = inlinesShortPieces
-        while row <= lastRow {
-            let isLast = row == edgeLastRow
-            let nextX = isLast ? xb : xa &+ q
-            let nextFy = isLast ? yb &- (row << 8) : 256
+        // The rows the edge crosses to their bottom, then its last row (if in the band): the
+        // loop need not tell them apart.
+        var nextX = xa &+ q
+        while row <= min(lastRow, edgeLastRow &- 1) {
             if row &+ 2 <= lastRow {
                 // Each row's cells lie a row of the band apart, beyond what the hardware
                 // prefetcher follows: ask for the ones two rows down where the edge will be.
@@ -400,57 +401,77 @@ final class Rasterizer {
                 vitrine_prefetch_for_write(rowCells + (2 &* stride &+ ahead))
                 vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
             }
-            let low = min(x, nextX), high = max(x, nextX), cell = low >> 8
-            if !inlines || !(inside || low >= left && high <= right && high > left && low < right) {
-                // On a side of the clip (folded into the first column, or dropped).
-                addRowPiece(rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer)
-            } else if high > (cell &+ 2) << 8 {
-                // Across three cells or more, inside the clip.
-                walkCells(
-                    rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: nextFy, sign: sign, writer,
-                    columns: lastColumn, shift: shift, crossesSide: false)
-            } else if high <= (cell &+ 1) << 8 {
-                // A steep piece inside one cell of the clip (most rows of most edges): the cell
-                // `addRowPiece` would add, without the call.
-                let cover = sign &* Int32(truncatingIfNeeded: nextFy &- fy)
-                let twiceX = Int32(truncatingIfNeeded: x &+ nextX &- (cell << 9))
-                addCell(rowCells, rowMarks, rowChains, x: cell &- shift, cover: cover, area: cover &* twiceX, writer)
-            } else {
-                // Across one cell boundary (a steep edge every few rows): the two cells
-                // `addRowPiece` would add, with the height where the piece crosses the boundary
-                // rounded as it rounds it.
-                let boundary = (cell &+ 1) << 8
-                let dx = UInt32(truncatingIfNeeded: high &- low), height = UInt32(truncatingIfNeeded: nextFy &- fy)
-                let crossing =
-                    (UInt32(truncatingIfNeeded: x < nextX ? boundary &- x : x &- boundary) &* height &+ (dx >> 1)) / dx
-                let first = sign &* Int32(truncatingIfNeeded: crossing)
-                let second = sign &* Int32(truncatingIfNeeded: height) &- first
-                let local = cell &- shift
-                if x < nextX {
-                    addCell(
-                        rowCells, rowMarks, rowChains, x: local, cover: first,
-                        area: first &* Int32(truncatingIfNeeded: x &- (cell << 8) &+ 256), writer)
-                    addCell(
-                        rowCells, rowMarks, rowChains, x: local &+ 1, cover: second,
-                        area: second &* Int32(truncatingIfNeeded: nextX &- boundary), writer)
-                } else {
-                    addCell(
-                        rowCells, rowMarks, rowChains, x: local &+ 1, cover: first,
-                        area: first &* Int32(truncatingIfNeeded: x &- boundary), writer)
-                    addCell(
-                        rowCells, rowMarks, rowChains, x: local, cover: second,
-                        area: second &* Int32(truncatingIfNeeded: nextX &- (cell << 8) &+ 256), writer)
-                }
-            }
+            addPiece(
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer,
+                left: left, right: right, inside: inside, columns: lastColumn, shift: shift)
             x = nextX
             fy = 0
-            q &+= lift
+            nextX &+= lift
             r &+= rem
-            if r >= dy { r &-= dy; q &+= 1 }
+            if r >= dy { r &-= dy; nextX &+= 1 }
             rowCells += stride
             rowMarks += words
             rowChains += stride
             row &+= 1
+        }
+        if row == edgeLastRow && row <= lastRow {
+            addPiece(
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: xb, fy1: yb &- (row << 8), sign: sign, writer,
+                left: left, right: right, inside: inside, columns: lastColumn, shift: shift)
+        }
+    }
+
+    /// One row piece of `accumulate`: the cells `addRowPiece` adds for it, with the call and the
+    /// clip's tests left out where the piece lies inside the clip (`left`, `right`: its sides in
+    /// geometry fixed point; `inside`: the whole edge does).
+    @inline(__always)
+    private func addPiece(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        _ rowChains: UnsafeMutablePointer<UInt64>,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64,
+        left: Int, right: Int, inside: Bool, columns lastColumn: Int, shift: Int
+    ) {
+        let low = min(x0, x1), high = max(x0, x1), cell = low >> 8
+        if !(inside || low >= left && high <= right && high > left && low < right) {
+            // On a side of the clip (folded into the first column, or dropped).
+            addRowPiece(rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer)
+        } else if high > (cell &+ 2) << 8 {
+            // Across three cells or more, inside the clip.
+            walkCells(
+                rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer,
+                columns: lastColumn, shift: shift, crossesSide: false)
+        } else if high <= (cell &+ 1) << 8 {
+            // A steep piece inside one cell of the clip (most rows of most edges): the cell
+            // `addRowPiece` would add, without the call.
+            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
+            let twiceX = Int32(truncatingIfNeeded: x0 &+ x1 &- (cell << 9))
+            addCell(rowCells, rowMarks, rowChains, x: cell &- shift, cover: cover, area: cover &* twiceX, writer)
+        } else {
+            // Across one cell boundary (a steep edge every few rows): the two cells
+            // `addRowPiece` would add, with the height where the piece crosses the boundary
+            // rounded as it rounds it.
+            let boundary = (cell &+ 1) << 8
+            let dx = UInt32(truncatingIfNeeded: high &- low), height = UInt32(truncatingIfNeeded: fy1 &- fy0)
+            let crossing =
+                (UInt32(truncatingIfNeeded: x0 < x1 ? boundary &- x0 : x0 &- boundary) &* height &+ (dx >> 1)) / dx
+            let first = sign &* Int32(truncatingIfNeeded: crossing)
+            let second = sign &* Int32(truncatingIfNeeded: height) &- first
+            let local = cell &- shift
+            if x0 < x1 {
+                addCell(
+                    rowCells, rowMarks, rowChains, x: local, cover: first,
+                    area: first &* Int32(truncatingIfNeeded: x0 &- (cell << 8) &+ 256), writer)
+                addCell(
+                    rowCells, rowMarks, rowChains, x: local &+ 1, cover: second,
+                    area: second &* Int32(truncatingIfNeeded: x1 &- boundary), writer)
+            } else {
+                addCell(
+                    rowCells, rowMarks, rowChains, x: local &+ 1, cover: first,
+                    area: first &* Int32(truncatingIfNeeded: x0 &- boundary), writer)
+                addCell(
+                    rowCells, rowMarks, rowChains, x: local, cover: second,
+                    area: second &* Int32(truncatingIfNeeded: x1 &- (cell << 8) &+ 256), writer)
+            }
         }
     }
 
