@@ -137,8 +137,9 @@ final class Rasterizer {
     /// Scratch for `exactCoverage` and `sweepWithEvents`, kept from pixel to pixel.
     @exclusivity(unchecked) var exactScratch = ExactCoverageScratch()
     @exclusivity(unchecked) var windingProfile = WindingProfile()
-    /// Whether `accumulate` adds a piece crossing one or two cells itself, rather than through
-    /// `addRowPiece` (the same cells; tests turn it off to compare).
+    /// Whether `accumulate` adds a row piece inside the clip itself (one cell, two, or a walk
+    /// across more), rather than through `addRowPiece` (the same cells; tests turn it off to
+    /// compare).
     var inlinesShortPieces = true
     /// The last pair of edges `windOppositely` looked at.
     @exclusivity(unchecked) private var pair = PairLines()

@@ -365,8 +365,8 @@ final class RasterizerTests: XCTestCase {
         }
     }
 
-    /// The pieces `accumulate` adds itself (inside one cell, across one boundary, either way)
-    /// leave the cells `addRowPiece` leaves: random polygons, ellipses, overlapping contours and
+    /// The pieces `accumulate` adds itself (inside one cell, across one boundary or more, either
+    /// way) leave the cells `addRowPiece` leaves: random polygons, ellipses, overlapping contours and
     /// stars, clipped or not, both fill rules, drawn both ways, are the same to the bit.
     func testInlinedShortPiecesAddWhatAddRowPieceAdds() {
         let width = 211, height = 157
