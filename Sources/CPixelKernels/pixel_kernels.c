@@ -163,18 +163,39 @@ static inline AVX2 __m256i coverage8(__m256i winding, int even_odd) {
     return _mm256_srli_epi32(scaled, 17);
 }
 
-AVX2 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
-    // Running sums within each 128-bit half by two shifted adds, then the low half's total
-    // carried into the high half.
+/// The winding of eight cells after `sum` (a prefix sum within each 128-bit half by two shifted
+/// adds, then the low half's total carried into the high half), and the winding after their
+/// carry (the ninth cell); clears the nine cells.
+static inline AVX2 __m256i winding8(int32_t *cells, int32_t sum, int32_t *after) {
     __m256i v = _mm256_loadu_si256((const __m256i *)cells);
     v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
     v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
     __m256i low_total = _mm256_shuffle_epi32(_mm256_permute2x128_si256(v, v, 0x08), 0xFF);
     __m256i winding = _mm256_add_epi32(_mm256_add_epi32(v, low_total), _mm256_set1_epi32(sum));
-    int32_t after = _mm256_extract_epi32(winding, 7) + cells[8];
+    *after = _mm256_extract_epi32(winding, 7) + cells[8];
     _mm256_storeu_si256((__m256i *)cells, _mm256_setzero_si256());
     cells[8] = 0;
-    source_over8(scale8(_mm256_set1_epi32((int)color), lanes(coverage8(winding, even_odd))), dst);
+    return winding;
+}
+
+AVX2 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
+    int32_t after;
+    __m256i coverage = coverage8(winding8(cells, sum, &after), even_odd);
+    source_over8(scale8(_mm256_set1_epi32((int)color), lanes(coverage)), dst);
+    return after;
+}
+
+AVX2 int32_t vitrine_sweep_last_group_solid_avx2(
+    int32_t *cells, int32_t sum, uint32_t *dst, long count, uint32_t color, int even_odd) {
+    int32_t after;
+    __m256i coverage = coverage8(winding8(cells, sum, &after), even_odd);
+    __m256i source = scale8(_mm256_set1_epi32((int)color), lanes(coverage));
+    // Lanes from `count` on are neither read nor written (they may lie past the bitmap's end).
+    __m256i inside = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i below = _mm256_maskload_epi32((const int *)dst, inside);
+    uint32_t blended[8];
+    _mm256_storeu_si256((__m256i *)blended, _mm256_add_epi32(source, scale8(below, lanes(inverse_alpha(source)))));
+    for (long k = 0; k < count; k++) dst[k] = blended[k];
     return after;
 }
 
@@ -262,6 +283,10 @@ long vitrine_blend_pixels_over_avx2(
 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) { return 0; }
 long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint32_t inverse) { return 0; }
 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
+    return sum;
+}
+int32_t vitrine_sweep_last_group_solid_avx2(
+    int32_t *cells, int32_t sum, uint32_t *dst, long count, uint32_t color, int even_odd) {
     return sum;
 }
 long vitrine_bilinear_run_avx2(

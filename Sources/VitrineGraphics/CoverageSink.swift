@@ -21,6 +21,13 @@ protocol CoverageGroupSink: CoverageSink {
     /// give, after the running winding `sum`: the pixels `group(x:coverage:)` leaves for that
     /// coverage. Clears those cells and the carry after them; returns the winding after it.
     mutating func group(x: Int, cells: UnsafeMutablePointer<Int32>, sum: Int32, evenOdd: Bool) -> Int32
+
+    /// The same for a row's last group, of which only the first `count` (0…7) pixels are the
+    /// region's (each left as `run` of one pixel leaves it); the others are not touched.
+    mutating func lastGroup(
+        x: Int, count: Int, cells: UnsafeMutablePointer<Int32>, sum: Int32, evenOdd: Bool
+    )
+        -> Int32
 }
 
 /// Collects runs as `CoverageSpan`s into a caller's buffer of `Rasterizer.maxSpansPerRow`

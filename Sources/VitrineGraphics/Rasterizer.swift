@@ -929,9 +929,12 @@ final class Rasterizer {
                 let i = (w << 6) | shift
                 constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, into: &sink)
                 var exact = (conflictWord >> UInt64(truncatingIfNeeded: shift)) & 0xFF
-                if exact == 0 && i &+ 8 <= end && sink.sweepsCells {
+                if exact == 0 && sink.sweepsCells {
                     let groupCells = (rowCells + i &* 4).assumingMemoryBound(to: Int32.self)
-                    sum = sink.group(x: origin &+ i, cells: groupCells, sum: sum, evenOdd: evenOdd)
+                    sum =
+                        i &+ 8 <= end
+                        ? sink.group(x: origin &+ i, cells: groupCells, sum: sum, evenOdd: evenOdd)
+                        : sink.lastGroup(x: origin &+ i, count: end &- i, cells: groupCells, sum: sum, evenOdd: evenOdd)
                     runStart = i &+ 8
                     continue
                 }

@@ -95,6 +95,13 @@ enum SpanBlitter {
             if prefetchDistance != 0 { Prefetch.eightPixels(start + prefetchDistance) }
             return vitrine_sweep_group_solid_avx2(cells, sum, start, color, evenOdd ? 1 : 0)
         }
+
+        @inline(__always)
+        mutating func lastGroup(
+            x: Int, count: Int, cells: UnsafeMutablePointer<Int32>, sum: Int32, evenOdd: Bool
+        ) -> Int32 {
+            vitrine_sweep_last_group_solid_avx2(cells, sum, row + x, count, color, evenOdd ? 1 : 0)
+        }
     }
 
     /// One span through a mask. Clip masks are mostly 255 inside and 0 outside, so runs of

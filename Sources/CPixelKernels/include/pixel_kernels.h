@@ -39,6 +39,11 @@ long vitrine_blend_constant_avx2(uint32_t *dst, long count, uint32_t color, uint
 /// them. The pixels `SpanBlitter.SolidBlender.group` gives for the same cells.
 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd);
 
+/// The same for a row's last group, of which only the first `count` (0…7) pixels are the row's:
+/// the others are neither read nor written.
+int32_t vitrine_sweep_last_group_solid_avx2(
+    int32_t *cells, int32_t sum, uint32_t *dst, long count, uint32_t color, int even_odd);
+
 /// `PixelMath.bilinearRun` with 32-bit lanes: bilinear samples of `pixels` (`width` texels a
 /// row) at 16.16 positions stepped by (`du`, `dv`) from (`u`, `v`), written to `out`; every
 /// position's texel to the right and below must be inside the image.
