@@ -289,64 +289,21 @@ final class RasterizerTests: XCTestCase {
     /// the portable groups and, where the processor has it, the AVX2 kernel.
     func testTheGroupedSweepDrawsWhatTheRunByRunSweepDraws() {
         let width = 203, height = 150
-        var seed: UInt64 = 0x5EED
-        func next() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var rng = SplitMix64(seed: 0x5EED)
         let background = Color(red: 0.3, green: 0.7, blue: 0.2, alpha: 1).premultipliedPixel
         let rasterizer = Rasterizer(width: width, height: height)
         let spans = UnsafeMutablePointer<CoverageSpan>.allocate(capacity: Rasterizer.maxSpansPerRow(width: width))
         defer { spans.deallocate() }
         for trial in 0..<120 {
-            var path = Path()
-            switch trial % 4 {
-            case 0:
-                path.move(to: Point(next() * 240 - 20, next() * 180 - 15))
-                for _ in 0..<(3 + trial % 9) { path.addLine(to: Point(next() * 240 - 20, next() * 180 - 15)) }
-                path.closeSubpath()
-            case 1:
-                let r = 2 + next() * 70
-                path.addEllipse(in: Rect(x: next() * 200 - r, y: next() * 150 - r, width: 2 * r, height: 1.5 * r))
-                path.addEllipse(in: Rect(x: next() * 200 - r, y: next() * 150 - r, width: 2 * r, height: 2 * r))
-            case 2:
-                let rect = Rect(x: next() * 150, y: next() * 100, width: 3 + next() * 60, height: 2 + next() * 40)
-                path.addRect(rect)
-                path.addRect(rect)  // an overlap in every edge pixel: computed exactly
-                path.move(to: Point(next() * 200, next() * 150))
-                path.addLine(to: Point(next() * 200, (next() * 150).rounded() + 0.5))
-                path.addLine(to: Point(next() * 200, path.currentPoint!.y))  // horizontal, ending in a row
-                path.closeSubpath()
-            default:
-                let c = Point(next() * 200, next() * 150), r = 5 + next() * 60
-                for k in 0..<5 {
-                    let a = Double(k * 2) * .pi * 2 / 5
-                    let p = Point(c.x + r * cos(a), c.y + r * sin(a))
-                    if k == 0 { path.move(to: p) } else { path.addLine(to: p) }
-                }
-                path.closeSubpath()
-            }
+            let path = randomShape(trial, &rng)
             let rule: FillRule = trial % 3 == 0 ? .evenOdd : .nonZero
-            let color = Color(red: next(), green: next(), blue: next(), alpha: trial % 2 == 0 ? 1 : next())
+            let color = Color(
+                red: rng.next(in: 0...1), green: rng.next(in: 0...1), blue: rng.next(in: 0...1),
+                alpha: trial % 2 == 0 ? 1 : rng.next(in: 0...1))
             let pixel = color.premultipliedPixel
-            let clip =
-                trial % 5 == 0
-                ? IntRect(x: Int(next() * 150), y: Int(next() * 100), width: 1 + Int(next() * 60), height: 40)
-                : IntRect(x: 0, y: 0, width: width, height: height)
+            let clip = randomClip(trial, &rng, width: width, height: height)
             let runs = Bitmap(width: width, height: height)
             runs.fill(background)
-            var groupedBy: [(String, Bitmap)] = []
-            for avx2 in [false] + (PixelKernels.avx2Available ? [true] : []) {
-                let grouped = Bitmap(width: width, height: height)
-                grouped.fill(background)
-                rasterizer.reset(clip: clip)
-                rasterizer.addPath(path, transform: .identity)
-                for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
-                    var blender = SpanBlitter.SolidBlender(row: grouped.row(y), color: pixel, avx2: avx2)
-                    rasterizer.sweep(row: y, rule: rule, into: &blender)
-                }
-                groupedBy.append((avx2 ? "AVX2 kernel" : "portable groups", grouped))
-            }
             rasterizer.reset(clip: clip)
             rasterizer.addPath(path, transform: .identity)
             for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
@@ -355,74 +312,107 @@ final class RasterizerTests: XCTestCase {
                     blender.run(x: Int(spans[s].x), length: Int(spans[s].length), coverage: spans[s].coverage)
                 }
             }
-            for (name, grouped) in groupedBy {
-                for y in 0..<height {
-                    for x in 0..<width where grouped[x, y] != runs[x, y] {
-                        return XCTFail("trial \(trial), \(name): (\(x), \(y)) is \(grouped[x, y]), not \(runs[x, y])")
-                    }
+            for avx2 in [false] + (PixelKernels.avx2Available ? [true] : []) {
+                let grouped = Bitmap(width: width, height: height)
+                grouped.fill(background)
+                sweepGrouped(path, rule: rule, clip: clip, pixel: pixel, into: grouped, by: rasterizer, avx2: avx2)
+                if let (x, y) = firstDifference(grouped, runs) {
+                    let name = avx2 ? "AVX2 kernels" : "portable groups"
+                    return XCTFail("trial \(trial), \(name): (\(x), \(y)) is \(grouped[x, y]), not \(runs[x, y])")
                 }
             }
         }
     }
 
     /// The pieces `accumulate` adds itself (inside one cell, across one boundary or more, either
-    /// way) leave the cells `addRowPiece` leaves: random polygons, ellipses, overlapping contours and
-    /// stars, clipped or not, both fill rules, drawn both ways, are the same to the bit.
+    /// way) leave the cells `addRowPiece` leaves: the grouped sweep's random shapes, clipped or
+    /// not, both fill rules, drawn both ways, are the same to the bit.
     func testInlinedShortPiecesAddWhatAddRowPieceAdds() {
         let width = 211, height = 157
-        var seed: UInt64 = 0xC0FFEE
-        func next() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var rng = SplitMix64(seed: 0xC0FFEE)
         let rasterizer = Rasterizer(width: width, height: height)
         defer { rasterizer.inlinesShortPieces = true }
         for trial in 0..<160 {
-            var path = Path()
-            switch trial % 4 {
-            case 0:
-                path.move(to: Point(next() * 250 - 20, next() * 190 - 15))
-                for _ in 0..<(3 + trial % 11) { path.addLine(to: Point(next() * 250 - 20, next() * 190 - 15)) }
-                path.closeSubpath()
-            case 1:
-                let r = 1 + next() * 90
-                path.addEllipse(in: Rect(x: next() * 200 - r, y: next() * 150 - r, width: 2 * r, height: 1.7 * r))
-            case 2:
-                let rect = Rect(x: next() * 150, y: next() * 100, width: 3 + next() * 60, height: 2 + next() * 40)
-                path.addRect(rect)
-                path.addEllipse(in: rect.insetBy(dx: -3, dy: 2))
-            default:
-                let c = Point(next() * 200, next() * 150), r = 5 + next() * 70
-                for k in 0..<7 {
-                    let a = Double(k * 3) * .pi * 2 / 7 + next()
-                    let p = Point(c.x + r * cos(a), c.y + r * sin(a))
-                    if k == 0 { path.move(to: p) } else { path.addLine(to: p) }
-                }
-                path.closeSubpath()
-            }
+            let path = randomShape(trial, &rng)
             let rule: FillRule = trial % 3 == 0 ? .evenOdd : .nonZero
-            let clip =
-                trial % 5 == 0
-                ? IntRect(x: Int(next() * 150), y: Int(next() * 100), width: 1 + Int(next() * 80), height: 60)
-                : IntRect(x: 0, y: 0, width: width, height: height)
-            var drawn: [Bitmap] = []
-            for inlines in [true, false] {
+            let clip = randomClip(trial, &rng, width: width, height: height)
+            let drawn = [true, false].map { inlines in
                 rasterizer.inlinesShortPieces = inlines
                 let bitmap = Bitmap(width: width, height: height)
-                rasterizer.reset(clip: clip)
-                rasterizer.addPath(path, transform: .identity)
-                for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
-                    var blender = SpanBlitter.SolidBlender(row: bitmap.row(y), color: 0xFFFF_FFFF)
-                    rasterizer.sweep(row: y, rule: rule, into: &blender)
-                }
-                drawn.append(bitmap)
+                sweepGrouped(path, rule: rule, clip: clip, pixel: 0xFFFF_FFFF, into: bitmap, by: rasterizer)
+                return bitmap
             }
-            for y in 0..<height {
-                for x in 0..<width where drawn[0][x, y] != drawn[1][x, y] {
-                    return XCTFail("trial \(trial): (\(x), \(y)) is \(drawn[0][x, y]), not \(drawn[1][x, y])")
-                }
+            if let (x, y) = firstDifference(drawn[0], drawn[1]) {
+                return XCTFail("trial \(trial): (\(x), \(y)) is \(drawn[0][x, y]), not \(drawn[1][x, y])")
             }
         }
+    }
+
+    /// A random shape for drawing two ways, by `trial` in turn: a polygon; two ellipses; a
+    /// rectangle drawn twice (an overlap in every edge pixel: computed exactly) with a triangle
+    /// whose horizontal edge ends inside a row; a self-crossing five-pointed star.
+    private func randomShape(_ trial: Int, _ rng: inout SplitMix64) -> Path {
+        var path = Path()
+        switch trial % 4 {
+        case 0:
+            path.move(to: Point(rng.next(in: -20...220), rng.next(in: -15...165)))
+            for _ in 0..<(3 + trial % 9) { path.addLine(to: Point(rng.next(in: -20...220), rng.next(in: -15...165))) }
+            path.closeSubpath()
+        case 1:
+            let r = rng.next(in: 2...72)
+            path.addEllipse(
+                in: Rect(x: rng.next(in: 0...200) - r, y: rng.next(in: 0...150) - r, width: 2 * r, height: 1.5 * r))
+            path.addEllipse(
+                in: Rect(x: rng.next(in: 0...200) - r, y: rng.next(in: 0...150) - r, width: 2 * r, height: 2 * r))
+        case 2:
+            let rect = Rect(
+                x: rng.next(in: 0...150), y: rng.next(in: 0...100), width: rng.next(in: 3...63),
+                height: rng.next(in: 2...42))
+            path.addRect(rect)
+            path.addRect(rect)
+            path.move(to: Point(rng.next(in: 0...200), rng.next(in: 0...150)))
+            path.addLine(to: Point(rng.next(in: 0...200), rng.next(in: 0...150).rounded() + 0.5))
+            path.addLine(to: Point(rng.next(in: 0...200), path.currentPoint!.y))
+            path.closeSubpath()
+        default:
+            let c = Point(rng.next(in: 0...200), rng.next(in: 0...150)), r = rng.next(in: 5...65)
+            for k in 0..<5 {
+                let a = Double(k * 2) * .pi * 2 / 5
+                let p = Point(c.x + r * cos(a), c.y + r * sin(a))
+                if k == 0 { path.move(to: p) } else { path.addLine(to: p) }
+            }
+            path.closeSubpath()
+        }
+        return path
+    }
+
+    /// Every fifth trial a clip of random width (cutting rows' last groups), else the target.
+    private func randomClip(_ trial: Int, _ rng: inout SplitMix64, width: Int, height: Int) -> IntRect {
+        guard trial % 5 == 0 else { return IntRect(x: 0, y: 0, width: width, height: height) }
+        return IntRect(
+            x: Int(rng.next(in: 0...150)), y: Int(rng.next(in: 0...100)), width: 1 + Int(rng.next(in: 0...70)),
+            height: 50)
+    }
+
+    /// `path` swept by groups into `bitmap` in `pixel`, through `clip`.
+    private func sweepGrouped(
+        _ path: Path, rule: FillRule, clip: IntRect, pixel: UInt32, into bitmap: Bitmap, by rasterizer: Rasterizer,
+        avx2: Bool = PixelKernels.avx2
+    ) {
+        rasterizer.reset(clip: clip)
+        rasterizer.addPath(path, transform: .identity)
+        for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
+            var blender = SpanBlitter.SolidBlender(row: bitmap.row(y), color: pixel, avx2: avx2)
+            rasterizer.sweep(row: y, rule: rule, into: &blender)
+        }
+    }
+
+    /// The first pixel (row by row) where two bitmaps of one size differ.
+    private func firstDifference(_ a: Bitmap, _ b: Bitmap) -> (Int, Int)? {
+        for y in 0..<a.height {
+            for x in 0..<a.width where a[x, y] != b[x, y] { return (x, y) }
+        }
+        return nil
     }
 
     /// The area of a convex polygon between two horizontal lines (clipped, then shoelace).
