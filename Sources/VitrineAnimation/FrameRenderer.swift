@@ -34,8 +34,14 @@ public final class FrameRenderer {
     public var damageTracking = true
     /// How damage becomes device rectangles.
     public var damagePolicy = DamagePolicy()
+    /// Whether a frame fills its background only where the frame before drew over it (on, the
+    /// default: `GraphicsContext.remembersPlainPixels`; a dissolve repaints every pixel, most of
+    /// them plain background). Off only to compare in tests; the pixels are the same.
+    public var remembersPlainPixels = true { didSet { context.remembersPlainPixels = remembersPlainPixels } }
 
-    private var context: GraphicsContext
+    private var context: GraphicsContext {
+        didSet { context.remembersPlainPixels = remembersPlainPixels }
+    }
     private var needsFullFrame = true
     /// The rectangles repainted by the last frame (one array for every frame).
     private var repainted: [IntRect] = []
@@ -51,6 +57,7 @@ public final class FrameRenderer {
         renderer = LayerRenderer()
         bitmap = Bitmap(width: max(0, size.width), height: max(0, size.height))
         context = GraphicsContext(bitmap: bitmap)
+        context.remembersPlainPixels = remembersPlainPixels
     }
 
     /// A renderer of `engine`'s tree into `bitmap` (e.g. a presenter's own frame buffer) over
@@ -61,6 +68,7 @@ public final class FrameRenderer {
         renderer = LayerRenderer()
         self.bitmap = bitmap
         context = GraphicsContext(bitmap: bitmap)
+        context.remembersPlainPixels = remembersPlainPixels
     }
 
     /// The frame's pixels as a rectangle.
@@ -106,11 +114,18 @@ public final class FrameRenderer {
         renderer.releaseUnused()
     }
 
+    /// Background pixels frames left as they were because they held it already (for tests and
+    /// diagnostics).
+    public var plainPixelsSkipped: Int { context.plainPixelsSkipped }
+
     /// Pixels held in resampled image copies by the frame's context (for tests and diagnostics).
     public var resampledImagePixels: Int { context.resampledImagePixels }
 
     /// Makes the next frame repaint everything (after the bitmap was changed from outside).
-    public func setNeedsFullFrame() { needsFullFrame = true }
+    public func setNeedsFullFrame() {
+        needsFullFrame = true
+        context.forgetPlainPixels()
+    }
 
     /// Renders into `bitmap` from now on (e.g. a presenter's frame buffer of a new size); the
     /// next frame is repainted whole.

@@ -71,16 +71,51 @@ public final class GraphicsContext {
     func markDrawn(_ region: IntRect) {
         dirty = dirty.union(region)
         if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
+        if plainRows.isOn, layers.isEmpty { plainRows.drawn(region) }
     }
 
     /// Records that `region` of the target, in the clip box, was filled with `pixel`: drawn on,
     /// and the target's uniform fill when it is opaque and fills all of the clip.
     @inline(__always)
     func markFilled(_ region: IntRect, with pixel: UInt32) {
-        markDrawn(region)
-        guard pixel >> 24 == 255, state.clipMask == nil, region == state.clipBox else { return }
+        dirty = dirty.union(region)
+        if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
+        let opaque = pixel >> 24 == 255 && state.clipMask == nil
+        if plainRows.isOn, layers.isEmpty {
+            if opaque { plainRows.filled(region, with: pixel) } else { plainRows.drawn(region) }
+        }
+        guard opaque, region == state.clipBox else { return }
         uniform = UniformFill(pixel: pixel, rect: region, depth: savedStates.count)
     }
+
+    /// Whether an opaque fill of the bitmap itself may skip the pixels that hold its colour
+    /// already (`PlainRows`).
+    @inline(__always)
+    func skipsPlainPixels(_ pixel: UInt32) -> Bool {
+        plainRows.isOn && layers.isEmpty && pixel >> 24 == 255 && state.clipMask == nil
+    }
+
+    /// Whether the context remembers, from one drawing to the next, which pixels of its bitmap
+    /// hold an opaque colour it filled them with, so that filling them with it again writes
+    /// only the others: a frame whose background covers it (a player's stage) then repaints
+    /// its background only where the frame before drew over it. Off by default: while on,
+    /// nothing else may write the bitmap unless `forgetPlainPixels()` is called after it did.
+    /// Shared with the contexts drawing other bands of its frames.
+    public var remembersPlainPixels: Bool {
+        get { plainRows.isOn }
+        set {
+            if newValue != plainRows.isOn { plainRows.forget() }
+            plainRows.isOn = newValue
+        }
+    }
+
+    /// Forgets what the bitmap's pixels hold (something else wrote them): the next fills write
+    /// every pixel.
+    public func forgetPlainPixels() { plainRows.forget() }
+
+    /// Pixels that fills left as they were because they held the colour already, since the
+    /// context was made (with the contexts sharing its bitmap; for tests).
+    public var plainPixelsSkipped: Int { plainRows.skippedPixels.value }
 
     /// Rows of coverage as the rasterizer sweeps them (`Rasterizer.maxSpansPerRow` of the
     /// target's width).
@@ -99,6 +134,9 @@ public final class GraphicsContext {
     /// Images drawn again at the same scale keep a copy resampled at device resolution (shared
     /// with the contexts that draw other bands of the same frame).
     private let resampledImages: SharedResampledImages
+    /// What the bitmap's rows hold from one drawing to the next (`remembersPlainPixels`), shared
+    /// with the contexts drawing other bands of the same frames.
+    let plainRows: PlainRows
     /// Whether this context's frames age the copies (false for one sharing another's).
     private let ownsResampledImages: Bool
     /// The last few trimmed or dashed stroke paths and what they were made from (a frame often
@@ -109,17 +147,21 @@ public final class GraphicsContext {
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public convenience init(bitmap: Bitmap) {
-        self.init(bitmap: bitmap, resampledImages: SharedResampledImages(), owning: true)
+        self.init(
+            bitmap: bitmap, resampledImages: SharedResampledImages(),
+            plainRows: PlainRows(width: bitmap.width, height: bitmap.height), owning: true)
     }
 
     /// A second context drawing into `other`'s bitmap (other bands of its frames, on another
     /// thread) that shares its resampled image copies, so an image is not kept twice.
     public convenience init(sharingImagesWith other: GraphicsContext) {
-        self.init(bitmap: other.bitmap, resampledImages: other.resampledImages, owning: false)
+        self.init(
+            bitmap: other.bitmap, resampledImages: other.resampledImages, plainRows: other.plainRows, owning: false)
     }
 
-    private init(bitmap: Bitmap, resampledImages: SharedResampledImages, owning: Bool) {
+    private init(bitmap: Bitmap, resampledImages: SharedResampledImages, plainRows: PlainRows, owning: Bool) {
         self.resampledImages = resampledImages
+        self.plainRows = plainRows
         ownsResampledImages = owning
         self.bitmap = bitmap
         target = DrawTarget(bitmap)
@@ -221,9 +263,15 @@ public final class GraphicsContext {
             guard !r.isEmpty else { return }
             if takesAsUnderlay(r, pixel) { return }
             // A layer's background filling the frame: rows shared among the cores.
-            RowBands.forEach(
-                rows: r.y..<r.maxY, width: r.width,
-                SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
+            if skipsPlainPixels(pixel) {
+                RowBands.forEach(
+                    rows: r.y..<r.maxY, width: r.width,
+                    StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
+            } else {
+                RowBands.forEach(
+                    rows: r.y..<r.maxY, width: r.width,
+                    SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
+            }
             markFilled(r, with: pixel)
             return
         }
@@ -428,6 +476,13 @@ public final class GraphicsContext {
         guard !r.isEmpty else { return }
         paintUnderlay()
         let mask = state.clipMask
+        if skipsPlainPixels(pixel) {
+            RowBands.forEach(
+                rows: r.y..<r.maxY, width: r.width,
+                StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
+            markFilled(r, with: pixel)
+            return
+        }
         if mask == nil && r.x == 0 && r.width == target.stride {
             // Whole rows are one contiguous run: a fill at memory speed (a frame's shared among
             // the cores).

@@ -55,35 +55,51 @@ final class BandedFrameTests: XCTestCase {
     /// gradient, or on how far a trim had cut a curve: stale pixels one level off.)
     ///
     /// Also with the paths of large frames taken at this size (new content drawn straight to
-    /// the frame first, `LayerRenderer.firstDrawnDirectly`).
+    /// the frame first, `LayerRenderer.firstDrawnDirectly`), and with the background filled
+    /// only where the frame before drew over it (`FrameRenderer.remembersPlainPixels`), which
+    /// every frame is compared without: whole repaints, where each frame fills the whole
+    /// background, and repaints of the damage.
     func testTheDefaultPlaylistRepaintingItsDamageDrawsWholeFrames() throws {
         let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
         for asLarge in [false, true] {
-            func frames(tracking: Bool) -> PlayerFrames {
+            func frames(tracking: Bool, remembering: Bool) -> PlayerFrames {
                 let frames = PlayerFrames(
                     player: Player(playlist: playlist, screenSize: Size(640, 360)),
                     bitmap: Bitmap(width: 640, height: 360))
                 frames.renderer.damageTracking = tracking
+                frames.renderer.remembersPlainPixels = remembering
                 if asLarge { frames.renderer.renderer.parallelMinimumFramePixels = 0 }
                 return frames
             }
-            let tracked = frames(tracking: true), whole = frames(tracking: false)
+            let reference = frames(tracking: false, remembering: false)
+            let compared = [
+                ("damage", frames(tracking: true, remembering: true)),
+                ("damage, every background pixel filled", frames(tracking: true, remembering: false)),
+                ("whole frames, background filled where drawn over", frames(tracking: false, remembering: true))
+            ]
             var t = 1000.0, differing: [String] = [], dissolving = 0, frameCount = 0
             while t < 1000 + 110 {
-                _ = try tracked.makeFrame(at: t)
-                _ = try whole.makeFrame(at: t)
+                _ = try reference.makeFrame(at: t)
+                for (_, frames) in compared { _ = try frames.makeFrame(at: t) }
                 frameCount += 1
-                if tracked.player.isTransitioning { dissolving += 1 }
-                let most = Self.largestDifference(tracked.bitmap, whole.bitmap)
-                if most > 0 {
-                    differing.append("\(tracked.player.currentSceneName ?? "?") at \(t - 1000) s: \(most)")
+                if reference.player.isTransitioning { dissolving += 1 }
+                for (name, frames) in compared {
+                    let most = Self.largestDifference(frames.bitmap, reference.bitmap)
+                    if most > 0 {
+                        differing.append(
+                            "\(name): \(reference.player.currentSceneName ?? "?") at \(t - 1000) s: \(most)")
+                    }
                 }
                 // A fade's frames at 30 fps, the rest at 10.
-                t += tracked.player.isTransitioning ? 1.0 / 30 : 0.1
+                t += reference.player.isTransitioning ? 1.0 / 30 : 0.1
             }
             XCTAssertGreaterThan(dissolving, 100, "the fades were drawn")
             XCTAssertGreaterThan(frameCount, 1000)
             XCTAssertEqual(differing, [], "frames that differ (as on a large frame: \(asLarge))")
+            XCTAssertEqual(reference.renderer.plainPixelsSkipped, 0)
+            // Most of a dissolve's 640 × 360 pixels are plain background, in about 200 frames.
+            XCTAssertGreaterThan(compared[2].1.renderer.plainPixelsSkipped, 200 * 640 * 360 / 2)
+            XCTAssertGreaterThan(compared[0].1.renderer.plainPixelsSkipped, 0)
         }
     }
 
