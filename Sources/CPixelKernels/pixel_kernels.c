@@ -59,10 +59,13 @@ static inline AVX2 void source_over8(__m256i s, uint32_t *dst) {
 }
 
 /// One block of `vitrine_blend_pixels_avx2`: transparent sources leave `dst`, opaque ones at
-/// full factor replace it.
-static inline AVX2 void blend8(uint32_t *dst, const uint32_t *src, uint32_t factor, __m256i factor16) {
+/// full factor replace it. With `consumed` (the source itself), a drawn block is left
+/// transparent once read.
+static inline AVX2 void blend8(
+    uint32_t *dst, const uint32_t *src, uint32_t *consumed, uint32_t factor, __m256i factor16) {
     __m256i s = load8(src);
     if (is_zero(s)) return;
+    if (consumed) store8(consumed, _mm256_setzero_si256());
     if (factor == 255) {
         if (_mm256_testc_si256(s, _mm256_set1_epi32((int)0xFF000000))) {
             store8(dst, s);
@@ -77,7 +80,14 @@ static inline AVX2 void blend8(uint32_t *dst, const uint32_t *src, uint32_t fact
 AVX2 long vitrine_blend_pixels_avx2(uint32_t *dst, const uint32_t *src, long count, uint32_t factor) {
     const __m256i factor16 = _mm256_set1_epi16((short)factor);
     long i = 0;
-    for (; i + 8 <= count; i += 8) blend8(dst + i, src + i, factor, factor16);
+    for (; i + 8 <= count; i += 8) blend8(dst + i, src + i, NULL, factor, factor16);
+    return i;
+}
+
+AVX2 long vitrine_composite_pixels_avx2(uint32_t *dst, uint32_t *src, long count, uint32_t factor) {
+    const __m256i factor16 = _mm256_set1_epi16((short)factor);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) blend8(dst + i, src + i, src + i, factor, factor16);
     return i;
 }
 
@@ -90,7 +100,7 @@ AVX2 long vitrine_blend_pixels_masked_avx2(
         uint64_t eight = load_bytes8(mask + i);
         if (eight == 0) continue;
         if (eight == ~(uint64_t)0) {
-            blend8(dst + i, src + i, factor, factor16);
+            blend8(dst + i, src + i, NULL, factor, factor16);
             continue;
         }
         // mul255(factor, mask byte) per pixel, as the Swift loop computes it.
@@ -101,9 +111,8 @@ AVX2 long vitrine_blend_pixels_masked_avx2(
     return i;
 }
 
-AVX2 long vitrine_blend_pixels_over_avx2(
-    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
-    uint32_t scaled_underlay) {
+AVX2 long vitrine_composite_over_avx2(
+    uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay) {
     const __m256i factor16 = _mm256_set1_epi16((short)factor);
     const __m256i below = _mm256_set1_epi32((int)underlay);
     const __m256i bare = _mm256_set1_epi32((int)scaled_underlay);
@@ -120,6 +129,7 @@ AVX2 long vitrine_blend_pixels_over_avx2(
             }
             continue;
         }
+        store8(src + i, _mm256_setzero_si256());
         if (!_mm256_testc_si256(s, opaque)) s = _mm256_add_epi32(s, scale8(below, lanes(inverse_alpha(s))));
         if (factor != 255) s = scale8(s, factor16);
         source_over8(s, dst + i);
@@ -275,9 +285,9 @@ long vitrine_blend_pixels_masked_avx2(
     uint32_t *dst, const uint32_t *src, long count, uint32_t factor, const uint8_t *mask) {
     return 0;
 }
-long vitrine_blend_pixels_over_avx2(
-    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
-    uint32_t scaled_underlay) {
+long vitrine_composite_pixels_avx2(uint32_t *dst, uint32_t *src, long count, uint32_t factor) { return 0; }
+long vitrine_composite_over_avx2(
+    uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay) {
     return 0;
 }
 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) { return 0; }

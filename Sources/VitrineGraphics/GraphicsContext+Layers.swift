@@ -203,7 +203,7 @@ extension GraphicsContext {
 private struct LayerComposite: RowBandJob {
     let source: DrawTarget
     let target: DrawTarget
-    /// The pixels composited; `drawn`, within it, those drawn (cleared for reuse).
+    /// The pixels composited; `drawn`, within it, those drawn (left transparent for reuse).
     let region: IntRect
     let drawn: IntRect
     let alpha: UInt32
@@ -215,19 +215,25 @@ private struct LayerComposite: RowBandJob {
     func run(rows: Range<Int>) {
         for y in rows {
             let pixels = source.row(y) + region.x
+            // Whether the composite left the row's drawn pixels (all inside the region)
+            // transparent as it read them.
+            var consumed = false
             if alpha != 0 {
                 if let tint { GraphicsContext.multiply(pixels, count: region.width, by: tint) }
                 if adds {
                     GraphicsContext.add(pixels, scaledBy: alpha, to: target.row(y) + region.x, count: region.width)
                 } else if let underlay {
-                    SpanBlitter.blendPixels(
-                        target.row(y) + region.x, pixels, count: region.width, factor: alpha, over: underlay)
+                    SpanBlitter.composite(
+                        target.row(y) + region.x, consuming: pixels, count: region.width, factor: alpha,
+                        over: underlay)
+                    consumed = true
                 } else {
-                    SpanBlitter.blendPixels(
-                        target.row(y), x: region.x, pixels, count: region.width, factor: alpha, mask: nil)
+                    SpanBlitter.composite(
+                        target.row(y), x: region.x, consuming: pixels, count: region.width, factor: alpha)
+                    consumed = true
                 }
             }
-            if y >= drawn.y && y < drawn.maxY && !drawn.isEmpty {
+            if !consumed && y >= drawn.y && y < drawn.maxY && !drawn.isEmpty {
                 (source.row(y) + drawn.x).update(repeating: 0, count: drawn.width)
             }
         }

@@ -214,13 +214,18 @@ enum SpanBlitter {
     /// Source-over of `count` source pixels scaled by `factor`, eight at a time; returns how
     /// many pixels it handled (a multiple of eight). A block of transparent pixels (most of a
     /// text layer's store) leaves the target as it is, and one of opaque pixels at full factor
-    /// (a photo) replaces it, without reading it. With `avx2`, the AVX2 kernel's.
+    /// (a photo) replaces it, without reading it. With `avx2`, the AVX2 kernel's. `consuming`
+    /// (the source must then be writable) leaves the pixels handled transparent once read.
     @inline(__always)
     static func blendPixelsWide(
         _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int,
-        factor: UInt32, avx2: Bool = PixelKernels.avx2
+        factor: UInt32, avx2: Bool = PixelKernels.avx2, consuming: Bool = false
     ) -> Int {
-        if avx2 { return vitrine_blend_pixels_avx2(d, s, count, factor) }
+        if avx2 {
+            return consuming
+                ? vitrine_composite_pixels_avx2(d, UnsafeMutablePointer(mutating: s), count, factor)
+                : vitrine_blend_pixels_avx2(d, s, count, factor)
+        }
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
         let alpha = SIMD8<UInt32>(repeating: 0xFF00_0000)
@@ -230,6 +235,10 @@ enum SpanBlitter {
             if isZero(sv) {
                 i &+= 8
                 continue
+            }
+            if consuming {
+                UnsafeMutableRawPointer(mutating: src).storeBytes(
+                    of: SIMD8<UInt32>(), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             }
             if factor == 255 {
                 if isZero(~sv & alpha) {
@@ -335,25 +344,44 @@ enum SpanBlitter {
         }
     }
 
-    /// Source-over of `count` source pixels, each first laid over the opaque `underlay` and
-    /// then scaled by `factor` (a transparency layer whose background was not painted into it):
+    /// A transparency layer's row (`count` pixels from `s`) composited source-over `count`
+    /// pixels from `dst + x`, scaled by `factor`: `blendPixels` without a mask, leaving the
+    /// source transparent as it is read, so the layer's buffer is clear for its next use
+    /// without a second pass over it.
+    static func composite(
+        _ dst: UnsafeMutablePointer<UInt32>, x: Int, consuming s: UnsafeMutablePointer<UInt32>, count: Int,
+        factor: UInt32, avx2: Bool = PixelKernels.avx2
+    ) {
+        let d = dst + x
+        let done = blendPixelsWide(d, s, count: count, factor: factor, avx2: avx2, consuming: true)
+        for i in done..<count {
+            let p = s[i]
+            guard p != 0 else { continue }
+            s[i] = 0
+            d[i] = PixelMath.sourceOver(factor == 255 ? p : PixelMath.scale(p, factor), d[i])
+        }
+    }
+
+    /// A transparency layer's row composited source-over `count` pixels of `d`, each source
+    /// pixel first laid over the opaque `underlay` and then scaled by `factor` (a layer whose
+    /// background was not painted into it), leaving the source transparent as it is read:
     /// eight at a time. A block where nothing was drawn blends the scaled underlay alone, and
     /// over pixels of the underlay's own colour (two scenes' common background, in a dissolve)
     /// it is left as it is: `u·f + u·(255 − f)`, each rounded, is `u` again (`x/255` is never a
     /// tie). The same pixels as the scalar tail, which a test compares. With `avx2`, the AVX2
     /// kernel takes the blocks of eight.
-    static func blendPixels(
-        _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int, factor: UInt32,
+    static func composite(
+        _ d: UnsafeMutablePointer<UInt32>, consuming s: UnsafeMutablePointer<UInt32>, count: Int, factor: UInt32,
         over underlay: UInt32, avx2: Bool = PixelKernels.avx2
     ) {
-        let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
+        let dst = UnsafeMutableRawPointer(d), src = UnsafeMutableRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
         let below = SIMD8<UInt32>(repeating: underlay)
         let scaledUnderlay = factor == 255 ? underlay : PixelMath.scale(underlay, factor)
         let bare = SIMD8<UInt32>(repeating: scaledUnderlay)
         let bareInverse = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- (scaledUnderlay >> 24)))
         let opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
-        var i = avx2 ? vitrine_blend_pixels_over_avx2(d, s, count, factor, underlay, scaledUnderlay) : 0
+        var i = avx2 ? vitrine_composite_over_avx2(d, s, count, factor, underlay, scaledUnderlay) : 0
         while i &+ 8 <= count {
             var sv = src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             if isZero(sv) {
@@ -362,6 +390,7 @@ enum SpanBlitter {
                     dst.storeBytes(of: bare &+ scaleWide(dv, bareInverse), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
                 }
             } else {
+                src.storeBytes(of: SIMD8<UInt32>(), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
                 // Opaque pixels hide the underlay (it is scaled by 0): most drawn blocks are.
                 if !isZero(~sv & opaque) {
                     sv = sv &+ scaleWide(below, lanes(SIMD8<UInt32>(repeating: 255) &- (sv &>> 24)))
@@ -373,6 +402,7 @@ enum SpanBlitter {
         }
         while i < count {
             let over = PixelMath.sourceOver(s[i], underlay)
+            s[i] = 0
             d[i] = PixelMath.sourceOver(factor == 255 ? over : PixelMath.scale(over, factor), d[i])
             i &+= 1
         }

@@ -96,8 +96,15 @@ final class CompositingTests: XCTestCase {
                     let s = PixelMath.scale(src[i], factor)
                     expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
                 }
-                SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: nil, avx2: avx2)
-                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
+                let blended = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+                defer { blended.deallocate() }
+                blended.update(from: dst, count: n)
+                SpanBlitter.blendPixels(blended, x: 0, src, count: n, factor: factor, mask: nil, avx2: avx2)
+                XCTAssertEqual((0..<n).map { blended[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
+                // A transparency layer's composite gives the same pixels and leaves its own clear.
+                SpanBlitter.composite(dst, x: 0, consuming: src, count: n, factor: factor, avx2: avx2)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "composite, factor \(factor), AVX2 \(avx2)")
+                XCTAssertEqual((0..<n).filter { src[$0] != 0 }, [], "source left, factor \(factor), AVX2 \(avx2)")
             }
             let c: UInt32 = 0xC010_2030  // alpha 192, channels below it
             var expected: [UInt32] = []
@@ -389,8 +396,9 @@ final class CompositingTests: XCTestCase {
                     let s = PixelMath.scale(over, factor)
                     expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
                 }
-                SpanBlitter.blendPixels(dst, src, count: n, factor: factor, over: underlay, avx2: avx2)
+                SpanBlitter.composite(dst, consuming: src, count: n, factor: factor, over: underlay, avx2: avx2)
                 XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
+                XCTAssertEqual((0..<n).filter { src[$0] != 0 }, [], "source left, factor \(factor), AVX2 \(avx2)")
             }
         }
         // What lets a block over the underlay's colour be skipped: an opaque colour blended
@@ -440,8 +448,32 @@ final class CompositingTests: XCTestCase {
                 SpanBlitter.blendPixels(p, x: 0, s, count: count, factor: factor, mask: m, avx2: false)
                 SpanBlitter.blendPixels(w, x: 0, s, count: count, factor: factor, mask: m, avx2: true)
             case 2:
-                SpanBlitter.blendPixels(p, s, count: count, factor: factor, over: underlay, avx2: false)
-                SpanBlitter.blendPixels(w, s, count: count, factor: factor, over: underlay, avx2: true)
+                // Each consumes a copy of the source; both copies must be left clear.
+                let copies = (
+                    UnsafeMutablePointer<UInt32>.allocate(capacity: capacity),
+                    UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+                )
+                defer { copies.0.deallocate(); copies.1.deallocate() }
+                copies.0.update(from: src, count: capacity)
+                copies.1.update(from: src, count: capacity)
+                if round % 10 == 2 {
+                    SpanBlitter.composite(
+                        p, consuming: copies.0 + offset, count: count, factor: factor, over: underlay, avx2: false)
+                    SpanBlitter.composite(
+                        w, consuming: copies.1 + offset, count: count, factor: factor, over: underlay, avx2: true)
+                } else {
+                    SpanBlitter.composite(
+                        p, x: 0, consuming: copies.0 + offset, count: count, factor: factor, avx2: false)
+                    SpanBlitter.composite(
+                        w, x: 0, consuming: copies.1 + offset, count: count, factor: factor, avx2: true)
+                }
+                for i in 0..<capacity {
+                    let left = i >= offset && i < offset + count ? 0 : src[i]
+                    if copies.0[i] != left || copies.1[i] != left {
+                        XCTFail("round \(round), source pixel \(i): \(copies.0[i]), \(copies.1[i]) left, not \(left)")
+                        return
+                    }
+                }
             case 3:
                 let colour = numbers.premultiplied(), m = UnsafePointer(mask + offset)
                 SpanBlitter.blendSolid(p, coverage: m, count: count, color: colour, avx2: false)

@@ -20,12 +20,15 @@ long vitrine_blend_pixels_avx2(uint32_t *dst, const uint32_t *src, long count, u
 long vitrine_blend_pixels_masked_avx2(
     uint32_t *dst, const uint32_t *src, long count, uint32_t factor, const uint8_t *mask);
 
-/// `SpanBlitter.blendPixels(_:_:count:factor:over:)`: source pixels laid over the opaque
-/// `underlay`, scaled by `factor`, source-over `dst`; `scaled_underlay` is the underlay scaled
-/// by `factor` (`PixelMath.scale`).
-long vitrine_blend_pixels_over_avx2(
-    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, uint32_t underlay,
-    uint32_t scaled_underlay);
+/// `vitrine_blend_pixels_avx2` for a transparency layer's pixels (`SpanBlitter.composite`),
+/// which it leaves transparent once read.
+long vitrine_composite_pixels_avx2(uint32_t *dst, uint32_t *src, long count, uint32_t factor);
+
+/// `SpanBlitter.composite(_:consuming:count:factor:over:)`: a transparency layer's pixels laid
+/// over the opaque `underlay`, scaled by `factor`, source-over `dst`, and left transparent once
+/// read; `scaled_underlay` is the underlay scaled by `factor` (`PixelMath.scale`).
+long vitrine_composite_over_avx2(
+    uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay);
 
 /// `SpanBlitter.blendSolid`: a premultiplied colour scaled by each pixel's coverage byte,
 /// source-over `dst`.
