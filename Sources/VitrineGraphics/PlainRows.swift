@@ -1,24 +1,27 @@
 /// What the rows of a context's bitmap hold from one drawing to the next: row `y` holds one
-/// opaque pixel value everywhere outside a run of columns that may hold anything. Filling a
-/// rectangle with that value again need only write the rectangle's part of the run: a player's
-/// stage painting its background over a whole frame (a dissolve repaints every pixel) then
-/// writes only where the frame before drew over it.
+/// opaque pixel value everywhere but in the tiles (runs of columns, at most 64 to a row) that
+/// drawing may have changed since. Filling a rectangle with that value again need only write
+/// the rectangle's part of those tiles: a player's stage painting its background over a whole
+/// frame (a dissolve repaints every pixel) then writes only where the frame before drew over
+/// it, and under scattered drawing (confetti) only around each piece.
 ///
 /// Kept by the contexts drawing one bitmap (the bands of a frame, each on rows of its own) and
 /// valid only while nothing else writes the bitmap: `forget()` after something did.
 final class PlainRows {
-    /// Row `y`: `pixel` outside `first..<end` (all of it when `end <= first`); nothing known when
+    /// Row `y`: `pixel` outside the tiles whose bits are set in `tiles`; nothing known when
     /// `pixel` is not opaque.
     struct Row {
         var pixel: UInt32
-        var first: Int32
-        var end: Int32
+        var tiles: UInt64
     }
 
     /// Whether the contexts keep the rows (off: every fill writes all its pixels).
     var isOn = false
     let width: Int
     let height: Int
+    /// log2 of a tile's width: the narrowest power of two (at least 8 pixels) that covers a
+    /// row in 64 tiles.
+    let tileShift: Int
     private let rows: UnsafeMutablePointer<Row>
     /// Pixels fills did not write because they held the colour already (for tests).
     let skippedPixels = SharedCount()
@@ -26,6 +29,9 @@ final class PlainRows {
     init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
+        var shift = 3
+        while (1 << shift) * 64 < self.width { shift += 1 }
+        tileShift = shift
         rows = .allocate(capacity: max(1, self.height))
         forget()
     }
@@ -34,60 +40,67 @@ final class PlainRows {
 
     /// Nothing is known of any row any more.
     func forget() {
-        rows.update(repeating: Row(pixel: 0, first: 0, end: Int32(width)), count: height)
+        rows.update(repeating: Row(pixel: 0, tiles: ~0), count: height)
     }
 
-    /// The columns of row `y` within `x..<maxX` that do not hold `pixel` already (as a range,
-    /// possibly empty).
+    /// The tiles holding any of columns `x..<maxX` (`x < maxX`, inside the row).
     @inline(__always)
-    func stale(_ y: Int, _ x: Int, _ maxX: Int, for pixel: UInt32) -> Range<Int> {
+    private func tiles(touching x: Int, _ maxX: Int) -> UInt64 {
+        let first = x >> tileShift, last = (maxX &- 1) >> tileShift
+        return ((~0 as UInt64) >> UInt64(63 &- (last &- first))) << UInt64(first)
+    }
+
+    /// The tiles all of whose columns lie in `x..<maxX` (inside the row): a tile past the
+    /// row's end counts as ending with it.
+    @inline(__always)
+    private func tiles(within x: Int, _ maxX: Int) -> UInt64 {
+        let first = (x &+ (1 << tileShift) &- 1) >> tileShift
+        let end = maxX == width ? (width &+ (1 << tileShift) &- 1) >> tileShift : maxX >> tileShift
+        guard first < end else { return 0 }
+        return ((~0 as UInt64) >> UInt64(64 &- (end &- first))) << UInt64(first)
+    }
+
+    /// Calls `body` with each run of columns of row `y` within `x..<maxX` (inside the row)
+    /// that may not hold `pixel` already, left to right.
+    @inline(__always)
+    func forEachStaleRun(_ y: Int, _ x: Int, _ maxX: Int, for pixel: UInt32, _ body: (Int, Int) -> Void) {
         let row = rows[y]
-        guard row.pixel == pixel else { return x..<maxX }
-        let first = max(x, Int(row.first)), end = min(maxX, Int(row.end))
-        return first < end ? first..<end : x..<x
+        guard row.pixel == pixel else { return body(x, maxX) }
+        var left = row.tiles & tiles(touching: x, maxX)
+        while left != 0 {
+            let first = left.trailingZeroBitCount
+            // The run of set bits from `first`: its length is the zeros after it in the inverse.
+            let length = (~(left >> UInt64(first))).trailingZeroBitCount
+            body(max(x, first << tileShift), min(maxX, (first &+ length) << tileShift))
+            left = length == 64 ? 0 : left & ~(((~0 as UInt64) >> UInt64(64 &- length)) << UInt64(first))
+        }
     }
 
     /// Drawing may have changed the pixels of `region`.
     func drawn(_ region: IntRect) {
         let r = region.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !r.isEmpty else { return }
-        let x = Int32(r.x), maxX = Int32(r.maxX)
-        for y in r.y..<r.maxY where !(rows[y].first <= x && maxX <= rows[y].end) {
-            if rows[y].end <= rows[y].first {
-                (rows[y].first, rows[y].end) = (x, maxX)
-            } else {
-                (rows[y].first, rows[y].end) = (min(rows[y].first, x), max(rows[y].end, maxX))
-            }
-        }
+        let touched = tiles(touching: r.x, r.maxX)
+        for y in r.y..<r.maxY { rows[y].tiles |= touched }
     }
 
-    /// All of `region` now holds `pixel`, opaque: what a row held of it outside the region stays
-    /// known, and a row filled across its whole width holds it alone.
+    /// All of `region` now holds `pixel`, opaque: the tiles of a row that lie inside it hold
+    /// only `pixel` (when the row's other tiles did), and a row filled across its whole width
+    /// holds it alone.
     func filled(_ region: IntRect, with pixel: UInt32) {
         let r = region.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !r.isEmpty else { return }
-        let x = Int32(r.x), maxX = Int32(r.maxX)
+        let inside = tiles(within: r.x, r.maxX), touched = tiles(touching: r.x, r.maxX)
         let wholeRows = r.x == 0 && r.width == width
         for y in r.y..<r.maxY {
-            var row = rows[y]
-            if row.pixel != pixel {
+            if rows[y].pixel == pixel {
+                rows[y].tiles &= ~inside
+            } else if wholeRows {
+                rows[y] = Row(pixel: pixel, tiles: 0)
+            } else {
                 // Another colour lies outside the region: only a whole row starts over.
-                guard wholeRows else {
-                    drawn(IntRect(x: r.x, y: y, width: r.width, height: 1))
-                    continue
-                }
-                row = Row(pixel: pixel, first: 0, end: 0)
-            } else if row.first < row.end {
-                // What is left of the run either side of the region, as one run.
-                let left = row.first < x, right = row.end > maxX
-                switch (left, right) {
-                case (true, true): break
-                case (true, false): row.end = min(row.end, x)
-                case (false, true): row.first = max(row.first, maxX)
-                case (false, false): row.end = row.first
-                }
+                rows[y].tiles |= touched
             }
-            rows[y] = row
         }
     }
 
@@ -106,10 +119,11 @@ struct StaleRowsFill: RowBandJob {
     func run(rows: Range<Int>) {
         var written = 0
         for y in rows {
-            let columns = plain.stale(y, rect.x, rect.maxX, for: pixel)
-            guard !columns.isEmpty else { continue }
-            PixelFill.fill(target.row(y) + columns.lowerBound, pixel, count: columns.count)
-            written += columns.count
+            let row = target.row(y)
+            plain.forEachStaleRun(y, rect.x, rect.maxX, for: pixel) { x, maxX in
+                PixelFill.fill(row + x, pixel, count: maxX &- x)
+                written &+= maxX &- x
+            }
         }
         plain.skipped(rows.count * rect.width - written)
     }
