@@ -71,7 +71,8 @@ public final class GraphicsContext {
     func markDrawn(_ region: IntRect) {
         dirty = dirty.union(region)
         if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
-        if plainRows.isOn, layers.isEmpty { plainRows.drawn(region) }
+        // Within the clip box: the contexts drawing other bands of the frame keep the other rows.
+        if plainRows.isOn, layers.isEmpty { plainRows.drawn(region.intersection(state.clipBox)) }
     }
 
     /// Records that `region` of the target, in the clip box, was filled with `pixel`: drawn on,
@@ -82,7 +83,8 @@ public final class GraphicsContext {
         if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
         let opaque = pixel >> 24 == 255 && state.clipMask == nil
         if plainRows.isOn, layers.isEmpty {
-            if opaque { plainRows.filled(region, with: pixel) } else { plainRows.drawn(region) }
+            let inside = region.intersection(state.clipBox)
+            if opaque { plainRows.filled(inside, with: pixel) } else { plainRows.drawn(inside) }
         }
         guard opaque, region == state.clipBox else { return }
         uniform = UniformFill(pixel: pixel, rect: region, depth: savedStates.count)
@@ -165,7 +167,8 @@ public final class GraphicsContext {
     }
 
     /// A second context drawing into `other`'s bitmap (other bands of its frames, on another
-    /// thread) that shares its resampled image copies, so an image is not kept twice.
+    /// thread) that shares its resampled image copies, so an image is not kept twice, and what
+    /// it remembers of the bitmap's plain pixels (`remembersPlainPixels`).
     public convenience init(sharingImagesWith other: GraphicsContext) {
         self.init(
             bitmap: other.bitmap, resampledImages: other.resampledImages, plainRows: other.plainRows, owning: false)
