@@ -72,10 +72,10 @@ public final class LayerRenderer {
     /// threads, each with a context of its own on the frame; on). Off, the calling thread
     /// draws them all; the pixels are the same either way.
     public var drawsBandsInParallel = true
-    /// Repaints, and their large row loops, are shared only on frames of at least this many
-    /// pixels (by default 4 megapixels, a 4K frame): at 1080p one core draws even a whole frame
-    /// well within a frame's time, and the second thread's context and rasterizer would cost
-    /// memory and their hand-over CPU for nothing.
+    /// Repaints are shared only on frames of at least this many pixels (by default 4
+    /// megapixels, a 4K frame): at 1080p one core draws even a whole frame well within a
+    /// frame's time, and the second thread's context and rasterizer would cost memory and their
+    /// hand-over CPU for nothing.
     public var parallelMinimumFramePixels = 4 << 20
     /// A repaint of fewer pixels than this is drawn on the calling thread (by default 1
     /// megapixel: at 4K a fade's repaint, or a turning card's, which one core samples through
@@ -120,11 +120,6 @@ public final class LayerRenderer {
         beginPass()
         let framePixels = context.bitmap.width * context.bitmap.height
         drawsNewContentDirectly = framePixels >= parallelMinimumFramePixels
-        // Below that size its large row loops (a fade's composite, the background) stay on
-        // this thread too: another core's help only adds the hand-over to the CPU spent.
-        let sharedRowLoops = context.sharesRowLoops
-        context.sharesRowLoops = sharedRowLoops && framePixels >= parallelMinimumFramePixels
-        defer { context.sharesRowLoops = sharedRowLoops }
         // A large rectangle is drawn band by band: every offscreen buffer the tree needs there
         // (a fade's group, a mask) is then the size of a band, not of the frame.
         bands.removeAll(keepingCapacity: true)

@@ -58,9 +58,9 @@ extension GraphicsContext {
         guard !region.isEmpty else { return }
         compositedPixelCount &+= region.area
         let pixels = layer.bitmap.drawTarget, target = self.target
-        // A fade's group covers the frame: its rows are shared among the cores (`sharesRowLoops`).
-        forEachRow(
-            region.y..<region.maxY, width: region.width,
+        // A fade's group covers the frame: its rows are shared among the cores.
+        RowBands.forEach(
+            rows: region.y..<region.maxY, width: region.width,
             LayerComposite(
                 source: pixels, target: target, region: region, drawn: drawn, alpha: alpha, tint: tint,
                 adds: adds, underlay: layer.underlay))

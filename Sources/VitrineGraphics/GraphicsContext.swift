@@ -97,18 +97,6 @@ public final class GraphicsContext {
         plainRows.isOn && layers.isEmpty && pixel >> 24 == 255 && state.clipMask == nil
     }
 
-    /// Whether large row loops (a frame's fills, a group's composite) are shared among the
-    /// cores (`RowBands`; on by default). A renderer turns it off for frames one core draws
-    /// well within their time, where handing rows to another core only adds to the CPU spent.
-    public var sharesRowLoops = true
-
-    /// Runs a large row loop: shared among the cores (`RowBands`) when `sharesRowLoops`, else
-    /// on the calling thread.
-    @inline(__always)
-    func forEachRow<Job: RowBandJob>(_ rows: Range<Int>, width: Int, _ job: Job) {
-        if sharesRowLoops { RowBands.forEach(rows: rows, width: width, job) } else { job.run(rows: rows) }
-    }
-
     /// Whether the context remembers, from one drawing to the next, which pixels of its bitmap
     /// hold an opaque colour it filled them with, so that filling them with it again writes
     /// only the others: a frame whose background covers it (a player's stage) then repaints
@@ -277,14 +265,14 @@ public final class GraphicsContext {
             let r = box.intersection(state.clipBox)
             guard !r.isEmpty else { return }
             if takesAsUnderlay(r, pixel) { return }
-            // A layer's background filling the frame: rows shared among the cores (`sharesRowLoops`).
+            // A layer's background filling the frame: rows shared among the cores.
             if skipsPlainPixels(pixel) {
-                forEachRow(
-                    r.y..<r.maxY, width: r.width,
+                RowBands.forEach(
+                    rows: r.y..<r.maxY, width: r.width,
                     StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
             } else {
-                forEachRow(
-                    r.y..<r.maxY, width: r.width,
+                RowBands.forEach(
+                    rows: r.y..<r.maxY, width: r.width,
                     SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
             }
             markFilled(r, with: pixel)
@@ -492,17 +480,17 @@ public final class GraphicsContext {
         paintUnderlay()
         let mask = state.clipMask
         if skipsPlainPixels(pixel) {
-            forEachRow(
-                r.y..<r.maxY, width: r.width,
+            RowBands.forEach(
+                rows: r.y..<r.maxY, width: r.width,
                 StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
             markFilled(r, with: pixel)
             return
         }
         if mask == nil && r.x == 0 && r.width == target.stride {
             // Whole rows are one contiguous run: a fill at memory speed (a frame's shared among
-            // the cores, `sharesRowLoops`).
-            forEachRow(
-                r.y..<r.maxY, width: r.width, WholeRowsFill(target: target, pixel: pixel, width: r.width))
+            // the cores).
+            RowBands.forEach(
+                rows: r.y..<r.maxY, width: r.width, WholeRowsFill(target: target, pixel: pixel, width: r.width))
             markFilled(r, with: pixel)
             return
         }
