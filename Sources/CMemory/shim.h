@@ -4,6 +4,7 @@
 // several threads add to without a lock, and flags one thread publishes work with.
 #include <wchar.h>
 #include <malloc.h>
+#include <stdint.h>
 
 /// Makes glibc map every allocation of at least `bytes` on its own (mallopt M_MMAP_THRESHOLD,
 /// which also turns off the threshold's dynamic growth), so freeing it unmaps it. Returns
@@ -36,6 +37,22 @@ static inline long vitrine_count_add(long *count, long value) {
 /// The count at `count`, read atomically.
 static inline long vitrine_count_load(const long *count) {
     return __atomic_load_n(count, __ATOMIC_RELAXED);
+}
+
+/// Sets `bits` in the word at `word` atomically, ordered with nothing else: threads drawing
+/// side by side mark bits of their own in one word.
+static inline void vitrine_bits_set(uint64_t *word, uint64_t bits) {
+    __atomic_fetch_or(word, bits, __ATOMIC_RELAXED);
+}
+
+/// Clears `bits` in the word at `word` atomically (see `vitrine_bits_set`).
+static inline void vitrine_bits_clear(uint64_t *word, uint64_t bits) {
+    __atomic_fetch_and(word, ~bits, __ATOMIC_RELAXED);
+}
+
+/// The word at `word`, read atomically (see `vitrine_bits_set`).
+static inline uint64_t vitrine_bits_load(const uint64_t *word) {
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
 }
 
 /// The flag at `flag`, read with acquire ordering: what a thread wrote before it stored the

@@ -1,3 +1,5 @@
+import CMemory
+
 /// What the rows of a context's bitmap hold from one drawing to the next: row `y` holds one
 /// opaque pixel value everywhere but in the tiles (runs of columns, at most 64 to a row) that
 /// drawing may have changed since. Filling a rectangle with that value again need only write
@@ -5,16 +7,12 @@
 /// frame (a dissolve repaints every pixel) then writes only where the frame before drew over
 /// it, and under scattered drawing (confetti) only around each piece.
 ///
-/// Kept by the contexts drawing one bitmap (the bands of a frame, each on rows of its own) and
-/// valid only while nothing else writes the bitmap: `forget()` after something did.
+/// Kept by the contexts drawing one bitmap (the bands of a frame) and valid only while nothing
+/// else writes the bitmap: `forget()` after something did. Two bands drawn at once may share
+/// rows (damage rectangles side by side), never columns: their tiles' bits are set and cleared
+/// atomically, and a row's colour changes only with a fill across the whole row, which no other
+/// band then shares.
 final class PlainRows {
-    /// Row `y`: `pixel` outside the tiles whose bits are set in `tiles`; nothing known when
-    /// `pixel` is not opaque.
-    struct Row {
-        var pixel: UInt32
-        var tiles: UInt64
-    }
-
     /// Whether the contexts keep the rows (off: every fill writes all its pixels).
     var isOn = false
     let width: Int
@@ -22,7 +20,10 @@ final class PlainRows {
     /// log2 of a tile's width: the narrowest power of two (at least 8 pixels) that covers a
     /// row in 64 tiles.
     let tileShift: Int
-    private let rows: UnsafeMutablePointer<Row>
+    /// Row `y` holds `pixels[y]` outside the tiles whose bits are set in `tiles[y]`; nothing is
+    /// known of it when `pixels[y]` is not opaque.
+    private let pixels: UnsafeMutablePointer<UInt32>
+    private let tiles: UnsafeMutablePointer<UInt64>
     /// Pixels fills did not write because they held the colour already (for tests).
     let skippedPixels = SharedCount()
 
@@ -32,20 +33,25 @@ final class PlainRows {
         var shift = 3
         while (1 << shift) * 64 < self.width { shift += 1 }
         tileShift = shift
-        rows = .allocate(capacity: max(1, self.height))
+        pixels = .allocate(capacity: max(1, self.height))
+        tiles = .allocate(capacity: max(1, self.height))
         forget()
     }
 
-    deinit { rows.deallocate() }
+    deinit {
+        pixels.deallocate()
+        tiles.deallocate()
+    }
 
     /// Nothing is known of any row any more.
     func forget() {
-        rows.update(repeating: Row(pixel: 0, tiles: ~0), count: height)
+        pixels.update(repeating: 0, count: height)
+        tiles.update(repeating: ~0, count: height)
     }
 
     /// The tiles holding any of columns `x..<maxX` (`x < maxX`, inside the row).
     @inline(__always)
-    private func tiles(touching x: Int, _ maxX: Int) -> UInt64 {
+    private func tilesTouching(_ x: Int, _ maxX: Int) -> UInt64 {
         let first = x >> tileShift, last = (maxX &- 1) >> tileShift
         return ((~0 as UInt64) >> UInt64(63 &- (last &- first))) << UInt64(first)
     }
@@ -53,7 +59,7 @@ final class PlainRows {
     /// The tiles all of whose columns lie in `x..<maxX` (inside the row): a tile past the
     /// row's end counts as ending with it.
     @inline(__always)
-    private func tiles(within x: Int, _ maxX: Int) -> UInt64 {
+    private func tilesWithin(_ x: Int, _ maxX: Int) -> UInt64 {
         let first = (x &+ (1 << tileShift) &- 1) >> tileShift
         let end = maxX == width ? (width &+ (1 << tileShift) &- 1) >> tileShift : maxX >> tileShift
         guard first < end else { return 0 }
@@ -64,9 +70,8 @@ final class PlainRows {
     /// that may not hold `pixel` already, left to right.
     @inline(__always)
     func forEachStaleRun(_ y: Int, _ x: Int, _ maxX: Int, for pixel: UInt32, _ body: (Int, Int) -> Void) {
-        let row = rows[y]
-        guard row.pixel == pixel else { return body(x, maxX) }
-        var left = row.tiles & tiles(touching: x, maxX)
+        guard pixels[y] == pixel else { return body(x, maxX) }
+        var left = vitrine_bits_load(tiles + y) & tilesTouching(x, maxX)
         while left != 0 {
             let first = left.trailingZeroBitCount
             // The run of set bits from `first`: its length is the zeros after it in the inverse.
@@ -80,8 +85,8 @@ final class PlainRows {
     func drawn(_ region: IntRect) {
         let r = region.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !r.isEmpty else { return }
-        let touched = tiles(touching: r.x, r.maxX)
-        for y in r.y..<r.maxY { rows[y].tiles |= touched }
+        let touched = tilesTouching(r.x, r.maxX)
+        for y in r.y..<r.maxY { vitrine_bits_set(tiles + y, touched) }
     }
 
     /// All of `region` now holds `pixel`, opaque: the tiles of a row that lie inside it hold
@@ -90,16 +95,17 @@ final class PlainRows {
     func filled(_ region: IntRect, with pixel: UInt32) {
         let r = region.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !r.isEmpty else { return }
-        let inside = tiles(within: r.x, r.maxX), touched = tiles(touching: r.x, r.maxX)
+        let inside = tilesWithin(r.x, r.maxX), touched = tilesTouching(r.x, r.maxX)
         let wholeRows = r.x == 0 && r.width == width
         for y in r.y..<r.maxY {
-            if rows[y].pixel == pixel {
-                rows[y].tiles &= ~inside
+            if pixels[y] == pixel {
+                vitrine_bits_clear(tiles + y, inside)
             } else if wholeRows {
-                rows[y] = Row(pixel: pixel, tiles: 0)
+                pixels[y] = pixel
+                tiles[y] = 0
             } else {
                 // Another colour lies outside the region: only a whole row starts over.
-                rows[y].tiles |= touched
+                vitrine_bits_set(tiles + y, touched)
             }
         }
     }
