@@ -86,7 +86,11 @@ final class PlainRows {
         let r = region.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !r.isEmpty else { return }
         let touched = tilesTouching(r.x, r.maxX)
-        for y in r.y..<r.maxY { vitrine_bits_set(tiles + y, touched) }
+        // An atomic update only where a bit changes (most rows drawn on are marked already): no
+        // other band sets or clears these tiles, so the test cannot be overtaken.
+        for y in r.y..<r.maxY where vitrine_bits_load(tiles + y) & touched != touched {
+            vitrine_bits_set(tiles + y, touched)
+        }
     }
 
     /// All of `region` now holds `pixel`, opaque: the tiles of a row that lie inside it hold
@@ -99,11 +103,11 @@ final class PlainRows {
         let wholeRows = r.x == 0 && r.width == width
         for y in r.y..<r.maxY {
             if pixels[y] == pixel {
-                vitrine_bits_clear(tiles + y, inside)
+                if vitrine_bits_load(tiles + y) & inside != 0 { vitrine_bits_clear(tiles + y, inside) }
             } else if wholeRows {
                 pixels[y] = pixel
                 tiles[y] = 0
-            } else {
+            } else if vitrine_bits_load(tiles + y) & touched != touched {
                 // Another colour lies outside the region: only a whole row starts over.
                 vitrine_bits_set(tiles + y, touched)
             }
