@@ -39,9 +39,7 @@ public final class FrameRenderer {
     /// them plain background). Off only to compare in tests; the pixels are the same.
     public var remembersPlainPixels = true { didSet { context.remembersPlainPixels = remembersPlainPixels } }
 
-    private var context: GraphicsContext {
-        didSet { context.remembersPlainPixels = remembersPlainPixels }
-    }
+    private var context: GraphicsContext
     private var needsFullFrame = true
     /// The rectangles repainted by the last frame (one array for every frame).
     private var repainted: [IntRect] = []
@@ -56,8 +54,7 @@ public final class FrameRenderer {
         self.background = background
         renderer = LayerRenderer()
         bitmap = Bitmap(width: max(0, size.width), height: max(0, size.height))
-        context = GraphicsContext(bitmap: bitmap)
-        context.remembersPlainPixels = remembersPlainPixels
+        context = FrameRenderer.context(drawing: bitmap)
     }
 
     /// A renderer of `engine`'s tree into `bitmap` (e.g. a presenter's own frame buffer) over
@@ -67,8 +64,14 @@ public final class FrameRenderer {
         self.background = background
         renderer = LayerRenderer()
         self.bitmap = bitmap
-        context = GraphicsContext(bitmap: bitmap)
-        context.remembersPlainPixels = remembersPlainPixels
+        context = FrameRenderer.context(drawing: bitmap)
+    }
+
+    /// The context frames are drawn with into `bitmap`.
+    private static func context(drawing bitmap: Bitmap, remembering: Bool = true) -> GraphicsContext {
+        let context = GraphicsContext(bitmap: bitmap)
+        context.remembersPlainPixels = remembering
+        return context
     }
 
     /// The frame's pixels as a rectangle.
@@ -132,7 +135,7 @@ public final class FrameRenderer {
     public func use(_ bitmap: Bitmap) {
         guard bitmap !== self.bitmap else { return }
         self.bitmap = bitmap
-        context = GraphicsContext(bitmap: bitmap)
+        context = FrameRenderer.context(drawing: bitmap, remembering: remembersPlainPixels)
         needsFullFrame = true
     }
 
@@ -142,7 +145,7 @@ public final class FrameRenderer {
         let w = max(0, width), h = max(0, height)
         guard w != bitmap.width || h != bitmap.height else { return }
         bitmap = Bitmap(width: w, height: h)
-        context = GraphicsContext(bitmap: bitmap)
+        context = FrameRenderer.context(drawing: bitmap, remembering: remembersPlainPixels)
         needsFullFrame = true
     }
 }

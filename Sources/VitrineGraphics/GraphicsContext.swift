@@ -69,18 +69,23 @@ public final class GraphicsContext {
     /// Records that drawing touched `region` of the target.
     @inline(__always)
     func markDrawn(_ region: IntRect) {
-        dirty = dirty.union(region)
-        if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
+        markDirty(region)
         // Within the clip box: the contexts drawing other bands of the frame keep the other rows.
         if plainRows.isOn, layers.isEmpty { plainRows.drawn(region.intersection(state.clipBox)) }
+    }
+
+    /// The target's dirty region, and what was drawn since its uniform fill, grown by `region`.
+    @inline(__always)
+    private func markDirty(_ region: IntRect) {
+        dirty = dirty.union(region)
+        if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
     }
 
     /// Records that `region` of the target, in the clip box, was filled with `pixel`: drawn on,
     /// and the target's uniform fill when it is opaque and fills all of the clip.
     @inline(__always)
     func markFilled(_ region: IntRect, with pixel: UInt32) {
-        dirty = dirty.union(region)
-        if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
+        markDirty(region)
         let opaque = pixel >> 24 == 255 && state.clipMask == nil
         if plainRows.isOn, layers.isEmpty {
             let inside = region.intersection(state.clipBox)
@@ -90,11 +95,15 @@ public final class GraphicsContext {
         uniform = UniformFill(pixel: pixel, rect: region, depth: savedStates.count)
     }
 
-    /// Whether an opaque fill of the bitmap itself may skip the pixels that hold its colour
-    /// already (`PlainRows`).
-    @inline(__always)
-    func skipsPlainPixels(_ pixel: UInt32) -> Bool {
-        plainRows.isOn && layers.isEmpty && pixel >> 24 == 255 && state.clipMask == nil
+    /// Fills `r` (in the clip box) with `pixel` where it does not hold it already, when the
+    /// fill is opaque, unmasked and of the bitmap itself and the context remembers its plain
+    /// pixels (`PlainRows`); returns whether it did (and recorded the fill).
+    private func fillsStalePixels(_ r: IntRect, _ pixel: UInt32) -> Bool {
+        guard plainRows.isOn, layers.isEmpty, pixel >> 24 == 255, state.clipMask == nil else { return false }
+        RowBands.forEach(
+            rows: r.y..<r.maxY, width: r.width, StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
+        markFilled(r, with: pixel)
+        return true
     }
 
     /// Whether the context remembers, from one drawing to the next, which pixels of its bitmap
@@ -266,15 +275,10 @@ public final class GraphicsContext {
             guard !r.isEmpty else { return }
             if takesAsUnderlay(r, pixel) { return }
             // A layer's background filling the frame: rows shared among the cores.
-            if skipsPlainPixels(pixel) {
-                RowBands.forEach(
-                    rows: r.y..<r.maxY, width: r.width,
-                    StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
-            } else {
-                RowBands.forEach(
-                    rows: r.y..<r.maxY, width: r.width,
-                    SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
-            }
+            if fillsStalePixels(r, pixel) { return }
+            RowBands.forEach(
+                rows: r.y..<r.maxY, width: r.width,
+                SolidRectRows(target: target, rect: r, pixel: pixel, mask: state.clipMask))
             markFilled(r, with: pixel)
             return
         }
@@ -479,13 +483,7 @@ public final class GraphicsContext {
         guard !r.isEmpty else { return }
         paintUnderlay()
         let mask = state.clipMask
-        if skipsPlainPixels(pixel) {
-            RowBands.forEach(
-                rows: r.y..<r.maxY, width: r.width,
-                StaleRowsFill(target: target, rect: r, pixel: pixel, plain: plainRows))
-            markFilled(r, with: pixel)
-            return
-        }
+        if fillsStalePixels(r, pixel) { return }
         if mask == nil && r.x == 0 && r.width == target.stride {
             // Whole rows are one contiguous run: a fill at memory speed (a frame's shared among
             // the cores).

@@ -159,6 +159,29 @@ final class FrameRendererTests: XCTestCase {
 
     /// A sector larger than the frame, moved by whole pixels while partly off the frame: the
     /// store keeps only the visible part, so moving must show what a fresh render shows.
+    /// A frame renderer's choice to fill its background only where the frame before drew over
+    /// it holds for the context of a new bitmap too (`use`, `resize`).
+    func testRememberingPlainPixelsOutlivesANewBitmap() {
+        for remembering in [true, false] {
+            let scene = RenderScene(width: 64, height: 48, background: .black)
+            let square = Layer()
+            square.frame = Rect(x: 8, y: 8, width: 8, height: 8)
+            square.backgroundColor = .white
+            scene.root.addSublayer(square)
+            scene.frames.remembersPlainPixels = remembering
+            scene.frames.damageTracking = false  // every frame fills the whole background
+            scene.frames.resize(width: 96, height: 64)
+            scene.frame(at: 0)
+            scene.frame(at: 1)
+            XCTAssertEqual(scene.frames.plainPixelsSkipped > 0, remembering, "resized, remembering: \(remembering)")
+            scene.frames.use(Bitmap(width: 80, height: 60))
+            scene.frame(at: 2)
+            XCTAssertEqual(scene.frames.plainPixelsSkipped, 0, "a new bitmap's first frame fills it all")
+            scene.frame(at: 3)
+            XCTAssertEqual(scene.frames.plainPixelsSkipped > 0, remembering, "new bitmap, remembering: \(remembering)")
+        }
+    }
+
     func testPartlyOffscreenStoreFollowsWholePixelMoves() {
         func scene(at position: Point) -> (RenderScene, SectorLayer) {
             let scene = RenderScene()
