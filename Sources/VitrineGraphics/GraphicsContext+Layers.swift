@@ -58,13 +58,18 @@ extension GraphicsContext {
         guard !region.isEmpty else { return }
         compositedPixelCount &+= region.area
         let pixels = layer.bitmap.drawTarget, target = self.target
+        // Into the bitmap itself, a source-over composite changes only the tiles drawn in the
+        // level, and with an underlay those over pixels not of its colour (as `PlainRows` knows
+        // them): it reads and records no others.
+        let tiled =
+            compositesByTiles && layers.isEmpty && tint == nil && !adds && (layer.underlay == nil || plainRows.isOn)
         // A fade's group covers the frame: its rows are shared among the cores.
         RowBands.forEach(
             rows: region.y..<region.maxY, width: region.width,
             LayerComposite(
                 source: pixels, target: target, region: region, drawn: drawn, alpha: alpha, tint: tint,
-                adds: adds, underlay: layer.underlay))
-        markDrawn(region)
+                adds: adds, underlay: layer.underlay, levelTiles: tiled ? levelTiles : nil, plainRows: plainRows))
+        if tiled { markDirty(region) } else { markDrawn(region) }
     }
 
     /// Takes an opaque fill of `rect` (device pixels) as the innermost transparency layer's
@@ -178,6 +183,10 @@ extension GraphicsContext {
             Layer(
                 kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty, parentUniform: uniform,
                 depth: savedStates.count))
+        if layers.count == 1 {
+            let rows = offscreen.bounds.intersection(bitmapBounds)
+            if !rows.isEmpty { (levelTiles + rows.y).update(repeating: 0, count: rows.height) }
+        }
         target = offscreen.drawTarget
         dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
         uniform = nil
@@ -211,8 +220,16 @@ private struct LayerComposite: RowBandJob {
     let adds: Bool
     /// An opaque colour under the drawn pixels (only for a plain transparency layer).
     let underlay: UInt32?
+    /// For a source-over composite into the bitmap itself: the tiles of each row drawn in the
+    /// level (`GraphicsContext.levelTiles`). Only those (and, with an underlay, the ones that
+    /// may not hold its colour) are composited, and recorded as drawn in `plainRows` when the
+    /// context remembers plain pixels.
+    let levelTiles: UnsafeMutablePointer<UInt64>?
+    /// What the bitmap's rows hold (the context's, which outlives the job).
+    unowned(unsafe) let plainRows: PlainRows
 
     func run(rows: Range<Int>) {
+        if let levelTiles { return runTiled(rows: rows, drawn: levelTiles) }
         for y in rows {
             let pixels = source.row(y) + region.x
             // Whether the composite left the row's drawn pixels (all inside the region)
@@ -236,6 +253,30 @@ private struct LayerComposite: RowBandJob {
             if !consumed && y >= drawn.y && y < drawn.maxY && !drawn.isEmpty {
                 (source.row(y) + drawn.x).update(repeating: 0, count: drawn.width)
             }
+        }
+    }
+
+    /// The rows composited tile by tile. Elsewhere the level's pixels are transparent (nothing
+    /// drew there), so the composite would leave the bitmap as it is: without an underlay
+    /// always, and with one where the bitmap holds its colour (`u·f + u·(255 − f)` is `u`).
+    private func runTiled(rows: Range<Int>, drawn: UnsafeMutablePointer<UInt64>) {
+        let plain = plainRows, alpha = self.alpha, underlay = self.underlay
+        let within = plain.tilesTouching(region.x, region.maxX)
+        for y in rows {
+            var changing = drawn[y]
+            if let underlay { changing |= plain.staleTiles(y, for: underlay) }
+            changing &= within
+            guard changing != 0 else { continue }
+            let pixels = source.row(y), row = target.row(y)
+            plain.forEachRun(of: changing, region.x, region.maxX) { x, maxX in
+                if let underlay {
+                    SpanBlitter.composite(
+                        row + x, consuming: pixels + x, count: maxX &- x, factor: alpha, over: underlay)
+                } else {
+                    SpanBlitter.composite(row, x: x, consuming: pixels + x, count: maxX &- x, factor: alpha)
+                }
+            }
+            if plain.isOn { plain.drawn(row: y, tiles: changing) }
         }
     }
 }

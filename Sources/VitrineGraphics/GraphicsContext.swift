@@ -74,11 +74,24 @@ public final class GraphicsContext {
         if plainRows.isOn, layers.isEmpty { plainRows.drawn(region.intersection(state.clipBox)) }
     }
 
-    /// The target's dirty region, and what was drawn since its uniform fill, grown by `region`.
+    /// The target's dirty region, and what was drawn since its uniform fill, grown by `region`
+    /// (and the outermost level's tiles).
     @inline(__always)
-    private func markDirty(_ region: IntRect) {
+    func markDirty(_ region: IntRect) {
         dirty = dirty.union(region)
         if let known = uniform { uniform!.drawnSince = known.drawnSince.union(region) }
+        if layers.count == 1 { markLevelTiles(region) }
+    }
+
+    /// Records that drawing in the outermost level touched `region` (a shadow's capture may
+    /// lie partly outside the bitmap: only its part inside is kept). Out of line, as it runs
+    /// once per drawing, after the drawing's own loops.
+    @inline(never)
+    private func markLevelTiles(_ region: IntRect) {
+        let r = region.intersection(target.bounds).intersection(bitmapBounds)
+        guard !r.isEmpty else { return }
+        let touched = plainRows.tilesTouching(r.x, r.maxX)
+        for y in r.y..<r.maxY { levelTiles[y] |= touched }
     }
 
     /// Records that `region` of the target, in the clip box, was filled with `pixel`: drawn on,
@@ -148,6 +161,14 @@ public final class GraphicsContext {
     /// What the bitmap's rows hold from one drawing to the next (`remembersPlainPixels`), shared
     /// with the contexts drawing other bands of the same frames.
     let plainRows: PlainRows
+    /// All of `bitmap`, in device pixels.
+    var bitmapBounds: IntRect { IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) }
+    /// The tiles (`PlainRows`' runs of columns) of each row of the bitmap that drawing in the
+    /// outermost offscreen level touched since it began: elsewhere its pixels are transparent,
+    /// so its composite into the bitmap need not read them (`endTransparencyLayer`).
+    let levelTiles: UnsafeMutablePointer<UInt64>
+    /// Whether composites into the bitmap go by `levelTiles` (tests turn it off to compare).
+    var compositesByTiles = true
     /// Whether this context's frames age the copies (false for one sharing another's).
     private let ownsResampledImages: Bool
     /// The last few trimmed or dashed stroke paths and what they were made from (a frame often
@@ -180,6 +201,7 @@ public final class GraphicsContext {
         state = GState(clipBox: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
         spans = .allocate(capacity: Rasterizer.maxSpansPerRow(width: bitmap.width))
         samples = .allocate(capacity: max(1, bitmap.width))
+        levelTiles = .allocate(capacity: max(1, bitmap.height))
         pool = BufferPool()
         savedStates.reserveCapacity(16)
         layers.reserveCapacity(4)
@@ -188,6 +210,7 @@ public final class GraphicsContext {
     deinit {
         spans.deallocate()
         samples.deallocate()
+        levelTiles.deallocate()
     }
 
     /// The calling thread's rasterizer (`Rasterizer.ofThisThread`): every context drawing on

@@ -51,7 +51,7 @@ final class PlainRows {
 
     /// The tiles holding any of columns `x..<maxX` (`x < maxX`, inside the row).
     @inline(__always)
-    private func tilesTouching(_ x: Int, _ maxX: Int) -> UInt64 {
+    func tilesTouching(_ x: Int, _ maxX: Int) -> UInt64 {
         let first = x >> tileShift, last = (maxX &- 1) >> tileShift
         return ((~0 as UInt64) >> UInt64(63 &- (last &- first))) << UInt64(first)
     }
@@ -71,7 +71,21 @@ final class PlainRows {
     @inline(__always)
     func forEachStaleRun(_ y: Int, _ x: Int, _ maxX: Int, for pixel: UInt32, _ body: (Int, Int) -> Void) {
         guard pixels[y] == pixel else { return body(x, maxX) }
-        var left = vitrine_bits_load(tiles + y) & tilesTouching(x, maxX)
+        forEachRun(of: vitrine_bits_load(tiles + y), x, maxX, body)
+    }
+
+    /// The tiles of row `y` that may not hold `pixel`: all of them when the row holds another
+    /// colour.
+    @inline(__always)
+    func staleTiles(_ y: Int, for pixel: UInt32) -> UInt64 {
+        pixels[y] == pixel ? vitrine_bits_load(tiles + y) : ~0
+    }
+
+    /// Calls `body` with each run of columns within `x..<maxX` (inside a row) of the tiles in
+    /// `mask`, left to right.
+    @inline(__always)
+    func forEachRun(of mask: UInt64, _ x: Int, _ maxX: Int, _ body: (Int, Int) -> Void) {
+        var left = mask & tilesTouching(x, maxX)
         while left != 0 {
             let first = left.trailingZeroBitCount
             // The run of set bits from `first`: its length is the zeros after it in the inverse.
@@ -86,11 +100,15 @@ final class PlainRows {
         let r = region.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !r.isEmpty else { return }
         let touched = tilesTouching(r.x, r.maxX)
-        // An atomic update only where a bit changes (most rows drawn on are marked already): no
-        // other band sets or clears these tiles, so the test cannot be overtaken.
-        for y in r.y..<r.maxY where vitrine_bits_load(tiles + y) & touched != touched {
-            vitrine_bits_set(tiles + y, touched)
-        }
+        for y in r.y..<r.maxY { drawn(row: y, tiles: touched) }
+    }
+
+    /// Drawing may have changed the `touched` tiles of row `y` (inside the bitmap). An atomic
+    /// update only where a bit changes (most rows drawn on are marked already): no other band
+    /// sets or clears these tiles, so the test cannot be overtaken.
+    @inline(__always)
+    func drawn(row y: Int, tiles touched: UInt64) {
+        if vitrine_bits_load(tiles + y) & touched != touched { vitrine_bits_set(tiles + y, touched) }
     }
 
     /// All of `region` now holds `pixel`, opaque: the tiles of a row that lie inside it hold

@@ -38,15 +38,47 @@ final class PlainRowsTests: XCTestCase {
         XCTAssertEqual(bitmap[51, 6], bitmap[0, 0])
     }
 
+    /// A scene dissolving in over another (a group over its own background, as the player's
+    /// fade draws it) composites only the tiles either scene drew in, and leaves the others
+    /// recorded as background: the next frame's fill writes only those tiles, and both frames
+    /// are what a context that composites and fills every pixel draws.
+    func testADissolveLeavesTheTilesNeitherSceneDrewInPlain() {
+        let remembering = GraphicsContext(bitmap: Bitmap(width: 100, height: 60))
+        let writing = GraphicsContext(bitmap: Bitmap(width: 100, height: 60))
+        remembering.remembersPlainPixels = true
+        writing.compositesByTiles = false
+        let whole = Rect(x: 0, y: 0, width: 100, height: 60)
+        for ctx in [remembering, writing] {
+            ctx.fill(whole, color: background)
+            // The outgoing scene, top left; the incoming one, bottom right, in tiles of 8.
+            ctx.fill(Rect(x: 10, y: 5, width: 10, height: 10), color: .white)
+            ctx.beginTransparencyLayer(alpha: 0.4)
+            ctx.fill(whole, color: background)
+            ctx.fill(Rect(x: 70, y: 40, width: 10, height: 10), color: Color(red: 1, green: 0.2, blue: 0.1))
+            ctx.endTransparencyLayer()
+            XCTAssertEqual(ctx.underlayCount, 1)
+            ctx.endFrame()
+        }
+        XCTAssertTrue(same(remembering.bitmap, writing.bitmap))
+        XCTAssertNotEqual(remembering.bitmap[75, 45], remembering.bitmap[0, 0])
+        for ctx in [remembering, writing] { ctx.fill(whole, color: background) }
+        // Rows 5–14 in columns 8–23 and rows 40–49 in columns 64–79: 320 pixels written, not the
+        // box around both (3,240).
+        XCTAssertEqual(remembering.plainPixelsSkipped, 100 * 60 - 320)
+        XCTAssertTrue(same(remembering.bitmap, writing.bitmap))
+    }
+
     /// Random frames, each a background over all or part of the bitmap (a fill or a clear)
     /// and drawing over it (opaque and translucent rectangles, some of the background's own
-    /// colour, shapes, groups, masked fills), and at times pixels written from outside (then
-    /// forgotten): to the bit what a context that writes every pixel draws, frame after frame.
+    /// colour, shapes, groups, dissolves over the background, groups in groups, masked fills),
+    /// and at times pixels written from outside (then forgotten): to the bit what a context
+    /// that writes every pixel and composites its groups whole draws, frame after frame.
     func testRandomFramesDrawWhatFillingEveryPixelDraws() {
         let width = 97, height = 61
         let remembering = GraphicsContext(bitmap: Bitmap(width: width, height: height))
         let writing = GraphicsContext(bitmap: Bitmap(width: width, height: height))
         remembering.remembersPlainPixels = true
+        writing.compositesByTiles = false
         var random = SplitMix64(seed: 0x91A1_2055)
         func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
         func rect() -> IntRect {
@@ -63,7 +95,7 @@ final class PlainRowsTests: XCTestCase {
         }
         var differing: [Int] = []
         for frame in 0..<400 {
-            let ops = (0..<int(0..<6)).map { _ in (int(0..<7), rect(), colours[int(0..<colours.count)], rect()) }
+            let ops = (0..<int(0..<6)).map { _ in (int(0..<9), rect(), colours[int(0..<colours.count)], rect()) }
             let whole = int(0..<4) > 0
             let clip = whole ? IntRect(x: 0, y: 0, width: width, height: height) : rect()
             let clears = int(0..<4) == 0
@@ -95,6 +127,21 @@ final class PlainRowsTests: XCTestCase {
                         ctx.fill(box(r), color: colour)
                         ctx.restoreGState()
                     case 5: ctx.fill(box(r), color: background)
+                    case 6:
+                        // A scene dissolving in: its background under a shape, over the frame's.
+                        ctx.beginTransparencyLayer(alpha: 0.3)
+                        ctx.fill(box(clip), color: background)
+                        var ellipse = Path()
+                        ellipse.addEllipse(in: box(r).insetBy(dx: 0.6, dy: 0.2))
+                        ctx.fill(ellipse, color: colour)
+                        ctx.endTransparencyLayer()
+                    case 7:
+                        ctx.beginTransparencyLayer(alpha: 0.8)
+                        ctx.fill(box(r), color: colour)
+                        ctx.beginTransparencyLayer(alpha: 0.5)
+                        ctx.fill(box(second), color: colours[(kind + frame) % colours.count])
+                        ctx.endTransparencyLayer()
+                        ctx.endTransparencyLayer()
                     default:
                         ctx.saveGState()
                         ctx.clip(toDeviceRect: r)
@@ -114,6 +161,10 @@ final class PlainRowsTests: XCTestCase {
         XCTAssertEqual(differing, [], "frames that differ")
         XCTAssertEqual(writing.plainPixelsSkipped, 0)
         XCTAssertGreaterThan(remembering.plainPixelsSkipped, 400 * width * height / 4)
+    }
+
+    private func same(_ a: Bitmap, _ b: Bitmap) -> Bool {
+        (0..<a.height).allSatisfy { y in memcmp(a.row(y), b.row(y), a.width * 4) == 0 }
     }
 
     private func box(_ r: IntRect) -> Rect {
