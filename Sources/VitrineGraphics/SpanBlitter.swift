@@ -149,26 +149,29 @@ enum SpanBlitter {
     /// `length` pixels source-over one premultiplied colour.
     @inline(__always)
     static func blendConstant(
-        _ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32, avx2: Bool = PixelKernels.avx2
+        _ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32, avx2: Bool = PixelKernels.avx2,
+        avx512: Bool = PixelKernels.avx512
     ) {
         let inverse = 255 &- (color >> 24)
         if inverse == 0 { PixelFill.fill(p, color, count: length); return }
         if length >= 8 {
-            blendConstantWide(p, length, color, inverse, avx2: avx2)
+            blendConstantWide(p, length, color, inverse, avx2: avx2, avx512: avx512)
             return
         }
         for i in 0..<length { p[i] = color &+ PixelMath.scale(p[i], inverse) }
     }
 
-    /// The constant blend, eight pixels per step (the AVX2 kernel's when `avx2`).
+    /// The constant blend, eight pixels per step (the AVX2 kernel's when `avx2`, after the
+    /// AVX-512 kernel's sixteen at a time when `avx512`).
     static func blendConstantWide(
         _ p: UnsafeMutablePointer<UInt32>, _ length: Int, _ color: UInt32,
-        _ inverse: UInt32, avx2: Bool = PixelKernels.avx2
+        _ inverse: UInt32, avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512
     ) {
         let raw = UnsafeMutableRawPointer(p)
         let factor = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: inverse))
         let source = SIMD8<UInt32>(repeating: color)
-        var i = avx2 ? vitrine_blend_constant_avx2(p, length, color, inverse) : 0
+        var i = avx512 ? vitrine_blend_constant_avx512(p, length, color, inverse) : 0
+        if avx2 { i &+= vitrine_blend_constant_avx2(p + i, length &- i, color, inverse) }
         while i &+ 8 <= length {
             let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             raw.storeBytes(of: source &+ scaleWide(d, factor), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
@@ -214,17 +217,27 @@ enum SpanBlitter {
     /// Source-over of `count` source pixels scaled by `factor`, eight at a time; returns how
     /// many pixels it handled (a multiple of eight). A block of transparent pixels (most of a
     /// text layer's store) leaves the target as it is, and one of opaque pixels at full factor
-    /// (a photo) replaces it, without reading it. With `avx2`, the AVX2 kernel's. `consuming`
-    /// (the source must then be writable) leaves the pixels handled transparent once read.
+    /// (a photo) replaces it, without reading it. With `avx2`, the AVX2 kernel's (after the
+    /// AVX-512 kernel's sixteen at a time with `avx512`). `consuming` (the source must then be
+    /// writable) leaves the pixels handled transparent once read.
     @inline(__always)
     static func blendPixelsWide(
         _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int,
-        factor: UInt32, avx2: Bool = PixelKernels.avx2, consuming: Bool = false
+        factor: UInt32, avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512, consuming: Bool = false
     ) -> Int {
         if avx2 {
-            return consuming
-                ? vitrine_composite_pixels_avx2(d, UnsafeMutablePointer(mutating: s), count, factor)
-                : vitrine_blend_pixels_avx2(d, s, count, factor)
+            let source = UnsafeMutablePointer(mutating: s)
+            var i = 0
+            if avx512 {
+                i =
+                    consuming
+                    ? vitrine_composite_pixels_avx512(d, source, count, factor)
+                    : vitrine_blend_pixels_avx512(d, s, count, factor)
+            }
+            return i
+                &+ (consuming
+                    ? vitrine_composite_pixels_avx2(d + i, source + i, count &- i, factor)
+                    : vitrine_blend_pixels_avx2(d + i, s + i, count &- i, factor))
         }
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
@@ -288,13 +301,16 @@ enum SpanBlitter {
     /// a time: blocks the mask hides are skipped, blocks it shows whole take the unmasked path.
     /// The per-pixel factor is `PixelMath.mul255`'s, computed in 16-bit lanes, so the pixels are
     /// those of the scalar loop (a test compares). Returns how many it handled (a multiple of 8).
-    /// With `avx2`, the AVX2 kernel's.
+    /// With `avx2`, the AVX2 kernel's (after the AVX-512 kernel's with `avx512`).
     @inline(__always)
     static func blendPixelsMaskedWide(
         _ d: UnsafeMutablePointer<UInt32>, _ s: UnsafePointer<UInt32>, count: Int, factor: UInt32,
-        mask: UnsafePointer<UInt8>, avx2: Bool = PixelKernels.avx2
+        mask: UnsafePointer<UInt8>, avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512
     ) -> Int {
-        if avx2 { return vitrine_blend_pixels_masked_avx2(d, s, count, factor, mask) }
+        if avx2 {
+            let i = avx512 ? vitrine_blend_pixels_masked_avx512(d, s, count, factor, mask) : 0
+            return i &+ vitrine_blend_pixels_masked_avx2(d + i, s + i, count &- i, factor, mask + i)
+        }
         let dst = UnsafeMutableRawPointer(d), src = UnsafeRawPointer(s), bytes = UnsafeRawPointer(mask)
         let f = SIMD8<UInt32>(repeating: factor)
         var i = 0
@@ -323,12 +339,14 @@ enum SpanBlitter {
     @inline(__always)
     static func blendPixels(
         _ dst: UnsafeMutablePointer<UInt32>, x: Int, _ src: UnsafePointer<UInt32>, count: Int,
-        factor: UInt32, mask: UnsafePointer<UInt8>?, avx2: Bool = PixelKernels.avx2
+        factor: UInt32, mask: UnsafePointer<UInt8>?, avx2: Bool = PixelKernels.avx2,
+        avx512: Bool = PixelKernels.avx512
     ) {
         let d = dst + x
         if let mask {
             let m = mask + x
-            let done = blendPixelsMaskedWide(d, src, count: count, factor: factor, mask: m, avx2: avx2)
+            let done = blendPixelsMaskedWide(
+                d, src, count: count, factor: factor, mask: m, avx2: avx2, avx512: avx512)
             for i in done..<count {
                 let f = PixelMath.mul255(factor, UInt32(m[i]))
                 let s = src[i]
@@ -336,7 +354,7 @@ enum SpanBlitter {
                 d[i] = PixelMath.sourceOver(f == 255 ? s : PixelMath.scale(s, f), d[i])
             }
         } else {
-            let done = blendPixelsWide(d, src, count: count, factor: factor, avx2: avx2)
+            let done = blendPixelsWide(d, src, count: count, factor: factor, avx2: avx2, avx512: avx512)
             for i in done..<count {
                 let s = src[i]
                 if s != 0 { d[i] = PixelMath.sourceOver(factor == 255 ? s : PixelMath.scale(s, factor), d[i]) }
@@ -350,10 +368,10 @@ enum SpanBlitter {
     /// without a second pass over it.
     static func composite(
         _ dst: UnsafeMutablePointer<UInt32>, x: Int, consuming s: UnsafeMutablePointer<UInt32>, count: Int,
-        factor: UInt32, avx2: Bool = PixelKernels.avx2
+        factor: UInt32, avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512
     ) {
         let d = dst + x
-        let done = blendPixelsWide(d, s, count: count, factor: factor, avx2: avx2, consuming: true)
+        let done = blendPixelsWide(d, s, count: count, factor: factor, avx2: avx2, avx512: avx512, consuming: true)
         for i in done..<count {
             let p = s[i]
             guard p != 0 else { continue }
@@ -369,10 +387,10 @@ enum SpanBlitter {
     /// over pixels of the underlay's own colour (two scenes' common background, in a dissolve)
     /// it is left as it is: `u·f + u·(255 − f)`, each rounded, is `u` again (`x/255` is never a
     /// tie). The same pixels as the scalar tail, which a test compares. With `avx2`, the AVX2
-    /// kernel takes the blocks of eight.
+    /// kernel takes the blocks of eight (after the AVX-512 kernel's sixteen with `avx512`).
     static func composite(
         _ d: UnsafeMutablePointer<UInt32>, consuming s: UnsafeMutablePointer<UInt32>, count: Int, factor: UInt32,
-        over underlay: UInt32, avx2: Bool = PixelKernels.avx2
+        over underlay: UInt32, avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512
     ) {
         let dst = UnsafeMutableRawPointer(d), src = UnsafeMutableRawPointer(s)
         let f = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: factor))
@@ -381,7 +399,8 @@ enum SpanBlitter {
         let bare = SIMD8<UInt32>(repeating: scaledUnderlay)
         let bareInverse = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- (scaledUnderlay >> 24)))
         let opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
-        var i = avx2 ? vitrine_composite_over_avx2(d, s, count, factor, underlay, scaledUnderlay) : 0
+        var i = avx512 ? vitrine_composite_over_avx512(d, s, count, factor, underlay, scaledUnderlay) : 0
+        if avx2 { i &+= vitrine_composite_over_avx2(d + i, s + i, count &- i, factor, underlay, scaledUnderlay) }
         while i &+ 8 <= count {
             var sv = src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             if isZero(sv) {

@@ -73,46 +73,54 @@ final class CompositingTests: XCTestCase {
         }
     }
 
-    /// The versions of the wide loops this machine runs: the portable one, and the AVX2 kernels
-    /// where the processor has them.
-    static let kernelChoices = [false] + (PixelKernels.avx2Available ? [true] : [])
+    /// The versions of the wide loops this machine runs: the portable one, the AVX2 kernels where
+    /// the processor has them, and the AVX-512 kernels before them where it has those too.
+    static let kernelChoices: [(avx2: Bool, avx512: Bool)] =
+        [(false, false)] + (PixelKernels.avx2Available ? [(true, false)] : [])
+        + (PixelKernels.avx512Available ? [(true, true)] : [])
+
+    static func name(_ kernels: (avx2: Bool, avx512: Bool)) -> String {
+        kernels.avx512 ? "AVX-512" : kernels.avx2 ? "AVX2" : "portable"
+    }
 
     func testVectorBlendsMatchTheScalarFormula() {
-        // Pseudo-random premultiplied pixels, with blocks of eight that are all transparent
-        // and all opaque (which the 8-wide path skips or copies); the 8-wide paths must agree
-        // bit for bit with s + d·(255 − αs)/255 computed one pixel at a time.
+        // Pseudo-random premultiplied pixels, with blocks of sixteen that are all transparent
+        // and all opaque (which the wide paths skip or copy); the wide paths must agree bit for
+        // bit with s + d·(255 − αs)/255 computed one pixel at a time.
         var numbers = PixelNumbers(seed: 12345)
-        let n = 37
+        let n = 61
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         defer { dst.deallocate(); src.deallocate() }
-        for avx2 in Self.kernelChoices {
+        for (avx2, avx512) in Self.kernelChoices {
+            let kernels = Self.name((avx2, avx512))
             for factor: UInt32 in [255, 128, 7] {
                 var expected: [UInt32] = []
                 for i in 0..<n {
                     dst[i] = numbers.premultiplied(); src[i] = numbers.premultiplied()
-                    if i / 8 % 3 == 1 { src[i] = 0 }
-                    if i / 8 % 3 == 2 { src[i] |= 0xFF00_0000 }
+                    if i / 16 % 3 == 1 { src[i] = 0 }
+                    if i / 16 % 3 == 2 { src[i] |= 0xFF00_0000 }
                     let s = PixelMath.scale(src[i], factor)
                     expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
                 }
                 let blended = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
                 defer { blended.deallocate() }
                 blended.update(from: dst, count: n)
-                SpanBlitter.blendPixels(blended, x: 0, src, count: n, factor: factor, mask: nil, avx2: avx2)
-                XCTAssertEqual((0..<n).map { blended[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
+                SpanBlitter.blendPixels(
+                    blended, x: 0, src, count: n, factor: factor, mask: nil, avx2: avx2, avx512: avx512)
+                XCTAssertEqual((0..<n).map { blended[$0] }, expected, "factor \(factor), \(kernels)")
                 // A transparency layer's composite gives the same pixels and leaves its own clear.
-                SpanBlitter.composite(dst, x: 0, consuming: src, count: n, factor: factor, avx2: avx2)
-                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "composite, factor \(factor), AVX2 \(avx2)")
-                XCTAssertEqual((0..<n).filter { src[$0] != 0 }, [], "source left, factor \(factor), AVX2 \(avx2)")
+                SpanBlitter.composite(dst, x: 0, consuming: src, count: n, factor: factor, avx2: avx2, avx512: avx512)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "composite, factor \(factor), \(kernels)")
+                XCTAssertEqual((0..<n).filter { src[$0] != 0 }, [], "source left, factor \(factor), \(kernels)")
             }
             let c: UInt32 = 0xC010_2030  // alpha 192, channels below it
             var expected: [UInt32] = []
             for i in 0..<n {
                 dst[i] = numbers.premultiplied(); expected.append(c &+ PixelMath.scale(dst[i], 255 - (c >> 24)))
             }
-            SpanBlitter.blendConstant(dst, n, c, avx2: avx2)
-            XCTAssertEqual((0..<n).map { dst[$0] }, expected, "AVX2 \(avx2)")
+            SpanBlitter.blendConstant(dst, n, c, avx2: avx2, avx512: avx512)
+            XCTAssertEqual((0..<n).map { dst[$0] }, expected, kernels)
         }
     }
 
@@ -124,7 +132,7 @@ final class CompositingTests: XCTestCase {
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
         defer { dst.deallocate(); coverage.deallocate() }
-        for avx2 in Self.kernelChoices {
+        for (avx2, _) in Self.kernelChoices {
             for colour: UInt32 in [0xFF10_8040, 0x8040_2010, 0x0101_0000] {
                 var expected: [UInt32] = []
                 for i in 0..<n {
@@ -146,25 +154,30 @@ final class CompositingTests: XCTestCase {
     /// `sourceOver(scale(s, mul255(factor, m)), d)`.
     func testMaskedBlendMatchesTheScalarFormula() {
         var numbers = PixelNumbers(seed: 4242)
-        let n = 53
+        let n = 61
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
         defer { dst.deallocate(); src.deallocate(); mask.deallocate() }
-        for avx2 in Self.kernelChoices {
+        for (avx2, avx512) in Self.kernelChoices {
             for factor: UInt32 in [255, 200, 3] {
                 var expected: [UInt32] = []
                 for i in 0..<n {
                     dst[i] = numbers.premultiplied()
                     src[i] = numbers.premultiplied()
-                    let m: UInt32 = (0..<8).contains(i) ? 0 : (8..<16).contains(i) ? 255 : numbers.next() & 0xFF
+                    // Blocks the mask hides, shows whole and shows partly, eight and sixteen long.
+                    let m: UInt32 =
+                        (0..<8).contains(i) || (16..<32).contains(i)
+                        ? 0
+                        : (8..<16).contains(i) || (32..<48).contains(i) ? 255 : numbers.next() & 0xFF
                     mask[i] = UInt8(m)
                     let f = PixelMath.mul255(factor, m)
                     expected.append(
                         f == 0 ? dst[i] : PixelMath.sourceOver(f == 255 ? src[i] : PixelMath.scale(src[i], f), dst[i]))
                 }
-                SpanBlitter.blendPixels(dst, x: 0, src, count: n, factor: factor, mask: mask, avx2: avx2)
-                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
+                SpanBlitter.blendPixels(
+                    dst, x: 0, src, count: n, factor: factor, mask: mask, avx2: avx2, avx512: avx512)
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), \(Self.name((avx2, avx512)))")
             }
         }
     }
@@ -376,19 +389,19 @@ final class CompositingTests: XCTestCase {
 
     func testTheUnderlayBlendMatchesTheScalarFormula() {
         var numbers = PixelNumbers(seed: 777)
-        let n = 43
+        let n = 75
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         defer { dst.deallocate(); src.deallocate() }
         let underlay: UInt32 = 0xFF14_181D
-        for avx2 in Self.kernelChoices {
+        for (avx2, avx512) in Self.kernelChoices {
             for factor: UInt32 in [255, 200, 3] {
                 var expected: [UInt32] = []
                 for i in 0..<n {
-                    // Blocks of eight: drawn, then nothing drawn over the underlay's own colour (left
-                    // as it is), drawn over it, nothing drawn over other pixels with a few drawn,
-                    // drawn opaque (hiding the underlay).
-                    let block = i / 8
+                    // Blocks of sixteen (two of eight): drawn, then nothing drawn over the underlay's
+                    // own colour (left as it is), drawn over it, nothing drawn over other pixels with
+                    // a few drawn, drawn opaque (hiding the underlay).
+                    let block = i / 16
                     dst[i] = block == 1 || block == 2 || i % 3 == 0 ? underlay : numbers.premultiplied()
                     src[i] = block % 2 == 0 || (block == 3 && i % 5 == 0) ? numbers.premultiplied() : 0
                     if block == 4 { src[i] |= 0xFF00_0000 }
@@ -396,9 +409,11 @@ final class CompositingTests: XCTestCase {
                     let s = PixelMath.scale(over, factor)
                     expected.append(s &+ PixelMath.scale(dst[i], 255 - (s >> 24)))
                 }
-                SpanBlitter.composite(dst, consuming: src, count: n, factor: factor, over: underlay, avx2: avx2)
-                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), AVX2 \(avx2)")
-                XCTAssertEqual((0..<n).filter { src[$0] != 0 }, [], "source left, factor \(factor), AVX2 \(avx2)")
+                SpanBlitter.composite(
+                    dst, consuming: src, count: n, factor: factor, over: underlay, avx2: avx2, avx512: avx512)
+                let kernels = Self.name((avx2, avx512))
+                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "factor \(factor), \(kernels)")
+                XCTAssertEqual((0..<n).filter { src[$0] != 0 }, [], "source left, factor \(factor), \(kernels)")
             }
         }
         // What lets a block over the underlay's colour be skipped: an opaque colour blended
@@ -411,86 +426,82 @@ final class CompositingTests: XCTestCase {
         }
     }
 
-    /// The AVX2 kernels against the portable loops over many rows: random lengths, factors and
-    /// places (unaligned), blocks of eight transparent, opaque, equal to the underlay and mixed,
-    /// masks and coverage with hidden, whole and partial blocks. Every pixel must be the same.
+    /// The AVX2 kernels, and the AVX-512 kernels before them, against the portable loops over
+    /// many rows: random lengths, factors and places (unaligned), blocks of eight or sixteen
+    /// transparent, opaque, equal to the underlay and mixed, masks and coverage with hidden,
+    /// whole and partial blocks. Every pixel must be the same.
     func testTheAVX2KernelsGiveThePortableLoopsPixels() throws {
         guard PixelKernels.avx2Available else { throw XCTSkip("this processor has no AVX2") }
         var numbers = PixelNumbers(seed: 9001)
         let capacity = 200
         let src = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let before = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         let portable = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         let wide = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let consumed = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { src.deallocate(); portable.deallocate(); wide.deallocate(); mask.deallocate() }
+        defer {
+            for p in [src, before, portable, wide, consumed] { p.deallocate() }
+            mask.deallocate()
+        }
         let underlay: UInt32 = 0xFF20_3040
         var compared = 0
-        for round in 0..<400 {
+        for round in 0..<600 {
             let offset = Int(numbers.next() % 8), count = Int(numbers.next() % 150)
             let factors: [UInt32] = [255, 0, 1, 128, 254]
             let factor = round % 2 == 0 ? factors[round / 2 % factors.count] : numbers.next() & 0xFF
+            let block = round % 3 == 0 ? 16 : 8
             for i in 0..<capacity {
-                let kind = (i / 8 + round) % 5
+                let kind = (i / block + round) % 5
                 src[i] = kind == 0 ? 0 : numbers.premultiplied()
                 if kind == 1 { src[i] |= 0xFF00_0000 }
-                portable[i] = kind == 2 || numbers.next() % 4 == 0 ? underlay : numbers.premultiplied()
-                wide[i] = portable[i]
-                let m = (i / 8 + round) % 4
+                before[i] = kind == 2 || numbers.next() % 4 == 0 ? underlay : numbers.premultiplied()
+                let m = (i / block + round) % 4
                 mask[i] = m == 0 ? 0 : m == 1 ? 255 : UInt8(truncatingIfNeeded: numbers.next())
             }
-            let s = UnsafePointer(src + offset), p = portable + offset, w = wide + offset
-            switch round % 5 {
-            case 0:
-                SpanBlitter.blendPixels(p, x: 0, s, count: count, factor: factor, mask: nil, avx2: false)
-                SpanBlitter.blendPixels(w, x: 0, s, count: count, factor: factor, mask: nil, avx2: true)
-            case 1:
-                let m = UnsafePointer(mask + offset)
-                SpanBlitter.blendPixels(p, x: 0, s, count: count, factor: factor, mask: m, avx2: false)
-                SpanBlitter.blendPixels(w, x: 0, s, count: count, factor: factor, mask: m, avx2: true)
-            case 2:
-                // Each consumes a copy of the source; both copies must be left clear.
-                let copies = (
-                    UnsafeMutablePointer<UInt32>.allocate(capacity: capacity),
-                    UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-                )
-                defer { copies.0.deallocate(); copies.1.deallocate() }
-                copies.0.update(from: src, count: capacity)
-                copies.1.update(from: src, count: capacity)
-                if round % 10 == 2 {
+            let colour = numbers.premultiplied(), operation = round % 6
+            // The row drawn with one choice of kernels into `d` (a copy of `before`); a composite
+            // consumes a copy of the source, which must be left clear where it was read.
+            func draw(into d: UnsafeMutablePointer<UInt32>, _ avx2: Bool, _ avx512: Bool) -> Bool {
+                d.update(from: before, count: capacity)
+                consumed.update(from: src, count: capacity)
+                let s = UnsafePointer(src + offset), p = d + offset, m = UnsafePointer(mask + offset)
+                switch operation {
+                case 0:
+                    SpanBlitter.blendPixels(
+                        p, x: 0, s, count: count, factor: factor, mask: nil, avx2: avx2, avx512: avx512)
+                case 1:
+                    SpanBlitter.blendPixels(
+                        p, x: 0, s, count: count, factor: factor, mask: m, avx2: avx2, avx512: avx512)
+                case 2:
                     SpanBlitter.composite(
-                        p, consuming: copies.0 + offset, count: count, factor: factor, over: underlay, avx2: false)
+                        p, consuming: consumed + offset, count: count, factor: factor, over: underlay, avx2: avx2,
+                        avx512: avx512)
+                case 3:
                     SpanBlitter.composite(
-                        w, consuming: copies.1 + offset, count: count, factor: factor, over: underlay, avx2: true)
-                } else {
-                    SpanBlitter.composite(
-                        p, x: 0, consuming: copies.0 + offset, count: count, factor: factor, avx2: false)
-                    SpanBlitter.composite(
-                        w, x: 0, consuming: copies.1 + offset, count: count, factor: factor, avx2: true)
+                        p, x: 0, consuming: consumed + offset, count: count, factor: factor, avx2: avx2,
+                        avx512: avx512)
+                case 4: SpanBlitter.blendSolid(p, coverage: m, count: count, color: colour, avx2: avx2)
+                default: SpanBlitter.blendConstant(p, count, colour, avx2: avx2, avx512: avx512)
                 }
-                for i in 0..<capacity {
-                    let left = i >= offset && i < offset + count ? 0 : src[i]
-                    if copies.0[i] != left || copies.1[i] != left {
-                        XCTFail("round \(round), source pixel \(i): \(copies.0[i]), \(copies.1[i]) left, not \(left)")
-                        return
-                    }
+                guard operation == 2 || operation == 3 else { return true }
+                return (0..<capacity).allSatisfy { i in consumed[i] == (i >= offset && i < offset + count ? 0 : src[i])
                 }
-            case 3:
-                let colour = numbers.premultiplied(), m = UnsafePointer(mask + offset)
-                SpanBlitter.blendSolid(p, coverage: m, count: count, color: colour, avx2: false)
-                SpanBlitter.blendSolid(w, coverage: m, count: count, color: colour, avx2: true)
-            default:
-                let colour = numbers.premultiplied()
-                SpanBlitter.blendConstant(p, count, colour, avx2: false)
-                SpanBlitter.blendConstant(w, count, colour, avx2: true)
             }
-            for i in 0..<capacity where portable[i] != wide[i] {
-                XCTFail(
-                    "round \(round), pixel \(i): \(String(wide[i], radix: 16)) vs \(String(portable[i], radix: 16))")
-                return
+            XCTAssertTrue(draw(into: portable, false, false), "round \(round): source left")
+            for (avx2, avx512) in Self.kernelChoices.dropFirst() {
+                let kernels = Self.name((avx2, avx512))
+                XCTAssertTrue(draw(into: wide, avx2, avx512), "round \(round), \(kernels): source left")
+                for i in 0..<capacity where portable[i] != wide[i] {
+                    XCTFail(
+                        "round \(round), \(kernels), pixel \(i): \(String(wide[i], radix: 16)) vs "
+                            + String(portable[i], radix: 16))
+                    return
+                }
+                compared += count
             }
-            compared += count
         }
-        XCTAssertGreaterThan(compared, 20_000)
+        XCTAssertGreaterThan(compared, 40_000)
     }
 
     func testLayerBuffersAreReusedAndLeftTransparent() {

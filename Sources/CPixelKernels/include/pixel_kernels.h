@@ -54,4 +54,16 @@ long vitrine_bilinear_run_avx2(
     const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
     uint32_t *out);
 
+/// 1 when the AVX-512 kernels below may run (x86-64 with AVX-512F and AVX-512BW), else 0.
+/// They compute the pixels of the AVX2 kernels of the same names sixteen at a time and return
+/// how many they handled (a multiple of sixteen): the AVX2 kernel and the Swift loop finish.
+int vitrine_pixels_have_avx512(void);
+long vitrine_blend_pixels_avx512(uint32_t *dst, const uint32_t *src, long count, uint32_t factor);
+long vitrine_blend_pixels_masked_avx512(
+    uint32_t *dst, const uint32_t *src, long count, uint32_t factor, const uint8_t *mask);
+long vitrine_composite_pixels_avx512(uint32_t *dst, uint32_t *src, long count, uint32_t factor);
+long vitrine_composite_over_avx512(
+    uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay);
+long vitrine_blend_constant_avx512(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
+
 #endif
