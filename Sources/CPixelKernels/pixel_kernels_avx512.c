@@ -1,4 +1,4 @@
-// AVX-512 versions of the blend and composite kernels of pixel_kernels.c: the same pixels,
+// AVX-512 versions of the row blends and composites of pixel_kernels.c: the same pixels,
 // sixteen at a time (AVX-512F for the 32-bit lanes and masks, AVX-512BW for the 16-bit
 // multiplies). Each handles whole blocks of sixteen and returns how many pixels it handled;
 // the AVX2 kernel and then the Swift loop finish the rest.
@@ -127,6 +127,17 @@ AVX512 long vitrine_composite_over_avx512(
     return i;
 }
 
+AVX512 long vitrine_blend_solid_avx512(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) {
+    const __m512i source = _mm512_set1_epi32((int)color);
+    long i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m128i sixteen = _mm_loadu_si128((const __m128i *)(coverage + i));
+        if (_mm_testz_si128(sixteen, sixteen)) continue;
+        source_over16(scale16(source, lanes16(_mm512_cvtepu8_epi32(sixteen))), dst + i);
+    }
+    return i;
+}
+
 AVX512 long vitrine_blend_constant_avx512(uint32_t *dst, long count, uint32_t color, uint32_t inverse) {
     const __m512i factor16 = _mm512_set1_epi16((short)inverse);
     const __m512i source = _mm512_set1_epi32((int)color);
@@ -149,6 +160,7 @@ long vitrine_composite_over_avx512(
     uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay) {
     return 0;
 }
+long vitrine_blend_solid_avx512(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color) { return 0; }
 long vitrine_blend_constant_avx512(uint32_t *dst, long count, uint32_t color, uint32_t inverse) { return 0; }
 
 #endif

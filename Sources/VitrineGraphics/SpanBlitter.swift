@@ -272,14 +272,15 @@ enum SpanBlitter {
     /// (an alpha mask's row, such as a shadow's): eight pixels per step, runs of eight zero
     /// bytes skipped with one load. The same pixels as `sourceOver(scale(color, c), d)` per
     /// pixel, which the tail uses and a test compares. With `avx2`, the AVX2 kernel takes the
-    /// blocks of eight.
+    /// blocks of eight (after the AVX-512 kernel's sixteen with `avx512`).
     static func blendSolid(
         _ d: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int, color: UInt32,
-        avx2: Bool = PixelKernels.avx2
+        avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512
     ) {
         let dst = UnsafeMutableRawPointer(d), bytes = UnsafeRawPointer(coverage)
         let source = SIMD8<UInt32>(repeating: color)
-        var i = avx2 ? vitrine_blend_solid_avx2(d, coverage, count, color) : 0
+        var i = avx512 ? vitrine_blend_solid_avx512(d, coverage, count, color) : 0
+        if avx2 { i &+= vitrine_blend_solid_avx2(d + i, coverage + i, count &- i, color) }
         while i &+ 8 <= count {
             let eight = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             if eight != 0 {

@@ -132,19 +132,21 @@ final class CompositingTests: XCTestCase {
         let dst = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
         defer { dst.deallocate(); coverage.deallocate() }
-        for (avx2, _) in Self.kernelChoices {
+        for (avx2, avx512) in Self.kernelChoices {
             for colour: UInt32 in [0xFF10_8040, 0x8040_2010, 0x0101_0000] {
                 var expected: [UInt32] = []
                 for i in 0..<n {
                     dst[i] = numbers.premultiplied()
                     // Runs of zeros (skipped whole), full and partial coverage.
-                    let c = (8..<24).contains(i) ? 0 : i % 5 == 0 ? 255 : numbers.next() & 0xFF
+                    let c = (8..<32).contains(i) ? 0 : i % 5 == 0 ? 255 : numbers.next() & 0xFF
                     coverage[i] = UInt8(c)
                     expected.append(
                         c == 0 ? dst[i] : PixelMath.sourceOver(PixelMath.scale(colour, c), dst[i]))
                 }
-                SpanBlitter.blendSolid(dst, coverage: coverage, count: n, color: colour, avx2: avx2)
-                XCTAssertEqual((0..<n).map { dst[$0] }, expected, "colour \(String(colour, radix: 16)), AVX2 \(avx2)")
+                SpanBlitter.blendSolid(dst, coverage: coverage, count: n, color: colour, avx2: avx2, avx512: avx512)
+                XCTAssertEqual(
+                    (0..<n).map { dst[$0] }, expected,
+                    "colour \(String(colour, radix: 16)), \(Self.name((avx2, avx512)))")
             }
         }
     }
@@ -481,7 +483,8 @@ final class CompositingTests: XCTestCase {
                     SpanBlitter.composite(
                         p, x: 0, consuming: consumed + offset, count: count, factor: factor, avx2: avx2,
                         avx512: avx512)
-                case 4: SpanBlitter.blendSolid(p, coverage: m, count: count, color: colour, avx2: avx2)
+                case 4:
+                    SpanBlitter.blendSolid(p, coverage: m, count: count, color: colour, avx2: avx2, avx512: avx512)
                 default: SpanBlitter.blendConstant(p, count, colour, avx2: avx2, avx512: avx512)
                 }
                 guard operation == 2 || operation == 3 else { return true }

@@ -64,6 +64,7 @@ long vitrine_blend_pixels_masked_avx512(
 long vitrine_composite_pixels_avx512(uint32_t *dst, uint32_t *src, long count, uint32_t factor);
 long vitrine_composite_over_avx512(
     uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay);
+long vitrine_blend_solid_avx512(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color);
 long vitrine_blend_constant_avx512(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
 
 #endif
