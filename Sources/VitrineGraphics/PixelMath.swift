@@ -133,19 +133,25 @@ enum PixelMath {
     /// `(u, v)`, every one with its texel to the right and below inside the image (the
     /// samplers check a run's first and last position; stepping is linear): when `lanes` (the
     /// image under 32,768 pixels a side, so positions and texel offsets fit 32-bit lanes;
-    /// wrapping steps land on the right values there), eight at a time by the AVX2 kernel where
-    /// it runs (`PixelKernels`), four at a time with `bilinear4`, then one at a time: the same
-    /// values every way.
+    /// wrapping steps land on the right values there), sixteen at a time by the AVX-512 kernel
+    /// and eight at a time by the AVX2 kernel where they run (`PixelKernels`), four at a time
+    /// with `bilinear4`, then one at a time: the same values every way.
     @inline(__always)
     static func bilinearRun(
         _ pixels: UnsafePointer<UInt32>, _ width: Int, u: Int, v: Int, du: Int, dv: Int, count: Int, lanes: Bool,
-        into out: UnsafeMutablePointer<UInt32>, avx2: Bool = PixelKernels.avx2
+        into out: UnsafeMutablePointer<UInt32>, avx2: Bool = PixelKernels.avx2, avx512: Bool = PixelKernels.avx512
     ) {
         var k = 0
         if count >= 8 && lanes && avx2 {
-            k = vitrine_bilinear_run_avx2(
-                pixels, width, Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v),
-                Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), count, out)
+            if count >= 16 && avx512 {
+                k = vitrine_bilinear_run_avx512(
+                    pixels, width, Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v),
+                    Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), count, out)
+            }
+            // From the k-th position on (in 32-bit lanes, as the kernels step).
+            k &+= vitrine_bilinear_run_avx2(
+                pixels, width, Int32(truncatingIfNeeded: u &+ du &* k), Int32(truncatingIfNeeded: v &+ dv &* k),
+                Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), count &- k, out + k)
         }
         if count &- k >= 4 && lanes {
             let steps = SIMD4<Int32>(0, 1, 2, 3) &+ Int32(truncatingIfNeeded: k)

@@ -101,7 +101,8 @@ final class ProjectionTests: XCTestCase {
         }
     }
 
-    /// A run of samples from the AVX2 kernel (eight at a time) is the one-pixel filter's at
+    /// A run of samples from the AVX2 kernel (eight at a time), and from the AVX-512 kernel
+    /// before it (sixteen at a time) where the processor has it, is the one-pixel filter's at
     /// every stepped place, as the portable run is: runs of 8 to 45 samples between random
     /// places inside a small image, stepping either way along both axes.
     func testTheEightWideKernelEqualsTheOnePixelFilter() throws {
@@ -112,11 +113,14 @@ final class ProjectionTests: XCTestCase {
         for i in stride(from: 0, to: texels.count, by: 5) { texels[i] = 0 }
         for i in stride(from: 2, to: texels.count, by: 9) { texels[i] |= 0xFF00_0000 }
         let kernel = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+        let widest = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
         let portable = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
         defer {
             kernel.deallocate()
+            widest.deallocate()
             portable.deallocate()
         }
+        let avx512 = PixelKernels.avx512Available
         texels.withUnsafeBufferPointer { buffer in
             let pixels = buffer.baseAddress!
             for _ in 0..<3_000 {
@@ -127,7 +131,11 @@ final class ProjectionTests: XCTestCase {
                 let v1 = Int.random(in: 0..<((height - 1) << 16), using: &random)
                 let du = (u1 - u0) / (count - 1), dv = (v1 - v0) / (count - 1)
                 PixelMath.bilinearRun(
-                    pixels, width, u: u0, v: v0, du: du, dv: dv, count: count, lanes: true, into: kernel, avx2: true)
+                    pixels, width, u: u0, v: v0, du: du, dv: dv, count: count, lanes: true, into: kernel, avx2: true,
+                    avx512: false)
+                PixelMath.bilinearRun(
+                    pixels, width, u: u0, v: v0, du: du, dv: dv, count: count, lanes: true, into: widest, avx2: true,
+                    avx512: avx512)
                 PixelMath.bilinearRun(
                     pixels, width, u: u0, v: v0, du: du, dv: dv, count: count, lanes: true, into: portable, avx2: false)
                 for k in 0..<count {
@@ -135,6 +143,7 @@ final class ProjectionTests: XCTestCase {
                     let expected = PixelMath.bilinear(
                         pixels + (v >> 16) * width + (u >> 16), width, UInt16((u >> 8) & 0xFF), UInt16((v >> 8) & 0xFF))
                     XCTAssertEqual(kernel[k], expected, "sample \(k) of \(count) at \(u), \(v)")
+                    XCTAssertEqual(widest[k], expected, "AVX-512: sample \(k) of \(count) at \(u), \(v)")
                     XCTAssertEqual(portable[k], expected, "sample \(k) of \(count) at \(u), \(v)")
                 }
             }

@@ -66,5 +66,8 @@ long vitrine_composite_over_avx512(
     uint32_t *dst, uint32_t *src, long count, uint32_t factor, uint32_t underlay, uint32_t scaled_underlay);
 long vitrine_blend_solid_avx512(uint32_t *dst, const uint8_t *coverage, long count, uint32_t color);
 long vitrine_blend_constant_avx512(uint32_t *dst, long count, uint32_t color, uint32_t inverse);
+long vitrine_bilinear_run_avx512(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
+    uint32_t *out);
 
 #endif
