@@ -47,7 +47,8 @@ public final class GraphicsContext {
     /// The part of `target` drawn since it became the target (what a layer must composite).
     var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
     /// How many transparency layers took their first fill as an underlay, and how many pixels
-    /// transparency layers composited (for tests).
+    /// the regions transparency layers composited held (tiles skipped in them included; for
+    /// tests).
     var underlayCount = 0, compositedPixelCount = 0
 
     /// An opaque colour that filled all of `rect` (the clip box then) in the target, and the

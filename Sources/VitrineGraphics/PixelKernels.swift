@@ -9,8 +9,8 @@ import CPixelKernels
 /// Which versions of the widest pixel loops run: `SpanBlitter`'s Swift loops work on eight
 /// pixels as two 128-bit halves in the portable build (SSE2, any x86-64; NEON on arm64); on an
 /// x86-64 processor with AVX2 the same loops run as 256-bit kernels (`CPixelKernels`), and the
-/// blends and composites of whole rows as 512-bit ones where it also has AVX-512 (F and BW),
-/// chosen here once. Every version gives the same pixels (tests compare them with each other
+/// blends and composites of whole rows and the bilinear runs as 512-bit ones where it also has
+/// AVX-512 (F and BW), chosen here once. Every version gives the same pixels (tests compare them with each other
 /// and with the scalar formula).
 ///
 /// `VITRINE_PIXEL_KERNELS=portable` in the environment keeps the Swift loops and `avx2` the
