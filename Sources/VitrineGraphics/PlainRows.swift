@@ -125,9 +125,9 @@ final class PlainRows {
             } else if wholeRows {
                 pixels[y] = pixel
                 tiles[y] = 0
-            } else if vitrine_bits_load(tiles + y) & touched != touched {
+            } else {
                 // Another colour lies outside the region: only a whole row starts over.
-                vitrine_bits_set(tiles + y, touched)
+                drawn(row: y, tiles: touched)
             }
         }
     }
