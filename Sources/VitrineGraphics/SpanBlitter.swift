@@ -214,6 +214,22 @@ enum SpanBlitter {
         return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | (unsafeBitCast(ag, to: SIMD8<UInt32>.self) &<< 8)
     }
 
+    /// Eight pixels scaled channel by channel with `scaleWide`'s rounding, red and blue by the
+    /// 16-bit lanes of `redBlue`, alpha and green by those of `alphaGreen` (each pixel's pair
+    /// of lanes: blue or green low, red or alpha high).
+    @inline(__always)
+    static func scaleWide(
+        _ p: SIMD8<UInt32>, redBlue: SIMD16<UInt16>, alphaGreen: SIMD16<UInt16>
+    ) -> SIMD8<UInt32> {
+        let lowBytes = SIMD8<UInt32>(repeating: 0x00FF_00FF)
+        let bias = SIMD16<UInt16>(repeating: 128)
+        var rb = unsafeBitCast(p & lowBytes, to: SIMD16<UInt16>.self) &* redBlue &+ bias
+        rb = (rb &+ (rb &>> 8)) &>> 8
+        var ag = unsafeBitCast((p &>> 8) & lowBytes, to: SIMD16<UInt16>.self) &* alphaGreen &+ bias
+        ag = (ag &+ (ag &>> 8)) &>> 8
+        return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | (unsafeBitCast(ag, to: SIMD8<UInt32>.self) &<< 8)
+    }
+
     /// Source-over of `count` source pixels scaled by `factor`, eight at a time; returns how
     /// many pixels it handled (a multiple of eight). A block of transparent pixels (most of a
     /// text layer's store) leaves the target as it is, and one of opaque pixels at full factor

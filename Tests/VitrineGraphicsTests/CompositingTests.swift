@@ -124,6 +124,32 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// A replicator's instance colour multiplies each channel of its copy's pixels: eight at a
+    /// time, then one by one, every pixel is `(v·f + 128 + (v·f + 128) >> 8) >> 8` of each
+    /// colour channel and keeps its alpha (tints of white, black and between; lengths off the
+    /// eight-pixel step).
+    func testATintMultipliesEveryChannelAsTheScalarFormula() {
+        var numbers = PixelNumbers(seed: 4242)
+        @inline(__always) func times(_ v: UInt32, _ f: UInt32) -> UInt32 {
+            let x = v * f + 128
+            return (x + (x >> 8)) >> 8
+        }
+        for tint: UInt32 in [0xFF00_0000, 0xFFE0_7F10, 0x80FF_FF00, 0xFF01_FEFF] {
+            for n in [0, 5, 8, 29, 64] {
+                let pixels = (0..<n).map { i in i % 7 == 3 ? 0 : numbers.premultiplied() }
+                let expected = pixels.map { p in
+                    p & 0xFF00_0000 | times((p >> 16) & 0xFF, (tint >> 16) & 0xFF) << 16
+                        | times((p >> 8) & 0xFF, (tint >> 8) & 0xFF) << 8 | times(p & 0xFF, tint & 0xFF)
+                }
+                var multiplied = pixels
+                multiplied.withUnsafeMutableBufferPointer {
+                    if let base = $0.baseAddress { GraphicsContext.multiply(base, count: n, by: tint) }
+                }
+                XCTAssertEqual(multiplied, expected, "tint \(String(tint, radix: 16)), \(n) pixels")
+            }
+        }
+    }
+
     /// A colour through per-pixel coverage (a shadow's mask): the 8-wide path, its skipping of
     /// zero runs and its scalar tail give `sourceOver(scale(colour, c), d)` for every pixel.
     func testCoverageBlendMatchesTheScalarFormula() {
