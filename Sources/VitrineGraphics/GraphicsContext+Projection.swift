@@ -167,10 +167,15 @@ struct ProjectiveImageSampler {
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let pixels = image.pixels, width = image.width, maxX = image.width - 1, maxY = image.height - 1
         let cy = Double(y) + 0.5
+        let avx2 = PixelKernels.avx2, avx512 = PixelKernels.avx512
         var i = 0
+        // The position where the last chunk ended, where the next one begins.
+        var carried: (u: Int, v: Int)? = nil
         while i < count {
             let n = min(Self.chunk, count - i)
-            guard let a = position(Double(x + i) + 0.5, cy), let b = position(Double(x + i + n) + 0.5, cy) else {
+            let start = i == 0 ? position(Double(x) + 0.5, cy) : carried
+            carried = position(Double(x + i + n) + 0.5, cy)
+            guard let a = start, let b = carried else {
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.
                 for k in i..<(i + n) {
                     out[k] =
@@ -182,7 +187,9 @@ struct ProjectiveImageSampler {
                 continue
             }
             var u = a.u, v = a.v
-            let du = (b.u - a.u) / n, dv = (b.v - a.v) / n
+            // A whole chunk divides by a constant, which compiles to shifts (the same quotient).
+            let du = n == Self.chunk ? (b.u - a.u) / Self.chunk : (b.u - a.u) / n
+            let dv = n == Self.chunk ? (b.v - a.v) / Self.chunk : (b.v - a.v) / n
             // The texels three chunks past this one, both rows: a row of the image seen at a slant
             // begins a new cache line every few pixels, and the hardware prefetcher only follows
             // straight runs.
@@ -196,7 +203,8 @@ struct ProjectiveImageSampler {
             let lastU = u &+ du &* (n - 1), lastV = v &+ dv &* (n - 1)
             if min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
                 PixelMath.bilinearRun(
-                    pixels, width, u: u, v: v, du: du, dv: dv, count: n, lanes: fitsInLanes, into: out + i)
+                    pixels, width, u: u, v: v, du: du, dv: dv, count: n, lanes: fitsInLanes, into: out + i,
+                    avx2: avx2, avx512: avx512)
             } else {
                 for k in i..<(i + n) {
                     out[k] = PixelMath.bilinearClamped(pixels, width, maxX: maxX, maxY: maxY, u: u, v: v)
