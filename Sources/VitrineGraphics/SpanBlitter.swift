@@ -205,18 +205,12 @@ enum SpanBlitter {
     /// SSE2 and NEON.
     @inline(__always)
     static func scaleWide(_ p: SIMD8<UInt32>, _ factor: SIMD16<UInt16>) -> SIMD8<UInt32> {
-        let lowBytes = SIMD8<UInt32>(repeating: 0x00FF_00FF)
-        let bias = SIMD16<UInt16>(repeating: 128)
-        var rb = unsafeBitCast(p & lowBytes, to: SIMD16<UInt16>.self) &* factor &+ bias
-        rb = (rb &+ (rb &>> 8)) &>> 8
-        var ag = unsafeBitCast((p &>> 8) & lowBytes, to: SIMD16<UInt16>.self) &* factor &+ bias
-        ag = (ag &+ (ag &>> 8)) &>> 8
-        return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | (unsafeBitCast(ag, to: SIMD8<UInt32>.self) &<< 8)
+        scaleWide(p, redBlue: factor, alphaGreen: factor)
     }
 
-    /// Eight pixels scaled channel by channel with `scaleWide`'s rounding, red and blue by the
-    /// 16-bit lanes of `redBlue`, alpha and green by those of `alphaGreen` (each pixel's pair
-    /// of lanes: blue or green low, red or alpha high).
+    /// Eight pixels scaled as `scaleWide(_:_:)` scales them, with red and blue by the 16-bit
+    /// lanes of `redBlue` and alpha and green by those of `alphaGreen` (each pixel's pair of
+    /// lanes: blue or green low, red or alpha high): a tint, one factor per channel.
     @inline(__always)
     static func scaleWide(
         _ p: SIMD8<UInt32>, redBlue: SIMD16<UInt16>, alphaGreen: SIMD16<UInt16>
