@@ -125,9 +125,9 @@ extension GraphicsContext {
     static func multiply(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, by factors: UInt32) {
         let r = (factors >> 16) & 0xFF, g = (factors >> 8) & 0xFF, b = factors & 0xFF
         guard r != 255 || g != 255 || b != 255 else { return }
-        // Eight pixels at a time, each channel scaled by its factor with the rounding of the
-        // loop below (alpha by 255, which keeps it): a replicator's tinted copies are whole
-        // groups, multiplied pixel by pixel before they are composited.
+        // Eight pixels at a time, each channel scaled by its factor with `PixelMath.mul255`'s
+        // rounding (alpha by 255, which keeps it), then the rest one by one: a replicator's
+        // tinted copies are whole groups, multiplied before they are composited.
         let redBlue = SIMD8<UInt32>(repeating: r << 16 | b), alphaGreen = SIMD8<UInt32>(repeating: 255 << 16 | g)
         let redBlueFactors = unsafeBitCast(redBlue, to: SIMD16<UInt16>.self)
         let alphaGreenFactors = unsafeBitCast(alphaGreen, to: SIMD16<UInt16>.self)
@@ -140,17 +140,11 @@ extension GraphicsContext {
                 toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
             i &+= 8
         }
-        @inline(__always) func times(_ v: UInt32, _ f: UInt32) -> UInt32 {
-            let x = v * f + 128
-            return (x + (x >> 8)) >> 8
-        }
         while i < count {
             let p = pixels[i]
-            if p != 0 {
-                pixels[i] =
-                    p & 0xFF00_0000 | times((p >> 16) & 0xFF, r) << 16 | times((p >> 8) & 0xFF, g) << 8
-                    | times(p & 0xFF, b)
-            }
+            pixels[i] =
+                p & 0xFF00_0000 | PixelMath.mul255((p >> 16) & 0xFF, r) << 16
+                | PixelMath.mul255((p >> 8) & 0xFF, g) << 8 | PixelMath.mul255(p & 0xFF, b)
             i &+= 1
         }
     }

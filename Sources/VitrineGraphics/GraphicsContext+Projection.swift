@@ -169,13 +169,13 @@ struct ProjectiveImageSampler {
         let cy = Double(y) + 0.5
         let avx2 = PixelKernels.avx2, avx512 = PixelKernels.avx512
         var i = 0
-        // The position where the last chunk ended, where the next one begins.
-        var carried: (u: Int, v: Int)? = nil
+        // Where the next chunk begins: where the last one ended.
+        var next = position(Double(x) + 0.5, cy)
         while i < count {
             let n = min(Self.chunk, count - i)
-            let start = i == 0 ? position(Double(x) + 0.5, cy) : carried
-            carried = position(Double(x + i + n) + 0.5, cy)
-            guard let a = start, let b = carried else {
+            let start = next
+            next = position(Double(x + i + n) + 0.5, cy)
+            guard let a = start, let b = next else {
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.
                 for k in i..<(i + n) {
                     out[k] =
