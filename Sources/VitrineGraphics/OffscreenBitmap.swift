@@ -1,3 +1,4 @@
+import CMemory
 import Glibc
 
 /// Premultiplied pixels covering a device-space rectangle (`bounds`), for a transparency layer
@@ -5,8 +6,13 @@ import Glibc
 /// whole target.
 ///
 /// The storage is allocated once for a capacity (a pool size class) and reshaped to any bounds
-/// that fit. It is zeroed lazily by the system (`calloc`), so capacity never written does not
-/// become resident; while pooled, every pixel of the capacity is transparent.
+/// that fit. It is zeroed lazily by the system (`calloc`), so capacity no bounds reach does not
+/// become resident; while pooled, every pixel of the capacity is transparent. The pixels bounds
+/// reach for the first time are made resident for writing at once (`populated`): a level's
+/// pixels are read before they are written (blending onto them, a composite consuming them),
+/// and a page first read then written costs two faults and, while band threads run, an
+/// interrupt to every core to flush the first mapping (a fade's first frame at 4K spent a
+/// quarter of its time so).
 final class OffscreenBitmap {
     /// The device pixels stored; rows are `bounds.width` pixels apart.
     private(set) var bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -16,6 +22,8 @@ final class OffscreenBitmap {
     let capacity: Int
     /// The pool frame in which the bitmap was last handed out (for trimming).
     var lastUse = 0
+    /// How many pixels from the start of the storage some bounds reached (and were populated).
+    private var populated = 0
 
     /// Transparent storage for bounds of up to `capacity` pixels.
     init(capacity: Int) {
@@ -30,6 +38,11 @@ final class OffscreenBitmap {
     func reshape(to bounds: IntRect) {
         precondition(bounds.area <= capacity, "offscreen bounds exceed the pooled capacity")
         self.bounds = bounds.isEmpty ? IntRect(x: bounds.x, y: bounds.y, width: 0, height: 0) : bounds
+        let used = self.bounds.area
+        if used > populated {
+            _ = vitrine_populate_for_writing(pixels + populated, pixels + used)
+            populated = used
+        }
     }
 
     /// Where drawing into this bitmap goes.

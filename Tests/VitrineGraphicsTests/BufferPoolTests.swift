@@ -1,6 +1,10 @@
 import XCTest
 @testable import VitrineGraphics
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Offscreen buffers sized to the clip box, reused across frames, released when idle; and the
 /// pixels of layers and masks drawn through them at an offset from the device origin.
 final class BufferPoolTests: XCTestCase {
@@ -233,4 +237,46 @@ final class BufferPoolTests: XCTestCase {
         held.removeAll()
         return pool
     }
+
+    #if os(Linux)
+        /// A level's pixels are read before they are written (blending onto them, a composite
+        /// consuming them). Pages a bitmap's bounds reach for the first time are made writable as
+        /// it is handed out, so that reading and then writing them costs no page fault at all
+        /// (lazily zeroed pages first read would fault twice, and the second fault interrupts
+        /// every core the process runs on); capacity beyond the bounds stays untouched.
+        func testPixelsBoundsReachAreWritableBeforeTheyAreRead() {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE))) / 4
+            let capacity = 1 << 20  // 4 MB: a mapping of its own, nothing resident yet
+            let bitmap = OffscreenBitmap(capacity: capacity)
+            let bounds = IntRect(x: 40, y: 30, width: 512, height: 256)
+            bitmap.reshape(to: bounds)
+            let before = pageFaults()
+            let pixels = bitmap.pixels
+            var sum: UInt32 = 0
+            for i in 0..<bounds.area { sum |= pixels[i] }
+            for i in stride(from: 0, to: bounds.area, by: 16) { pixels[i] = sum }
+            let faults = pageFaults() - before
+            // Lazily, each page would fault twice (256 and more); populated, only the pages of the
+            // loops' own code and stack may, in a fresh process, and the first and last pages of
+            // the bounds, which they share with the allocation's header and the capacity beyond.
+            let pages = bounds.area / page
+            XCTAssertLessThan(faults, pages / 8, "page faults reading then writing \(pages) pages")
+            XCTAssertEqual(sum, 0, "a pooled bitmap is transparent")
+            // Beyond the bounds (past the page they end in), nothing became resident.
+            let start = (UInt(bitPattern: pixels + bounds.area) + UInt(page * 4) * 2) & ~UInt(page * 4 - 1)
+            let end = UInt(bitPattern: pixels + capacity) & ~UInt(page * 4 - 1)
+            var resident = [UInt8](repeating: 0, count: Int(end - start) / (page * 4))
+            XCTAssertEqual(mincore(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), &resident), 0)
+            XCTAssertEqual(resident.filter { $0 & 1 != 0 }.count, 0, "capacity beyond the bounds stays unpopulated")
+            for i in stride(from: 0, to: bounds.area, by: 16) { pixels[i] = 0 }
+        }
+
+        /// Minor page faults of the calling thread so far (RUSAGE_THREAD, which Glibc's module
+        /// leaves out).
+        private func pageFaults() -> Int {
+            var usage = rusage()
+            getrusage(1, &usage)
+            return usage.ru_minflt
+        }
+    #endif
 }
