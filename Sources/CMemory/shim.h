@@ -5,8 +5,6 @@
 #include <wchar.h>
 #include <malloc.h>
 #include <stdint.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 /// Makes glibc map every allocation of at least `bytes` on its own (mallopt M_MMAP_THRESHOLD,
 /// which also turns off the threshold's dynamic growth), so freeing it unmaps it. Returns
@@ -17,21 +15,6 @@ static inline int vitrine_map_allocations_from(int bytes) {
 
 static inline int vitrine_keep_allocations_in_one_heap(void) {
     return mallopt(M_ARENA_MAX, 1);
-}
-
-/// Makes the whole pages between `start` and `end` resident and writable now, in one call
-/// (Linux's MADV_POPULATE_WRITE), as writing each would. Memory the system zeroes lazily that
-/// is read before it is written is first mapped to the shared zero page; the first write then
-/// replaces that mapping, which in a process running threads on other cores costs an
-/// interrupt to each of them to flush the old mapping. Contents are kept. Returns 1 when the
-/// pages were populated; 0 where the kernel lacks the advice (they then fault as touched).
-static inline int vitrine_populate_for_writing(void *start, void *end) {
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t first = ((uintptr_t)start + page - 1) & ~(page - 1), last = (uintptr_t)end & ~(page - 1);
-#ifdef MADV_POPULATE_WRITE
-    if (last > first) return madvise((void *)first, last - first, MADV_POPULATE_WRITE) == 0;
-#endif
-    return 0;
 }
 
 /// Asks the CPU to bring the cache line at `address` towards the core, to be written. A hint:

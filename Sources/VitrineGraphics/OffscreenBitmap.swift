@@ -1,5 +1,5 @@
-import CMemory
 import Glibc
+import VitrineSystem
 
 /// Premultiplied pixels covering a device-space rectangle (`bounds`), for a transparency layer
 /// or a mask capture: only the pixels an offscreen level can touch (its clip box), not the
@@ -40,7 +40,8 @@ final class OffscreenBitmap {
         self.bounds = bounds.isEmpty ? IntRect(x: bounds.x, y: bounds.y, width: 0, height: 0) : bounds
         let used = self.bounds.area
         if used > populated {
-            _ = vitrine_populate_for_writing(pixels + populated, pixels + used)
+            let bytes = (used - populated) * MemoryLayout<UInt32>.stride
+            ResidentMemory.populateForWriting(UnsafeMutableRawPointer(pixels + populated), bytes: bytes)
             populated = used
         }
     }
