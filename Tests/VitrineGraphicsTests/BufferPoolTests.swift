@@ -245,8 +245,12 @@ final class BufferPoolTests: XCTestCase {
         /// (lazily zeroed pages first read would fault twice, and the second fault interrupts
         /// every core the process runs on); capacity beyond the bounds stays untouched.
         func testPixelsBoundsReachAreWritableBeforeTheyAreRead() {
-            let page = Int(sysconf(Int32(_SC_PAGESIZE))) / 4
-            let capacity = 1 << 20  // 4 MB: a mapping of its own, nothing resident yet
+            let pageBytes = Int(sysconf(Int32(_SC_PAGESIZE)))
+            // 128 MB: above the largest mapping threshold glibc's malloc raises its own to (32 MB)
+            // and twice the most its heap keeps free untrimmed, so always a fresh mapping with
+            // nothing resident yet, whatever the tests before freed (a 4 MB one was once served
+            // from recycled heap memory, already resident).
+            let capacity = 32 << 20
             let bitmap = OffscreenBitmap(capacity: capacity)
             let bounds = IntRect(x: 40, y: 30, width: 512, height: 256)
             bitmap.reshape(to: bounds)
@@ -259,18 +263,18 @@ final class BufferPoolTests: XCTestCase {
             // Lazily, each page would fault twice (256 and more); populated, only the pages of the
             // loops' own code and stack may, in a fresh process, and the first and last pages of
             // the bounds, which they share with the allocation's header and the capacity beyond.
-            let pages = bounds.area / page
+            let pages = bounds.area * 4 / pageBytes
             XCTAssertLessThan(faults, pages / 8, "page faults reading then writing \(pages) pages")
-            XCTAssertEqual(sum, 0, "a pooled bitmap is transparent")
+            XCTAssertEqual(sum, 0, "a pooled bitmap is transparent (and the writes kept it so)")
             // Beyond the bounds, nothing became resident: checked past the 2 MB a transparent
             // huge page holding the bounds' last pixels could reach.
-            let hugePage = 2 << 20
-            let start = (UInt(bitPattern: pixels + bounds.area) + UInt(hugePage + page * 4)) & ~UInt(page * 4 - 1)
-            let end = UInt(bitPattern: pixels + capacity) & ~UInt(page * 4 - 1)
-            var resident = [UInt8](repeating: 0, count: Int(end - start) / (page * 4))
+            let hugePageBytes = 2 << 20
+            let pageMask = ~UInt(pageBytes - 1)
+            let start = (UInt(bitPattern: pixels + bounds.area) + UInt(hugePageBytes + pageBytes)) & pageMask
+            let end = UInt(bitPattern: pixels + capacity) & pageMask
+            var resident = [UInt8](repeating: 0, count: Int(end - start) / pageBytes)
             XCTAssertEqual(mincore(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), &resident), 0)
             XCTAssertEqual(resident.filter { $0 & 1 != 0 }.count, 0, "capacity beyond the bounds stays unpopulated")
-            for i in stride(from: 0, to: bounds.area, by: 16) { pixels[i] = 0 }
         }
 
         /// Minor page faults of the calling thread so far (RUSAGE_THREAD, which Glibc's module
