@@ -14,13 +14,33 @@ extension Layer {
     /// superlayer's plane with perspective (`isProjected`), this is its affine part only:
     /// `projectionToSuperlayer` is exact.
     public var transformToSuperlayer: Transform2D {
-        if transform.isPlanar, superlayer?.sublayerTransform.isIdentity ?? true {
-            let a = anchorPointInBounds
-            return Transform2D(translationX: -a.x, y: -a.y)
-                .concatenating(transform.affine)
-                .concatenating(Transform2D(translationX: position.x, y: position.y))
-        }
+        if let planar = planarTransformToSuperlayer { return planar }
         return transform3DToSuperlayer.affine
+    }
+
+    /// `transformToSuperlayer` when the layer stays in its superlayer's plane (its `transform`
+    /// planar, no `sublayerTransform` above it), else nil.
+    private var planarTransformToSuperlayer: Transform2D? {
+        if isPresentationCopy {
+            guard let planar = ownGeometry.planar, superlayer?.ownGeometry.sublayerTransformIsIdentity ?? true
+            else { return nil }
+            return planar
+        }
+        let t = transform
+        guard t.isPlanar, superlayer?.sublayerTransform.isIdentity ?? true else { return nil }
+        return OwnGeometry.planar(anchor: anchorPointInBounds, transform: t, position: position)
+    }
+
+    /// What the layer's own properties say of its place: kept by a presentation copy
+    /// (`keptGeometry`), worked out each time for a model layer.
+    var ownGeometry: OwnGeometry {
+        if isPresentationCopy, let kept = keptGeometry { return kept }
+        let t = transform
+        let planar =
+            t.isPlanar ? OwnGeometry.planar(anchor: anchorPointInBounds, transform: t, position: position) : nil
+        let geometry = OwnGeometry(planar: planar, sublayerTransformIsIdentity: sublayerTransform.isIdentity)
+        if isPresentationCopy { keptGeometry = geometry }
+        return geometry
     }
 
     /// `transformToSuperlayer` in space: the anchor point (with `anchorPointZ`) to the origin,
@@ -42,7 +62,7 @@ extension Layer {
 
     /// Whether the layer reaches its superlayer's plane through perspective (not affinely).
     public var isProjected: Bool {
-        if transform.isPlanar, superlayer?.sublayerTransform.isIdentity ?? true { return false }
+        if planarTransformToSuperlayer != nil { return false }
         return !transform3DToSuperlayer.isAffineOnThePlane
     }
 
@@ -149,5 +169,20 @@ extension Layer {
     public func convertTime(_ t: Double, to layer: Layer?) -> Double {
         let scene = sceneTime(fromLocalTime: t)
         return layer?.localTime(fromSceneTime: scene) ?? scene
+    }
+}
+
+/// What a layer's own properties say of its place in its superlayer, apart from the
+/// superlayer's `sublayerTransform`.
+struct OwnGeometry {
+    /// The anchor point to the origin, `transform`, then to `position`, when `transform` keeps
+    /// the plane (nil when it does not).
+    let planar: Transform2D?
+    /// Whether the layer's `sublayerTransform` is the identity (its sublayers stay in its plane).
+    let sublayerTransformIsIdentity: Bool
+
+    static func planar(anchor a: Point, transform: Transform3D, position p: Point) -> Transform2D {
+        Transform2D(translationX: -a.x, y: -a.y).concatenating(transform.affine)
+            .concatenating(Transform2D(translationX: p.x, y: p.y))
     }
 }

@@ -192,6 +192,11 @@ open class Layer {
     /// layer's next copy does not touch its other fifty-odd slots.
     var copiedModelVersion: UInt64?
     var writtenSlots: [Int] = []
+    /// Presentation copies only: what the copy's own properties say of its place
+    /// (`ownGeometry`), kept from the first time it is asked until a property is written
+    /// (`noteWrittenSlot`) or the copy is made over (`recycle`). Every frame asks it of every
+    /// layer several times (the engine's damage, the renderer's extents and drawing).
+    var keptGeometry: OwnGeometry?
 
     /// Bumped by every model change anywhere, so the engine knows whether to re-evaluate.
     nonisolated(unsafe) static var modelGeneration: UInt64 = 0
@@ -488,10 +493,12 @@ open class Layer {
         writtenSlots.removeAll(keepingCapacity: true)
         needsDisplayOnBoundsChange = model.needsDisplayOnBoundsChange
         cachedExtent = nil
+        keptGeometry = nil
     }
 
     /// Records that slot `i` of this presentation copy may no longer hold its model's value.
     func noteWrittenSlot(_ i: Int) {
+        keptGeometry = nil
         // Written over and over (a copy someone keeps setting): copied whole next time instead.
         guard writtenSlots.count < slots.count else {
             copiedModelVersion = nil

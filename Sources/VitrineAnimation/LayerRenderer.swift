@@ -198,10 +198,11 @@ public final class LayerRenderer {
     private var bandContextsSource: GraphicsContext?
 
     /// Before bands are drawn on several threads, the values presentation copies compute the
-    /// first time they are asked (their extent, an emitter's particles) are computed, once,
-    /// rather than by two threads at the same time.
+    /// first time they are asked (their extent and place, an emitter's particles) are
+    /// computed, once, rather than by two threads at the same time.
     private func computeLazyValues(of layer: Layer) {
         _ = layer.presentedExtent
+        _ = layer.ownGeometry
         if let emitter = layer as? EmitterLayer { _ = emitter.currentParticles }
         for child in layer.sublayerStorage { computeLazyValues(of: child) }
         if let mask = layer.mask { computeLazyValues(of: mask) }
