@@ -474,6 +474,10 @@ public final class GraphicsContext {
                     while i &+ 8 <= end && maskBytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 { i &+= 8 }
                     while i < end && maskRow[i] == 0 { i += 1 }
                     let start = i
+                    // Eight shown pixels at a time (no zero byte among them), then one by one.
+                    while i &+ 8 <= end && !hasZeroByte(maskBytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                        i &+= 8
+                    }
                     while i < end && maskRow[i] != 0 { i += 1 }
                     guard i > start else { continue }
                     SpanBlitter.blendPixels(
@@ -672,4 +676,11 @@ private struct WholeRowsFill: RowBandJob {
     let width: Int
 
     func run(rows: Range<Int>) { PixelFill.fill(target.row(rows.lowerBound), pixel, count: width * rows.count) }
+}
+
+/// Whether any of the eight bytes of `word` is zero: subtracting 1 from each byte sets a top
+/// bit left clear in `word` first only where a byte was zero (or borrowed from one that was).
+@inline(__always)
+private func hasZeroByte(_ word: UInt64) -> Bool {
+    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
 }

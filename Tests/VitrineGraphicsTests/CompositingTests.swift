@@ -633,6 +633,46 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    func testAnImageThroughAMaskShowsWhereTheMaskDoesByItsValue() {
+        // Runs of every length up to 19, shown and hidden, at every alignment, with values on
+        // both sides of 0x80: the mask is scanned eight bytes at a time where it can be.
+        let width = 160, height = 4
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let mask = AlphaMask(bounds: IntRect(x: 0, y: 0, width: width, height: height))
+        for y in 0..<height {
+            var x = 0, shown = y % 2 == 1
+            while x < width {
+                let run = next(20)
+                for i in x..<min(width, x + run) { mask[i, y] = shown ? UInt8(1 + next(255)) : 0 }
+                x += run
+                shown.toggle()
+            }
+        }
+        var pixels: [UInt32] = []
+        for i in 0..<(width * height) {
+            pixels.append(0xFF00_0000 | UInt32(i % 251) << 16 | UInt32((i * 7) % 253) << 8 | UInt32((i * 13) % 255))
+        }
+        let image = Image(width: width, height: height, premultipliedPixels: pixels)!
+        let bitmap = Bitmap(width: width, height: height)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.clip(toMask: mask)
+        ctx.draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        for y in 0..<height {
+            for x in 0..<width {
+                let m = Int(mask[x, y]), source = pixels[y * width + x]
+                func scaled(_ shift: UInt32) -> UInt32 {
+                    UInt32((Double(Int(source >> shift) & 0xFF * m) / 255).rounded()) << shift
+                }
+                let expected = scaled(24) | scaled(16) | scaled(8) | scaled(0)
+                XCTAssertEqual(bitmap[x, y], expected, "(\(x), \(y)) mask \(m)")
+            }
+        }
+    }
+
     func testMaskCaptureThenClip() {
         let bitmap = Bitmap(width: 60, height: 60)
         bitmap.fill(0xFFFF_FFFF)
