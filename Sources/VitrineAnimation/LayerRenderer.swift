@@ -357,7 +357,12 @@ public final class LayerRenderer {
 
     /// Draws one layer (not its transition) moved by `offset` in its own coordinates, placed in
     /// its superlayer by `placement` (by default its own transform to it).
-    func renderLayer(_ layer: Layer, in ctx: GraphicsContext, movedBy offset: Point, placement: Transform2D? = nil) {
+    /// `backgroundTint` multiplies the background colour (a replicator's instance colour, for a
+    /// layer that draws nothing else).
+    func renderLayer(
+        _ layer: Layer, in ctx: GraphicsContext, movedBy offset: Point, placement: Transform2D? = nil,
+        backgroundTint: Color? = nil
+    ) {
         var local = placement ?? layer.transformToSuperlayer
         if offset != .zero { local = Transform2D(translationX: offset.x, y: offset.y).concatenating(local) }
         guard !layer.isHidden, layer.opacity > 0, local.determinant != 0, local.determinant.isFinite,
@@ -391,20 +396,20 @@ public final class LayerRenderer {
         }
 
         if layer.castsShadow { drawShadow(of: layer, in: ctx) }
-        renderBody(of: layer, in: ctx)
+        renderBody(of: layer, in: ctx, backgroundTint: backgroundTint)
         if grouped { ctx.endTransparencyLayer() }
     }
 
     /// What the layer itself shows, in its own coordinates (the context's transform), and what
     /// casts its shadow: background, contents, own drawing, sublayers and border.
-    func renderBody(of layer: Layer, in ctx: GraphicsContext) {
+    func renderBody(of layer: Layer, in ctx: GraphicsContext, backgroundTint: Color? = nil) {
         let bounds = layer.bounds.standardized
         let radius = layer.clampedCornerRadius
         if let color = layer.backgroundColor, color.alpha > 0 {
             if skipsCoveredBackgrounds, firstSublayerCoversClip(of: layer, in: ctx) {
                 coveredBackgrounds.add(1)
             } else {
-                ctx.fill(bounds, cornerRadius: radius, color: color)
+                ctx.fill(bounds, cornerRadius: radius, color: backgroundTint.map { color.multiplied(by: $0) } ?? color)
             }
         }
         if layer.masksToBounds {
@@ -431,7 +436,8 @@ public final class LayerRenderer {
         }
     }
 
-    /// A replicator's instances, first to last, each placed and tinted as its own group.
+    /// A replicator's instances, first to last, each placed and tinted as its own group (or,
+    /// for one layer showing only its background, in that colour).
     private func renderInstances(of replicator: ReplicatorLayer, in ctx: GraphicsContext) {
         var place = Transform2D.identity
         for i in 0..<replicator.drawnInstanceCount {
@@ -442,19 +448,33 @@ public final class LayerRenderer {
             ctx.saveGState()
             ctx.concatenate(place)
             let tinted = tint != .white
-            if tinted {
-                var box = IntRect(x: 0, y: 0, width: 0, height: 0)
-                for child in children {
-                    box = box.union(
-                        deviceExtent(of: child, toDevice: child.transformToSuperlayer.concatenating(ctx.transform)))
+            if tinted, children.count == 1, drawsOnlyItsBackground(children[0]) {
+                // One layer that draws nothing but its background colour (a spinner's or an
+                // equaliser's bar): that colour times the tint is what the group would show,
+                // up to rounding, drawn straight without the group, its multiply and composite.
+                renderLayer(children[0], in: ctx, movedBy: .zero, backgroundTint: tint)
+            } else {
+                if tinted {
+                    var box = IntRect(x: 0, y: 0, width: 0, height: 0)
+                    for child in children {
+                        box = box.union(
+                            deviceExtent(of: child, toDevice: child.transformToSuperlayer.concatenating(ctx.transform)))
+                    }
+                    ctx.clip(toDeviceRect: box)
+                    ctx.beginTransparencyLayer(tint: tint)
                 }
-                ctx.clip(toDeviceRect: box)
-                ctx.beginTransparencyLayer(tint: tint)
+                render(children, in: ctx)
+                if tinted { ctx.endTransparencyLayer() }
             }
-            render(children, in: ctx)
-            if tinted { ctx.endTransparencyLayer() }
             ctx.restoreGState()
         }
+    }
+
+    /// Whether all `layer` shows is its background colour, in its own plane: a plain layer
+    /// without sublayers, contents, border, mask, shadow or transition.
+    private func drawsOnlyItsBackground(_ layer: Layer) -> Bool {
+        layer.drawsAtMostItsBackground && layer.sublayerStorage.isEmpty && layer.mask == nil && !layer.castsShadow
+            && layer.transitionState == nil && !layer.isProjected
     }
 
     /// Sublayers back to front: by `zPosition`, ties in their order.

@@ -23,6 +23,12 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let white = Color(red: 1, green: 1, blue: 1)
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
+    /// Each component times `other`'s: the colour seen through a tint (Core Animation's
+    /// instance colour multiplies what an instance draws).
+    public func multiplied(by other: Color) -> Color {
+        Color(red: red * other.red, green: green * other.green, blue: blue * other.blue, alpha: alpha * other.alpha)
+    }
+
     public enum ParseError: Error, Equatable, CustomStringConvertible {
         case malformed(String)
         public var description: String {

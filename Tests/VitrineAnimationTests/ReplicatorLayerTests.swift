@@ -83,6 +83,48 @@ final class ReplicatorLayerTests: XCTestCase {
         assertColor(scene.bitmap, Point(x: 180, y: 20), .black)  // a fifth would be here
     }
 
+    func testABarShowingOnlyItsBackgroundIsTintedAsItsGroupWouldBe() {
+        // The same tinted, translucent, rounded bars, alone in each instance (drawn straight in
+        // the tinted colour) and beside an empty layer (each instance a tinted group).
+        func bars(besideAnEmptyLayer: Bool) -> Bitmap {
+            let scene = RenderScene(width: 240, height: 60, background: Color(red: 0.1, green: 0.2, blue: 0.3))
+            let replicator = ReplicatorLayer()
+            replicator.frame = Rect(x: 0, y: 0, width: 240, height: 60)
+            replicator.instanceCount = 5
+            replicator.instanceTransform = Transform3D(Transform2D(translationX: 47.5, y: 0))
+            replicator.instanceColor = Color(red: 0.31, green: 0.76, blue: 0.97)
+            replicator.instanceRedOffset = 0.11
+            replicator.instanceGreenOffset = -0.17
+            replicator.instanceAlphaOffset = -0.15
+            let bar = Layer()
+            bar.frame = Rect(x: 6.25, y: 5.5, width: 30.5, height: 48.25)
+            bar.cornerRadius = 9
+            bar.backgroundColor = Color(red: 0.9, green: 0.6, blue: 0.8, alpha: 0.85)
+            bar.opacity = 0.7
+            replicator.addSublayer(bar)
+            if besideAnEmptyLayer { replicator.addSublayer(Layer()) }
+            scene.root.addSublayer(replicator)
+            scene.frame(at: 0)
+            return scene.bitmap
+        }
+        let straight = bars(besideAnEmptyLayer: false), grouped = bars(besideAnEmptyLayer: true)
+        let background = straight[230, 30]
+        var drawn = 0
+        for y in 0..<60 {
+            for x in 0..<240 {
+                let a = straight[x, y], b = grouped[x, y]
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
+                    XCTAssertLessThanOrEqual(d, 1, "(\(x), \(y))")
+                }
+                if a != background { drawn += 1 }
+            }
+        }
+        // The five bars (30.5 × 48.25 each) were drawn; the two ways differ at most by rounding.
+        XCTAssertGreaterThan(drawn, 5 * 30 * 48)
+        XCTAssertNotEqual(straight[20, 30], straight[210, 30])
+    }
+
     func testLaterInstancesKeepTheLinkRunningAfterTheFirstStops() {
         let scene = RenderScene(width: 100, height: 100)
         let replicator = ReplicatorLayer()
