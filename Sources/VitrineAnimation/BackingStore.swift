@@ -65,7 +65,8 @@ final class BackingStore {
 
     /// Redraws the content: clears a `width × height` box (growing the bitmap when it does not
     /// fit, shrinking it when it is less than a quarter used), maps the layer's coordinates with
-    /// `transform`, clips to `extent` (layer coordinates) and lets the layer draw.
+    /// `transform`, clips to the pixels `extent` (layer coordinates) reaches and lets the layer
+    /// draw.
     func redraw(_ layer: Layer, transform: Transform2D, extent: Rect, width: Int, height: Int) {
         let bitmap: Bitmap, context: GraphicsContext
         if let kept = self.bitmap, let keptContext = self.context, width <= kept.width, height <= kept.height,
@@ -82,7 +83,7 @@ final class BackingStore {
         context.saveGState()
         context.clip(to: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         context.concatenate(transform)
-        context.clip(to: extent)
+        context.clip(toPixelsReaching: extent)
         layer.draw(in: context)
         context.restoreGState()
         record(layer, transform: transform, width: width, height: height)

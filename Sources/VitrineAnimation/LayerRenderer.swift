@@ -582,10 +582,11 @@ public final class LayerRenderer {
             toX: device.x, y: device.y)
     }
 
-    /// Lets the layer draw straight into the context, clipped to its extent.
+    /// Lets the layer draw straight into the context, clipped to the pixels its extent reaches
+    /// (as its store is).
     private func drawDirectly(_ layer: Layer, clippedTo extent: Rect, in ctx: GraphicsContext) {
         ctx.saveGState()
-        ctx.clip(to: extent)
+        ctx.clip(toPixelsReaching: extent)
         layer.draw(in: ctx)
         ctx.restoreGState()
         contentDraws.add(1)

@@ -18,6 +18,14 @@ extension GraphicsContext {
         clipToAccumulatedShape(ok, rule: .nonZero)
     }
 
+    /// Intersects the clip with the device pixels `rect` (user space) reaches: the box of its
+    /// image widened to whole pixels, with no mask and no cost per pixel. Nothing drawn inside
+    /// `rect` is cut, nor faded where a pixel lies only partly inside it (as `clip(to:)`'s
+    /// anti-aliased edge would): what holds a drawing to the extent it declares.
+    public func clip(toPixelsReaching rect: Rect) {
+        clip(toDeviceRect: IntRect(enclosing: state.transform.apply(to: rect)))
+    }
+
     /// Intersects the clip with a rounded rectangle (user space, radius clamped to half the
     /// shorter side), anti-aliased.
     public func clip(toRoundedRect rect: Rect, cornerRadius: Double) {

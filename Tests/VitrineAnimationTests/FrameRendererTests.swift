@@ -24,8 +24,42 @@ final class CircleDelegate: LayerDelegate {
     }
 }
 
+/// Fills its layer's bounds in black through its delegate.
+final class BoundsFillDelegate: LayerDelegate {
+    func draw(_ layer: Layer, in ctx: GraphicsContext) {
+        var p = Path()
+        p.addRect(layer.bounds)
+        ctx.fill(p, color: .black)
+    }
+}
+
 /// Backing stores, damage and the frame loop's cost.
 final class FrameRendererTests: XCTestCase {
+    /// A layer's drawing is held to the pixels its extent reaches, not faded where the extent's
+    /// edge crosses a pixel: bounds on half pixels, filled, give their edge pixels half the
+    /// colour (the fill's own coverage), drawn straight or from the layer's store.
+    func testDrawingInsideTheExtentIsNotFadedAtItsEdge() {
+        let scene = RenderScene(width: 40, height: 40)
+        let delegate = BoundsFillDelegate()
+        let layer = Layer()
+        layer.frame = Rect(x: 10.5, y: 10.5, width: 20, height: 20)
+        layer.delegate = delegate
+        scene.root.addSublayer(layer)
+        layer.setNeedsDisplay()
+        func check(_ when: String) {
+            XCTAssertEqual(scene.bitmap[20, 20] & 0xFF, 0, "inside, \(when)")
+            for (x, y) in [(10, 20), (30, 20), (20, 10), (20, 30)] {
+                XCTAssertEqual(Double(scene.bitmap[x, y] & 0xFF), 127.5, accuracy: 1, "edge (\(x), \(y)), \(when)")
+            }
+            XCTAssertEqual(Double(scene.bitmap[10, 10] & 0xFF), 191.25, accuracy: 1, "corner, \(when)")
+        }
+        scene.frame(at: 0)
+        check("first drawn")
+        scene.frames.setNeedsFullFrame()
+        scene.frame(at: 0.1)
+        check("repainted")
+    }
+
     /// Seed 004's warning: a finished animation held by fillMode forwards must not redraw.
     func testFinishedAnimationHeldForwardsNeverRedraws() {
         let scene = RenderScene()
