@@ -57,21 +57,30 @@ final class ReplicatorLayerTests: XCTestCase {
         _ = replicator
     }
 
+    /// A replicator over all of `scene`: `count` instances in a row, `step` px apart, tinted by
+    /// `color` plus i times the offsets (red, green, blue, alpha).
+    private func tintedRow(
+        in scene: RenderScene, count: Int, step: Double, color: Color, offsets: (Double, Double, Double, Double)
+    ) -> ReplicatorLayer {
+        let replicator = ReplicatorLayer()
+        replicator.frame = Rect(x: 0, y: 0, width: Double(scene.bitmap.width), height: Double(scene.bitmap.height))
+        replicator.instanceCount = count
+        replicator.instanceTransform = Transform3D(Transform2D(translationX: step, y: 0))
+        replicator.instanceColor = color
+        (replicator.instanceRedOffset, replicator.instanceGreenOffset) = (offsets.0, offsets.1)
+        (replicator.instanceBlueOffset, replicator.instanceAlphaOffset) = (offsets.2, offsets.3)
+        scene.root.addSublayer(replicator)
+        return replicator
+    }
+
     func testInstanceColourAndOffsetsTint() {
         let scene = RenderScene(width: 200, height: 40, background: .black)
-        let replicator = ReplicatorLayer()
-        replicator.frame = Rect(x: 0, y: 0, width: 200, height: 40)
-        replicator.instanceCount = 4
-        replicator.instanceTransform = Transform3D(Transform2D(translationX: 40, y: 0))
-        replicator.instanceColor = Color(red: 1, green: 0.5, blue: 0)
-        replicator.instanceGreenOffset = 0.25
-        replicator.instanceBlueOffset = 0.5
-        replicator.instanceAlphaOffset = -0.25
+        let replicator = tintedRow(
+            in: scene, count: 4, step: 40, color: Color(red: 1, green: 0.5, blue: 0), offsets: (0, 0.25, 0.5, -0.25))
         let square = Layer()
         square.frame = Rect(x: 10, y: 10, width: 20, height: 20)
         square.backgroundColor = .white
         replicator.addSublayer(square)
-        scene.root.addSublayer(replicator)
         scene.frame(at: 0)
         for i in 0..<4 {
             let k = Double(i)
@@ -88,14 +97,9 @@ final class ReplicatorLayerTests: XCTestCase {
         // the tinted colour) and beside an empty layer (each instance a tinted group).
         func bars(besideAnEmptyLayer: Bool) -> Bitmap {
             let scene = RenderScene(width: 240, height: 60, background: Color(red: 0.1, green: 0.2, blue: 0.3))
-            let replicator = ReplicatorLayer()
-            replicator.frame = Rect(x: 0, y: 0, width: 240, height: 60)
-            replicator.instanceCount = 5
-            replicator.instanceTransform = Transform3D(Transform2D(translationX: 47.5, y: 0))
-            replicator.instanceColor = Color(red: 0.31, green: 0.76, blue: 0.97)
-            replicator.instanceRedOffset = 0.11
-            replicator.instanceGreenOffset = -0.17
-            replicator.instanceAlphaOffset = -0.15
+            let replicator = tintedRow(
+                in: scene, count: 5, step: 47.5, color: Color(red: 0.31, green: 0.76, blue: 0.97),
+                offsets: (0.11, -0.17, 0, -0.15))
             let bar = Layer()
             bar.frame = Rect(x: 6.25, y: 5.5, width: 30.5, height: 48.25)
             bar.cornerRadius = 9
@@ -103,7 +107,6 @@ final class ReplicatorLayerTests: XCTestCase {
             bar.opacity = 0.7
             replicator.addSublayer(bar)
             if besideAnEmptyLayer { replicator.addSublayer(Layer()) }
-            scene.root.addSublayer(replicator)
             scene.frame(at: 0)
             return scene.bitmap
         }
