@@ -394,6 +394,17 @@ final class Rasterizer {
         // The rows the edge crosses to their bottom, then its last row (if in the band): the
         // loop need not tell them apart.
         var nextX = xa &+ q
+        if inside && lift >= -256 && lift < 256 {
+            // A steep edge inside the clip's sides (most edges): a loop of its own.
+            let origin = shift << 8, fullRows = max(0, min(lastRow, edgeLastRow &- 1) &- row &+ 1)
+            let endsInBand = edgeLastRow <= lastRow
+            accumulateSteep(
+                rowCells, rowMarks, rowChains, stride: stride, words: words, rows: fullRows,
+                x: x &- origin, fy: fy, nextX: nextX &- origin, remainder: r, lift: lift, rem: rem, dy: dy,
+                lastX: endsInBand ? xb &- origin : 0, lastFy: endsInBand ? yb &- (edgeLastRow << 8) : -1,
+                sign: sign, writer)
+            return
+        }
         while row <= min(lastRow, edgeLastRow &- 1) {
             if row &+ 2 <= lastRow {
                 // Each row's cells lie a row of the band apart, beyond what the hardware
@@ -422,6 +433,46 @@ final class Rasterizer {
         }
     }
 
+    /// The rows of a steep edge (at most a pixel across per row) inside the clip's sides, from
+    /// the one whose cells start at `rowCells`: `rows` whole rows, then the edge's last row
+    /// when it ends in the band (`lastFy` ≥ 0, where it ends: `lastX`). Each row piece lies in
+    /// one cell or crosses one boundary. Positions are in the region's fixed point (no shift to
+    /// carry); `x`, `nextX`, `remainder` and the steps are `accumulate`'s DDA. A function of
+    /// its own: inside `accumulate` the loop kept the other cases' state in registers and
+    /// spilled it row after row.
+    @inline(never)
+    private func accumulateSteep(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        _ rowChains: UnsafeMutablePointer<UInt64>, stride: Int, words: Int, rows: Int,
+        x: Int, fy: Int, nextX: Int, remainder: Int, lift: Int, rem: Int, dy: Int,
+        lastX: Int, lastFy: Int, sign: Int32, _ writer: UInt64
+    ) {
+        var (rowCells, rowMarks, rowChains) = (rowCells, rowMarks, rowChains)
+        var (x, fy, nextX, r) = (x, fy, nextX, remainder)
+        for _ in 0..<rows {
+            // Each row's cells lie a row of the band apart, beyond what the hardware prefetcher
+            // follows: ask for the ones two rows down where the edge will be (a prefetch never
+            // faults, so past the band's last row or outside the region is harmless).
+            let ahead = 2 &* stride &+ (nextX &+ lift) >> 8
+            vitrine_prefetch_for_write(rowCells + ahead)
+            vitrine_prefetch_for_write(rowChains + ahead)
+            addSteepPiece(
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer, shift: 0)
+            x = nextX
+            fy = 0
+            nextX &+= lift
+            r &+= rem
+            if r >= dy { r &-= dy; nextX &+= 1 }
+            rowCells += stride
+            rowMarks += words
+            rowChains += stride
+        }
+        if lastFy >= 0 {
+            addSteepPiece(
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: lastX, fy1: lastFy, sign: sign, writer, shift: 0)
+        }
+    }
+
     /// One row piece of `accumulate`: the cells `addRowPiece` adds for it, with the call and the
     /// clip's tests left out where the piece lies inside the clip (`left`, `right`: its sides in
     /// geometry fixed point; `inside`: the whole edge does).
@@ -441,7 +492,22 @@ final class Rasterizer {
             walkCells(
                 rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer,
                 columns: lastColumn, shift: shift, crossesSide: false)
-        } else if high <= (cell &+ 1) << 8 {
+        } else {
+            addSteepPiece(
+                rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer, shift: shift)
+        }
+    }
+
+    /// A row piece inside the clip's sides that lies in one cell or crosses one cell boundary:
+    /// the cells `addRowPiece` would add, without the call.
+    @inline(__always)
+    private func addSteepPiece(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        _ rowChains: UnsafeMutablePointer<UInt64>,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64, shift: Int
+    ) {
+        let low = min(x0, x1), high = max(x0, x1), cell = low >> 8
+        if high <= (cell &+ 1) << 8 {
             // A steep piece inside one cell of the clip (most rows of most edges): the cell
             // `addRowPiece` would add, without the call.
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
