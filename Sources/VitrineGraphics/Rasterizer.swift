@@ -789,18 +789,17 @@ final class Rasterizer {
                 return
             }
         } else {
-            let column = offsetX &+ x, row = offsetY &+ bandTop &+ (rowCells - cells) / cellStride
             if continues && index == last &+ 1 {
                 if (longer < 3 || signs != 3) && otherCount < 3
-                    && windOppositely(otherLast, index, column: column, row: row)
-                    && (otherCount < 2 || windOppositely(otherLast &- 1, index, column: column, row: row))
+                    && windOppositely(otherLast, index, cell: rowCells, x: x)
+                    && (otherCount < 2 || windOppositely(otherLast &- 1, index, cell: rowCells, x: x))
                 {
                     chain.pointee = (old & ~0xFFFF_FFFF) | (UInt64(index) << 6) | UInt64(longer << 2) | signs
                     return
                 }
             } else if count < 3 && (otherLast < 0 || continues && index == otherLast &+ 1 && otherCount == 1) {
-                if windOppositely(last, index, column: column, row: row)
-                    && (count < 2 || windOppositely(last &- 1, index, column: column, row: row))
+                if windOppositely(last, index, cell: rowCells, x: x)
+                    && (count < 2 || windOppositely(last &- 1, index, cell: rowCells, x: x))
                 {
                     chain.pointee = (UInt64(index &+ 1) << 34) | (UInt64(otherCount &+ 1) << 32) | (old & 0xFFFF_FFFF)
                     return
@@ -823,14 +822,16 @@ final class Rasterizer {
         (a.x1 == b.x0 && a.y1 == b.y0) || (b.x1 == a.x0 && b.y1 == a.y0)
     }
 
-    /// The pair test of `chainTag` for two edges in the pixel at geometry `column`, `row`:
-    /// their lines meet at P outside the pixel (or never), so the pixel lies in one of the
-    /// four angles they make, and crossing from one edge to the other changes the winding
-    /// oppositely exactly when one edge runs towards P and the other away from it, seen from
-    /// the pixel's centre (parallel edges: when they run oppositely). The pieces follow their
-    /// lines to the 1/256-pixel rounding, so P is looked for in the pixel grown by two units:
-    /// a crossing the test misses leaves at most a sliver that thin with a third winding.
-    private func windOppositely(_ first: Int, _ second: Int, column: Int, row: Int) -> Bool {
+    /// The pair test of `chainTag` for two edges in the pixel of cell `x` of the band row whose
+    /// cells start at `rowCells`: their lines meet at P outside the pixel (or never), so the
+    /// pixel lies in one of the four angles they make, and crossing from one edge to the other
+    /// changes the winding oppositely exactly when one edge runs towards P and the other away
+    /// from it, seen from the pixel's centre (parallel edges: when they run oppositely). The
+    /// pieces follow their lines to the 1/256-pixel rounding, so P is looked for in the pixel
+    /// grown by two units: a crossing the test misses leaves at most a sliver that thin with a
+    /// third winding.
+    private func windOppositely(_ first: Int, _ second: Int, cell rowCells: UnsafeMutablePointer<Int32>, x: Int) -> Bool
+    {
         // Along a thin stroke the same two sides meet cell after cell: where their lines meet
         // is kept from one to the next.
         if first != pair.first || second != pair.second {
@@ -857,6 +858,8 @@ final class Rasterizer {
         }
         let p = pair
         if let uniform = p.uniform { return uniform }
+        // The pixel's geometry column and row, worked out only here (a division).
+        let column = offsetX &+ x, row = offsetY &+ bandTop &+ (rowCells - cells) / cellStride
         let left = Double(column << 8), top = Double(row << 8)
         if abs(p.px - left - 128) <= 130 && abs(p.py - top - 128) <= 130 { return false }
         // Which way each edge's piece in the pixel lies from P, along the edge: by the middle
