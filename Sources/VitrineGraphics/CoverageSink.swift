@@ -11,6 +11,9 @@ protocol CoverageSink {
 /// what `run` of one pixel with that coverage leaves (and nothing where it is 0): then the
 /// grouped sweep draws what the run-by-run sweep draws, to the bit.
 protocol CoverageGroupSink: CoverageSink {
+    /// Makes the sink take device row `y` next (the grouped sweep calls it before each row).
+    mutating func moveToRow(_ y: Int)
+
     /// Eight pixels from device x `x`, each with its coverage (0…255; 0 leaves a pixel as is).
     mutating func group(x: Int, coverage: SIMD8<UInt32>)
 

@@ -571,14 +571,10 @@ public final class GraphicsContext {
         let mask = state.clipMask
         if mask == nil {
             // Fused: the sweep composites each run as it finds it.
-            var blender = SpanBlitter.SolidBlender(row: target.row(region.y), color: pixel)
-            let prefetchDistance = Prefetch.rowsAhead &* target.stride
-            for y in region.y..<region.maxY {
-                // Rows near the bottom prefetch nothing: the rows ahead are not the shape's.
-                blender.prefetchDistance = y &+ Prefetch.rowsAhead < region.maxY ? prefetchDistance : 0
-                blender.row = target.row(y)
-                rasterizer.sweep(row: y, rule: rule, into: &blender)
-            }
+            var blender = SpanBlitter.SolidBlender(
+                row: target.row(region.y), y: region.y, pixelsPerRow: target.stride, color: pixel,
+                prefetchingAbove: region.maxY)
+            rasterizer.sweep(rows: region.y..<region.maxY, rule: rule, into: &blender)
             markDrawn(region)
             return
         }

@@ -947,7 +947,7 @@ final class Rasterizer {
                 let bit = word & (0 &- word)
                 let i = (w << 6) | word.trailingZeroBitCount
                 word &= word &- 1
-                constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, into: &sink)
+                constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, origin: origin, into: &sink)
                 sum &+= rowCells[i]
                 rowCells[i] = 0
                 var c = Rasterizer.coverage(sum, evenOdd: evenOdd)
@@ -961,7 +961,7 @@ final class Rasterizer {
                 runStart = i &+ 1
             } while word != 0
         }
-        constantRun(sum, evenOdd: evenOdd, from: runStart, to: end, into: &sink)
+        constantRun(sum, evenOdd: evenOdd, from: runStart, to: end, origin: origin, into: &sink)
     }
 
     /// The sweep for sinks that take eight pixels at once: the same coverage as the sweep above,
@@ -969,87 +969,98 @@ final class Rasterizer {
     /// coverage with vector arithmetic (a prefix sum and the fill rule on eight lanes) and
     /// handed over whole, instead of one cell and one run at a time (or the cells themselves,
     /// to a sink that `sweepsCells`, when none of them is computed exactly). Between groups,
-    /// runs of constant coverage go to `run` as before. A function of its own (specialized for
-    /// the sink, not inlined): inlined into `blendSolid`, the fades playlist took 400 M
-    /// instructions more under callgrind.
+    /// runs of constant coverage go to `run` as before.
+    ///
+    /// Sweeps device rows `rows` (every row of `bounds`, top to bottom, in one call or several),
+    /// moving the sink to each row first. A function of its own (specialized for the sink, not
+    /// inlined): inlined into `blendSolid`, the fades playlist took 400 M instructions more
+    /// under callgrind. One call for all of a shape's rows: called row by row, setting itself
+    /// up again for each took 7 % of the sweep and blend of a small square.
     @inline(never)
-    func sweep<Sink: CoverageGroupSink>(row y: Int, rule: FillRule, into sink: inout Sink) {
-        let bandRow = beginRow(y)
-        if rowHasEvents[bandRow] {
-            sweepWithEvents(bandRow: bandRow, rule: rule, into: &sink)
-            return
-        }
-        let rowMarks = marks + bandRow &* wordsPerRow
-        let rowConflicts = conflicts + bandRow &* wordsPerRow
-        let origin = bounds.x
-        let end = bounds.width
+    func sweep<Sink: CoverageGroupSink>(rows: Range<Int>, rule: FillRule, into sink: inout Sink) {
+        // Read once: the sink's calls may write any memory as far as the compiler knows, so a
+        // field read in the loop would be read again for every row and group.
+        let origin = bounds.x, end = bounds.width, words = wordsPerRow, stride = cellStride
+        let cells = self.cells, marks = self.marks, conflicts = self.conflicts
         let evenOdd = rule == .evenOdd
-        let rowCells = UnsafeMutableRawPointer(cells + bandRow &* cellStride)
         let zero = SIMD8<Int32>(repeating: 0)
-        var sum: Int32 = 0
-        var runStart = 0
-        for w in 0..<wordsPerRow {
-            var word = rowMarks[w]
-            if word == 0 { continue }
-            rowMarks[w] = 0
-            let conflictWord = rowConflicts[w]
-            if conflictWord != 0 { rowConflicts[w] = 0 }
-            repeat {
-                let shift = word.trailingZeroBitCount & ~7
-                word &= ~(0xFF &<< UInt64(truncatingIfNeeded: shift))
-                let i = (w << 6) | shift
-                constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, into: &sink)
-                var exact = (conflictWord >> UInt64(truncatingIfNeeded: shift)) & 0xFF
-                if exact == 0 && sink.sweepsCells {
-                    let groupCells = (rowCells + i &* 4).assumingMemoryBound(to: Int32.self)
-                    sum =
-                        i &+ 8 <= end
-                        ? sink.group(x: origin &+ i, cells: groupCells, sum: sum, evenOdd: evenOdd)
-                        : sink.lastGroup(x: origin &+ i, count: end &- i, cells: groupCells, sum: sum, evenOdd: evenOdd)
-                    runStart = i &+ 8
-                    continue
-                }
-                // The group's cells, and the carry into the cell after it (no mark of its own
-                // when the next group holds no written cell; otherwise that group reads a zero).
-                let offset = i &* 4
-                let v = rowCells.loadUnaligned(fromByteOffset: offset, as: SIMD8<Int32>.self)
-                rowCells.storeBytes(of: zero, toByteOffset: offset, as: SIMD8<Int32>.self)
-                let winding = Rasterizer.prefixSum(v) &+ SIMD8(repeating: sum)
-                sum = winding[7] &+ rowCells.load(fromByteOffset: offset &+ 32, as: Int32.self)
-                rowCells.storeBytes(of: 0, toByteOffset: offset &+ 32, as: Int32.self)
-                var coverage = Rasterizer.coverage(winding, evenOdd: evenOdd)
-                while exact != 0 {
-                    let k = exact.trailingZeroBitCount
-                    exact &= exact &- 1
-                    coverage[k] = UInt32(
-                        exactCoverage(
-                            bandRow: bandRow, column: i &+ k, rule: rule,
-                            approximate: Int32(truncatingIfNeeded: coverage[k])))
-                }
-                if i &+ 8 <= end {
-                    // No test for a group of zeros (rare): it costs as much as blending them.
-                    sink.group(x: origin &+ i, coverage: coverage)
-                } else {
-                    // The row's last pixels: lanes past its end are not the region's.
-                    for k in 0..<(end &- i) where coverage[k] != 0 {
-                        sink.run(x: origin &+ i &+ k, length: 1, coverage: Int32(truncatingIfNeeded: coverage[k]))
+        for y in rows {
+            sink.moveToRow(y)
+            let bandRow = beginRow(y)
+            if rowHasEvents[bandRow] {
+                sweepWithEvents(bandRow: bandRow, rule: rule, into: &sink)
+                continue
+            }
+            let rowMarks = marks + bandRow &* words
+            let rowConflicts = conflicts + bandRow &* words
+            let rowCells = UnsafeMutableRawPointer(cells + bandRow &* stride)
+            var sum: Int32 = 0
+            var runStart = 0
+            for w in 0..<words {
+                var word = rowMarks[w]
+                if word == 0 { continue }
+                rowMarks[w] = 0
+                let conflictWord = rowConflicts[w]
+                if conflictWord != 0 { rowConflicts[w] = 0 }
+                repeat {
+                    let shift = word.trailingZeroBitCount & ~7
+                    word &= ~(0xFF &<< UInt64(truncatingIfNeeded: shift))
+                    let i = (w << 6) | shift
+                    constantRun(sum, evenOdd: evenOdd, from: runStart, to: i, origin: origin, into: &sink)
+                    var exact = (conflictWord >> UInt64(truncatingIfNeeded: shift)) & 0xFF
+                    if exact == 0 && sink.sweepsCells {
+                        let groupCells = (rowCells + i &* 4).assumingMemoryBound(to: Int32.self)
+                        sum =
+                            i &+ 8 <= end
+                            ? sink.group(x: origin &+ i, cells: groupCells, sum: sum, evenOdd: evenOdd)
+                            : sink.lastGroup(
+                                x: origin &+ i, count: end &- i, cells: groupCells, sum: sum, evenOdd: evenOdd)
+                        runStart = i &+ 8
+                        continue
                     }
-                }
-                runStart = i &+ 8
-            } while word != 0
+                    // The group's cells, and the carry into the cell after it (no mark of its own
+                    // when the next group holds no written cell; otherwise that group reads a zero).
+                    let offset = i &* 4
+                    let v = rowCells.loadUnaligned(fromByteOffset: offset, as: SIMD8<Int32>.self)
+                    rowCells.storeBytes(of: zero, toByteOffset: offset, as: SIMD8<Int32>.self)
+                    let winding = Rasterizer.prefixSum(v) &+ SIMD8(repeating: sum)
+                    sum = winding[7] &+ rowCells.load(fromByteOffset: offset &+ 32, as: Int32.self)
+                    rowCells.storeBytes(of: 0, toByteOffset: offset &+ 32, as: Int32.self)
+                    var coverage = Rasterizer.coverage(winding, evenOdd: evenOdd)
+                    while exact != 0 {
+                        let k = exact.trailingZeroBitCount
+                        exact &= exact &- 1
+                        coverage[k] = UInt32(
+                            exactCoverage(
+                                bandRow: bandRow, column: i &+ k, rule: rule,
+                                approximate: Int32(truncatingIfNeeded: coverage[k])))
+                    }
+                    if i &+ 8 <= end {
+                        // No test for a group of zeros (rare): it costs as much as blending them.
+                        sink.group(x: origin &+ i, coverage: coverage)
+                    } else {
+                        // The row's last pixels: lanes past its end are not the region's.
+                        for k in 0..<(end &- i) where coverage[k] != 0 {
+                            sink.run(x: origin &+ i &+ k, length: 1, coverage: Int32(truncatingIfNeeded: coverage[k]))
+                        }
+                    }
+                    runStart = i &+ 8
+                } while word != 0
+            }
+            constantRun(sum, evenOdd: evenOdd, from: runStart, to: end, origin: origin, into: &sink)
         }
-        constantRun(sum, evenOdd: evenOdd, from: runStart, to: end, into: &sink)
     }
 
     /// Hands `sink` the region columns `start ..< end`, between written cells, at the coverage
-    /// the running winding `sum` gives them (nothing when it is 0 or the run is empty).
+    /// the running winding `sum` gives them (nothing when it is 0 or the run is empty);
+    /// `origin` is the region's first device column.
     @inline(__always)
     private func constantRun<Sink: CoverageSink>(
-        _ sum: Int32, evenOdd: Bool, from start: Int, to end: Int, into sink: inout Sink
+        _ sum: Int32, evenOdd: Bool, from start: Int, to end: Int, origin: Int, into sink: inout Sink
     ) {
         guard end > start else { return }
         let c = Rasterizer.coverage(sum, evenOdd: evenOdd)
-        if c != 0 { sink.run(x: bounds.x &+ start, length: end &- start, coverage: c) }
+        if c != 0 { sink.run(x: origin &+ start, length: end &- start, coverage: c) }
     }
 
     /// Prepares device row `y` for sweeping (accumulates its band, when banded, and readies the

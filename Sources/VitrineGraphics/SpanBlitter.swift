@@ -45,12 +45,37 @@ enum SpanBlitter {
         /// Whether groups of cells go to the AVX2 kernel, which does the sweep's arithmetic and
         /// the blend on one 256-bit vector.
         let sweepsCells: Bool
+        /// For `moveToRow`: the row the blender started on and its first pixel, pixels from a
+        /// row to the next (0: it stays on `row`), and the row from which the rows
+        /// `Prefetch.rowsAhead` below are no longer the shape's (nothing is prefetched there).
+        private let startY: Int
+        private let startRow: UnsafeMutablePointer<UInt32>
+        private let pixelsPerRow: Int
+        private let prefetchEnd: Int
 
+        /// A blender for one row.
         init(row: UnsafeMutablePointer<UInt32>, color: UInt32, avx2: Bool = PixelKernels.avx2) {
+            self.init(row: row, y: 0, pixelsPerRow: 0, color: color, prefetchingAbove: 0, avx2: avx2)
+        }
+
+        /// A blender starting on `row`, device row `y`, moving `pixelsPerRow` pixels a row, for a
+        /// shape whose rows end at `end`: rows near it prefetch nothing (the rows ahead are not
+        /// the shape's).
+        init(
+            row: UnsafeMutablePointer<UInt32>, y: Int, pixelsPerRow: Int, color: UInt32, prefetchingAbove end: Int,
+            avx2: Bool = PixelKernels.avx2
+        ) {
             self.row = row
             self.color = color
             isOpaque = color >> 24 == 255
             sweepsCells = avx2
+            (startY, startRow, self.pixelsPerRow, prefetchEnd) = (y, row, pixelsPerRow, end &- Prefetch.rowsAhead)
+        }
+
+        @inline(__always)
+        mutating func moveToRow(_ y: Int) {
+            row = startRow + (y &- startY) &* pixelsPerRow
+            prefetchDistance = y < prefetchEnd ? Prefetch.rowsAhead &* pixelsPerRow : 0
         }
 
         @inline(__always)

@@ -401,10 +401,10 @@ final class RasterizerTests: XCTestCase {
     ) {
         rasterizer.reset(clip: clip)
         rasterizer.addPath(path, transform: .identity)
-        for y in rasterizer.bounds.y..<rasterizer.bounds.maxY {
-            var blender = SpanBlitter.SolidBlender(row: bitmap.row(y), color: pixel, avx2: avx2)
-            rasterizer.sweep(row: y, rule: rule, into: &blender)
-        }
+        var blender = SpanBlitter.SolidBlender(
+            row: bitmap.row(0), y: 0, pixelsPerRow: bitmap.stride, color: pixel, prefetchingAbove: bitmap.height,
+            avx2: avx2)
+        rasterizer.sweep(rows: rasterizer.bounds.y..<rasterizer.bounds.maxY, rule: rule, into: &blender)
     }
 
     /// The first pixel (row by row) where two bitmaps of one size differ.
