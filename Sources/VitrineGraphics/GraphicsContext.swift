@@ -46,6 +46,9 @@ public final class GraphicsContext {
     var target: DrawTarget
     /// The part of `target` drawn since it became the target (what a layer must composite).
     var dirty = IntRect(x: 0, y: 0, width: 0, height: 0)
+    /// Whether axis-aligned rectangles fill the rows between their corners without the
+    /// rasterizer (`fillsAxisAligned`; tests turn it off to compare).
+    var splitsAxisAlignedFills = true
     /// How many transparency layers took their first fill as an underlay, and how many pixels
     /// the regions transparency layers composited held (tiles skipped in them included; for
     /// tests).
@@ -306,6 +309,7 @@ public final class GraphicsContext {
             markFilled(r, with: pixel)
             return
         }
+        if fillsAxisAligned(rect, cornerRadius: 0, pixel: pixel) { return }
         startShape(clip: state.clipBox)
         guard rasterizer.addRoundedRect(rect, cornerRadius: 0, transform: state.transform) else { return }
         blendSolid(pixel, rule: .nonZero)
@@ -317,6 +321,7 @@ public final class GraphicsContext {
         guard cornerRadius > 0 else { return fill(rect, color: color) }
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0 else { return }
+        if fillsAxisAligned(rect, cornerRadius: cornerRadius, pixel: pixel) { return }
         startShape(clip: state.clipBox)
         guard rasterizer.addRoundedRect(rect, cornerRadius: cornerRadius, transform: state.transform) else { return }
         blendSolid(pixel, rule: .nonZero)
