@@ -66,14 +66,6 @@ final class PlainRows {
         return ((~0 as UInt64) >> UInt64(64 &- (end &- first))) << UInt64(first)
     }
 
-    /// Calls `body` with each run of columns of row `y` within `x..<maxX` (inside the row)
-    /// that may not hold `pixel` already, left to right.
-    @inline(__always)
-    func forEachStaleRun(_ y: Int, _ x: Int, _ maxX: Int, for pixel: UInt32, _ body: (Int, Int) -> Void) {
-        guard pixels[y] == pixel else { return body(x, maxX) }
-        forEachRun(of: vitrine_bits_load(tiles + y), x, maxX, body)
-    }
-
     /// The tiles of row `y` that may not hold `pixel`: all of them when the row holds another
     /// colour.
     @inline(__always)
@@ -85,13 +77,29 @@ final class PlainRows {
     /// `mask`, left to right.
     @inline(__always)
     func forEachRun(of mask: UInt64, _ x: Int, _ maxX: Int, _ body: (Int, Int) -> Void) {
-        var left = mask & tilesTouching(x, maxX)
-        while left != 0 {
+        var runs = self.runs(of: mask, x, maxX)
+        while let (start, end) = runs.next() { body(start, end) }
+    }
+
+    /// The runs of columns within `x..<maxX` (inside a row) of the tiles in `mask`, left to
+    /// right (`forEachRun` without a closure).
+    @inline(__always)
+    func runs(of mask: UInt64, _ x: Int, _ maxX: Int) -> TileRuns {
+        TileRuns(left: mask & tilesTouching(x, maxX), x: x, maxX: maxX, tileShift: tileShift)
+    }
+
+    struct TileRuns {
+        var left: UInt64
+        let x: Int, maxX: Int, tileShift: Int
+
+        @inline(__always)
+        mutating func next() -> (Int, Int)? {
+            guard left != 0 else { return nil }
             let first = left.trailingZeroBitCount
             // The run of set bits from `first`: its length is the zeros after it in the inverse.
             let length = (~(left >> UInt64(first))).trailingZeroBitCount
-            body(max(x, first << tileShift), min(maxX, (first &+ length) << tileShift))
             left = length == 64 ? 0 : left & ~(((~0 as UInt64) >> UInt64(64 &- length)) << UInt64(first))
+            return (max(x, first << tileShift), min(maxX, (first &+ length) << tileShift))
         }
     }
 
@@ -145,13 +153,26 @@ struct StaleRowsFill: RowBandJob {
     let plain: PlainRows
 
     func run(rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        // Per rectangle, not per row: the tiles it touches, and its first row's pixels (the
+        // rows of scattered damage are short, and the per-row set-up was most of their cost).
+        let touched = plain.tilesTouching(rect.x, rect.maxX)
+        var row = target.row(rows.lowerBound) + rect.x
         var written = 0
         for y in rows {
-            let row = target.row(y)
-            plain.forEachStaleRun(y, rect.x, rect.maxX, for: pixel) { x, maxX in
-                PixelFill.fill(row + x, pixel, count: maxX &- x)
-                written &+= maxX &- x
+            let stale = plain.staleTiles(y, for: pixel) & touched
+            if stale == touched {
+                // Every tile it touches (the usual case): the whole span.
+                PixelFill.fill(row, pixel, count: rect.width)
+                written &+= rect.width
+            } else if stale != 0 {
+                var runs = plain.runs(of: stale, rect.x, rect.maxX)
+                while let (x, maxX) = runs.next() {
+                    PixelFill.fill(row + (x &- rect.x), pixel, count: maxX &- x)
+                    written &+= maxX &- x
+                }
             }
+            row += target.stride
         }
         plain.skipped(rows.count * rect.width - written)
     }
