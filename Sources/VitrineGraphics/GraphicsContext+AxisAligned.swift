@@ -20,7 +20,7 @@ extension GraphicsContext {
         let t = state.transform
         guard splitsAxisAlignedFills, state.clipMask == nil, t.b == 0, t.c == 0, !rect.isNull else { return false }
         let s = rect.standardized
-        let r = cornerRadius.isNaN ? 0 : max(0, min(cornerRadius, s.width / 2, s.height / 2))
+        let r = Rasterizer.clampedCornerRadius(cornerRadius, of: s)
         // The device points the rasterizer's outline starts from: two opposite corners (the
         // bounds), and the ends of the right side (the left side's are level with them).
         let corner0 = t.apply(to: Point(x: s.minX, y: s.minY)), corner1 = t.apply(to: Point(x: s.maxX, y: s.maxY))
@@ -34,17 +34,17 @@ extension GraphicsContext {
             sideStart.isFinite, sideEnd.isFinite
         else { return false }
         let clip = state.clipBox.intersection(IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
-        // The rasterizer's geometry: the bounds to whole pixels.
-        let x0 = Int(minX.rounded(.down)), y0 = Int(minY.rounded(.down))
-        let geometry = IntRect(x: x0, y: y0, width: Int(maxX.rounded(.up)) - x0, height: Int(maxY.rounded(.up)) - y0)
+        let geometry = Rasterizer.geometryBox(
+            minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: bitmap.width, height: bitmap.height)
         let region = geometry.intersection(clip)
         guard !region.isEmpty else { return false }
-        // The sides in 24.8 fixed point from the geometry's origin, as `EdgeSink` quantizes
-        // them, and the rows (from the origin) they cross from top to bottom.
-        @inline(__always) func fixed(_ v: Double, from origin: Int) -> Int { Int((v - Double(origin)) * 256 + 0.5) }
-        let left = fixed(minX, from: geometry.x), right = fixed(maxX, from: geometry.x)
-        let top = fixed(min(sideStart, sideEnd), from: geometry.y)
-        let bottom = fixed(max(sideStart, sideEnd), from: geometry.y)
+        // The sides quantized as the rasterizer quantizes every edge, and the rows (from the
+        // geometry's origin) they cross from top to bottom.
+        let gx0 = Double(geometry.x), gx1 = Double(geometry.maxX), gy0 = Double(geometry.y), gy1 = Double(geometry.maxY)
+        let left = Rasterizer.fixedPoint(minX, from: gx0, to: gx1),
+            right = Rasterizer.fixedPoint(maxX, from: gx0, to: gx1)
+        let top = Rasterizer.fixedPoint(min(sideStart, sideEnd), from: gy0, to: gy1)
+        let bottom = Rasterizer.fixedPoint(max(sideStart, sideEnd), from: gy0, to: gy1)
         let straightTop = max(geometry.y &+ (top &+ 255) >> 8, region.y)
         let straightBottom = min(geometry.y &+ bottom >> 8, region.maxY)
         guard straightBottom &- straightTop >= GraphicsContext.fewestStraightRows else { return false }
@@ -59,9 +59,12 @@ extension GraphicsContext {
         rasterize(rows: region.y, to: straightTop)
         rasterize(rows: straightBottom, to: region.maxY)
 
-        // The rows between: a vertical edge at sub-pixel x f covers 256 − f of its pixel's 256
-        // columns of area, rounded to bytes as `Rasterizer.coverage` rounds it.
-        @inline(__always) func coverage(_ area: Int) -> Int32 { Int32(truncatingIfNeeded: (area &* 255 &+ 128) >> 8) }
+        // The rows between: a vertical edge at sub-pixel x f leaves 256 − f of its pixel's 256
+        // columns right of it, each a full row high (512 units of winding area), through the
+        // rasterizer's own rounding to bytes.
+        @inline(__always) func coverage(_ columns: Int) -> Int32 {
+            Rasterizer.coverage(Int32(truncatingIfNeeded: columns &* 512), evenOdd: false)
+        }
         let firstColumn = geometry.x &+ left >> 8, lastColumn = geometry.x &+ right >> 8
         let leftFraction = left & 255, rightFraction = right & 255
         // One partly covered pixel at each end and a run between (or one pixel for both

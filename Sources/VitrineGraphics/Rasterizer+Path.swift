@@ -72,7 +72,7 @@ extension Rasterizer {
         bounds.add(t.apply(to: Point(x: x1, y: y1))); bounds.add(t.apply(to: Point(x: x0, y: y1)))
         guard bounds.isFinite else { return false }
         guard var sink = beginShape(bounds) else { return true }
-        let r = cornerRadius.isNaN ? 0 : max(0, min(cornerRadius, s.width / 2, s.height / 2))
+        let r = Rasterizer.clampedCornerRadius(cornerRadius, of: s)
         @inline(__always) func p(_ x: Double, _ y: Double) -> Point { t.apply(to: Point(x: x, y: y)) }
         if r == 0 {
             sink.move(to: p(x0, y0)); sink.line(to: p(x1, y0)); sink.line(to: p(x1, y1)); sink.line(to: p(x0, y1))
@@ -93,6 +93,28 @@ extension Rasterizer {
         return true
     }
 
+    /// The corner radius `addRoundedRect` uses for the standardized `rect`: clamped to half its
+    /// shorter side, 0 when not a number.
+    static func clampedCornerRadius(_ radius: Double, of rect: Rect) -> Double {
+        radius.isNaN ? 0 : max(0, min(radius, rect.width / 2, rect.height / 2))
+    }
+
+    /// A shape's geometry for device bounds `minX…maxX × minY…maxY`: its box widened to whole
+    /// pixels, within a `width × height` target (the origin its edges are quantized from).
+    static func geometryBox(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int) -> IntRect
+    {
+        let x0 = Int(max(minX, 0).rounded(.down)), y0 = Int(max(minY, 0).rounded(.down))
+        let x1 = Int(min(maxX, Double(width)).rounded(.up)), y1 = Int(min(maxY, Double(height)).rounded(.up))
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// `v` in 24.8 fixed point from `lo` (a whole pixel), clamped to `lo…hi` (flattening and
+    /// rounding may step a hair outside): how every edge's ends are quantized.
+    @inline(__always)
+    static func fixedPoint(_ v: Double, from lo: Double, to hi: Double) -> Int {
+        Int((min(max(v, lo), hi) - lo) * 256 + 0.5)  // non-negative: truncation rounds
+    }
+
     /// Culls a shape by its device bounds and fixes its geometry and region; nil when the
     /// shape cannot touch the clip. (Entirely left of the clip counts as invisible too: a
     /// closed outline winds to zero at every point to its right.) The geometry is the shape's
@@ -103,9 +125,9 @@ extension Rasterizer {
         {
             return nil
         }
-        let x0 = Int(max(b.minX, 0).rounded(.down)), y0 = Int(max(b.minY, 0).rounded(.down))
-        let x1 = Int(min(b.maxX, Double(width)).rounded(.up)), y1 = Int(min(b.maxY, Double(height)).rounded(.up))
-        let (geometry, region) = beginRegion(IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        let box = Rasterizer.geometryBox(
+            minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
+        let (geometry, region) = beginRegion(box)
         guard !region.isEmpty else { return nil }
         // Clipping to the geometry is clipping to the target: the shape lies inside it
         // wherever the target's edges do not cut it.
@@ -315,15 +337,11 @@ private struct EdgeSink {
         emit(x0, y0, x1, y1)
     }
 
-    /// Quantizes to 24.8 fixed point relative to the geometry's origin, clamped to it
-    /// (flattening and rounding may step a hair outside).
+    /// Quantizes to 24.8 fixed point relative to the geometry's origin, clamped to it.
     @inline(__always)
     private func emit(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        @inline(__always) func fixed(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
-            Int((min(max(v, lo), hi) - lo) * 256 + 0.5)  // non-negative: truncation rounds
-        }
         rasterizer.addFixedEdge(
-            x0: fixed(x0, left, right), y0: fixed(y0, top, bottom),
-            x1: fixed(x1, left, right), y1: fixed(y1, top, bottom))
+            x0: Rasterizer.fixedPoint(x0, from: left, to: right), y0: Rasterizer.fixedPoint(y0, from: top, to: bottom),
+            x1: Rasterizer.fixedPoint(x1, from: left, to: right), y1: Rasterizer.fixedPoint(y1, from: top, to: bottom))
     }
 }
