@@ -65,28 +65,40 @@ extension Rasterizer {
     private func buildRowIndex() {
         rowIndexIsBuilt = true
         exactPiecesRow = -1
-        let first = offsetY &+ bandTop, last = first &+ bandRows &- 1
-        rowEdgeStart.removeAll(keepingCapacity: true)
-        rowEdgeStart.append(contentsOf: repeatElement(0, count: bandRows &+ 1))
-        func rows(_ e: FixedEdge) -> ClosedRange<Int>? {
+        let first = offsetY &+ bandTop, last = first &+ bandRows &- 1, rows = bandRows
+        let edges = self.edges, count = edgeCount
+        // The band rows an edge crosses (none when the first is past the last).
+        @inline(__always) func span(_ index: Int) -> (first: Int, last: Int) {
+            let e = edges[index]
             let top = Int(min(e.y0, e.y1)), bottom = Int(max(e.y0, e.y1))
-            let a = max(top >> 8, first), b = min((bottom &- 1) >> 8, last)
-            return a <= b ? (a &- first)...(b &- first) : nil
+            return (max(top >> 8, first) &- first, min((bottom &- 1) >> 8, last) &- first)
         }
         // Each row's count, then where it ends; filling each row from its end backwards leaves
-        // where it starts, in place.
-        for index in 0..<edgeCount {
-            guard let r = rows(edges[index]) else { continue }
-            for row in r { rowEdgeStart[row] &+= 1 }
+        // where it starts, in place. Through the buffers: the arrays' own subscripts checked
+        // bounds and uniqueness for every row of every edge (32 instructions a row).
+        rowEdgeStart.removeAll(keepingCapacity: true)
+        rowEdgeStart.append(contentsOf: repeatElement(0, count: rows &+ 1))
+        let total = rowEdgeStart.withUnsafeMutableBufferPointer { start in
+            for index in 0..<count {
+                let (a, b) = span(index)
+                if a > b { continue }
+                for row in a...b { start[row] &+= 1 }
+            }
+            for row in 0..<rows { start[row &+ 1] &+= start[row] }
+            return start[rows]
         }
-        for row in 1..<(bandRows &+ 1) { rowEdgeStart[row] &+= rowEdgeStart[row &- 1] }
         rowEdgeList.removeAll(keepingCapacity: true)
-        rowEdgeList.append(contentsOf: repeatElement(0, count: rowEdgeStart[bandRows]))
-        for index in (0..<edgeCount).reversed() {
-            guard let r = rows(edges[index]) else { continue }
-            for row in r {
-                rowEdgeStart[row] &-= 1
-                rowEdgeList[rowEdgeStart[row]] = Int32(truncatingIfNeeded: index)
+        rowEdgeList.append(contentsOf: repeatElement(0, count: total))
+        rowEdgeStart.withUnsafeMutableBufferPointer { start in
+            rowEdgeList.withUnsafeMutableBufferPointer { list in
+                for index in (0..<count).reversed() {
+                    let (a, b) = span(index)
+                    if a > b { continue }
+                    for row in a...b {
+                        start[row] &-= 1
+                        list[start[row]] = Int32(truncatingIfNeeded: index)
+                    }
+                }
             }
         }
     }
