@@ -777,6 +777,35 @@ final class Rasterizer {
             return
         }
         if old & 16 != 0 { return }
+        // The two common cases with one chain in the cell, as `chainAgainInGeneral` concludes
+        // them, without taking the cell's word apart or saving the registers its other cases
+        // need.
+        let index = Int(truncatingIfNeeded: (tag >> 6) & 0x3FF_FFFF)
+        let last = Int(truncatingIfNeeded: (old >> 6) & 0x3FF_FFFF)
+        if old >> 32 == 0 {
+            if tag & 32 != 0 && index == last &+ 1 {
+                // The next edge of the chain, at a vertex inside the pixel.
+                let longer = min(old & 12 &+ 4, 12), signs = (old | tag) & 3
+                if longer < 12 || signs != 3 {
+                    chain.pointee = (UInt64(index) << 6) | longer | signs
+                    return
+                }
+            } else if old & 12 == 4 && pair.first == last && pair.second == index && pair.uniform == true {
+                // A thin stroke's other side, cell after cell: a chain of one edge met by an
+                // edge of another chain, a pair the last test answered for every pixel.
+                chain.pointee = (UInt64(index &+ 1) << 34) | (1 << 32) | old
+                return
+            }
+        }
+        chainAgainInGeneral(chain, rowCells, rowMarks, x: x, tag, old: old)
+    }
+
+    /// `chainAgain` for a cell whose word `old` holds a chain (not a conflict).
+    @inline(never)
+    private func chainAgainInGeneral(
+        _ chain: UnsafeMutablePointer<UInt64>, _ rowCells: UnsafeMutablePointer<Int32>,
+        _ rowMarks: UnsafeMutablePointer<UInt64>, x: Int, _ tag: UInt64, old: UInt64
+    ) {
         let index = Int(truncatingIfNeeded: (tag >> 6) & 0x3FF_FFFF), continues = tag & 32 != 0
         let last = Int(truncatingIfNeeded: (old >> 6) & 0x3FF_FFFF), count = Int(truncatingIfNeeded: (old >> 2) & 3)
         let otherLast = Int(truncatingIfNeeded: old >> 34) &- 1, otherCount = Int(truncatingIfNeeded: (old >> 32) & 3)
