@@ -8,6 +8,7 @@
 
 #include <immintrin.h>
 #include <string.h>
+#include <wchar.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
@@ -209,6 +210,124 @@ AVX2 int32_t vitrine_sweep_last_group_solid_avx2(
     return after;
 }
 
+/// `PixelMath.scale`: every channel of `p` times `f / 255`, rounded.
+static inline uint32_t scale1(uint32_t p, uint32_t f) {
+    uint32_t rb = (p & 0x00FF00FF) * f + 0x00800080;
+    rb = ((rb + ((rb >> 8) & 0x00FF00FF)) >> 8) & 0x00FF00FF;
+    uint32_t ag = ((p >> 8) & 0x00FF00FF) * f + 0x00800080;
+    ag = (ag + ((ag >> 8) & 0x00FF00FF)) & 0xFF00FF00;
+    return rb | ag;
+}
+
+/// `Rasterizer.coverage` of one winding area.
+static inline uint32_t coverage1(int32_t value, int even_odd) {
+    uint32_t a = value < 0 ? 0u - (uint32_t)value : (uint32_t)value;
+    if (even_odd) {
+        a &= 0x3FFFF;
+        if (a > 0x20000) a = 0x40000 - a;
+    } else if (a > 0x20000) {
+        a = 0x20000;
+    }
+    return (a * 255 + 0x10000) >> 17;
+}
+
+/// `count` pixels set to `color`, as `PixelFill.fill` sets them: long runs by the library.
+static inline AVX2 void fill_run(uint32_t *p, long count, uint32_t color) {
+    if (count >= 64) {
+        if (color == (color & 0xFF) * 0x01010101u) {
+            memset(p, (int)(color & 0xFF), (size_t)count * 4);
+        } else {
+            wmemset((wchar_t *)p, (wchar_t)color, (size_t)count);
+        }
+        return;
+    }
+    const __m256i source = _mm256_set1_epi32((int)color);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) store8(p + i, source);
+    for (; i < count; i++) p[i] = color;
+}
+
+/// `SpanBlitter.blendConstant`: `color + dst·(255 − αcolor)/255` per channel.
+static inline AVX2 void blend_constant_run(uint32_t *p, long count, uint32_t color) {
+    uint32_t inverse = 255 - (color >> 24);
+    if (inverse == 0) {
+        fill_run(p, count, color);
+        return;
+    }
+    long i = vitrine_blend_constant_avx2(p, count, color, inverse);
+    for (; i < count; i++) p[i] = color + scale1(p[i], inverse);
+}
+
+/// `SpanBlitter.SolidBlender.run`: `count` pixels from `p` at one coverage `c` (1…255). Out of
+/// line: inlined, its constants and loops took the registers of the sweep's loop around it.
+static __attribute__((noinline)) AVX2 void solid_run(
+    uint32_t *p, long count, uint32_t c, uint32_t color, long prefetch) {
+    if (c == 255 && color >> 24 == 255) {
+        fill_run(p, count, color);
+        return;
+    }
+    if (prefetch) {
+        uintptr_t line = (uintptr_t)(p + prefetch) & ~(uintptr_t)63, last = (uintptr_t)(p + prefetch + count - 1);
+        do {
+            __builtin_prefetch((const void *)line, 1);
+            line += 64;
+        } while (line <= last);
+    }
+    if (c == 255) {
+        blend_constant_run(p, count, color);
+    } else if (count == 1) {
+        *p = color >> 24 == 255 ? scale1(color, c) + scale1(*p, 255 - c)
+                                : scale1(color, c) + scale1(*p, 255 - (scale1(color, c) >> 24));
+    } else {
+        blend_constant_run(p, count, scale1(color, c));
+    }
+}
+
+AVX2 long vitrine_sweep_rows_solid_avx2(
+    int32_t *cells, long cell_stride, uint64_t *marks, long words, const bool *events, const bool *conflicted,
+    long rows, long end, uint32_t *row, long pixels_per_row, long prefetching_rows, long prefetch, uint32_t color,
+    int even_odd) {
+    const __m256i source = _mm256_set1_epi32((int)color);
+    for (long r = 0; r < rows; r++, cells += cell_stride, marks += words, row += pixels_per_row) {
+        if (events[r] || conflicted[r]) return r;
+        long ahead = r < prefetching_rows ? prefetch : 0;
+        int32_t sum = 0;
+        long run_start = 0;
+        for (long word = 0; word < words; word++) {
+            uint64_t bits = marks[word];
+            if (!bits) continue;
+            marks[word] = 0;
+            do {
+                long shift = __builtin_ctzll(bits) & ~7L;
+                bits &= ~((uint64_t)0xFF << shift);
+                long i = (word << 6) | shift;
+                if (i > run_start) {
+                    uint32_t c = coverage1(sum, even_odd);
+                    if (c) solid_run(row + run_start, i - run_start, c, color, ahead);
+                }
+                if (i + 8 <= end) {
+                    if (ahead) {
+                        __builtin_prefetch(row + i + ahead, 1);
+                        __builtin_prefetch(row + i + ahead + 7, 1);
+                    }
+                    int32_t after;
+                    __m256i coverage = coverage8(winding8(cells + i, sum, &after), even_odd);
+                    source_over8(scale8(source, lanes(coverage)), row + i);
+                    sum = after;
+                } else {
+                    sum = vitrine_sweep_last_group_solid_avx2(cells + i, sum, row + i, end - i, color, even_odd);
+                }
+                run_start = i + 8;
+            } while (bits);
+        }
+        if (end > run_start) {
+            uint32_t c = coverage1(sum, even_odd);
+            if (c) solid_run(row + run_start, end - run_start, c, color, ahead);
+        }
+    }
+    return rows;
+}
+
 /// `weigh` of `PixelMath.bilinear4`: (a·wa + b·wb + 128) >> 8 in 16-bit lanes (wa + wb = 256,
 /// so the sum stays below 2^16).
 static inline AVX2 __m256i weigh16(__m256i a, __m256i wa, __m256i b, __m256i wb) {
@@ -298,6 +417,12 @@ int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *ds
 int32_t vitrine_sweep_last_group_solid_avx2(
     int32_t *cells, int32_t sum, uint32_t *dst, long count, uint32_t color, int even_odd) {
     return sum;
+}
+long vitrine_sweep_rows_solid_avx2(
+    int32_t *cells, long cell_stride, uint64_t *marks, long words, const bool *events, const bool *conflicted,
+    long rows, long end, uint32_t *row, long pixels_per_row, long prefetching_rows, long prefetch, uint32_t color,
+    int even_odd) {
+    return 0;
 }
 long vitrine_bilinear_run_avx2(
     const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,

@@ -31,6 +31,18 @@ protocol CoverageGroupSink: CoverageSink {
         x: Int, count: Int, cells: UnsafeMutablePointer<Int32>, sum: Int32, evenOdd: Bool
     )
         -> Int32
+
+    /// The grouped sweep itself (when the sink `sweepsCells`) of up to `count` consecutive band
+    /// rows from device row `y`, whose cells start at `cells` (`cellStride` apart) and marks at
+    /// `marks` (`words` apart), `end` columns wide from device column `origin`: the pixels the
+    /// sweep would hand over, the cells and marks left zero. Stops before the first row whose
+    /// `events` or `conflicted` flag is set, leaving it untouched; returns how many rows it swept
+    /// (0: none, and the sweep does them).
+    mutating func sweepRows(
+        cells: UnsafeMutablePointer<Int32>, cellStride: Int, marks: UnsafeMutablePointer<UInt64>, words: Int,
+        events: UnsafeMutablePointer<Bool>, conflicted: UnsafeMutablePointer<Bool>, count: Int, end: Int,
+        origin: Int, y: Int, evenOdd: Bool
+    ) -> Int
 }
 
 /// Collects runs as `CoverageSpan`s into a caller's buffer of `Rasterizer.maxSpansPerRow`

@@ -109,6 +109,7 @@ extension Rasterizer {
     /// in the plain sweep. Otherwise a written pixel, or one with an event inside, is computed
     /// exactly, and so is an unwritten run whose left-side winding spans more than two values.
     func sweepWithEvents<Sink: CoverageSink>(bandRow: Int, rule: FillRule, into sink: inout Sink) {
+        rowHasConflicts[bandRow] = false
         let rowCells = cells + bandRow &* cellStride
         let rowMarks = marks + bandRow &* wordsPerRow
         let rowConflicts = conflicts + bandRow &* wordsPerRow

@@ -126,6 +126,8 @@ final class Rasterizer {
     @exclusivity(unchecked) private var eventsReady = false
     /// Per band row: whether an event lies inside it (its sweep then consults the events).
     let rowHasEvents = UnsafeMutablePointer<Bool>.allocate(capacity: Rasterizer.bandHeight)
+    /// Per band row: whether a pixel of it is computed exactly (`conflicts`), until it is swept.
+    let rowHasConflicts = UnsafeMutablePointer<Bool>.allocate(capacity: Rasterizer.bandHeight)
     /// For the exact pixels of the current band: per band row, the indices of the edges that
     /// cross it (`rowEdgeStart[r] ..< rowEdgeStart[r + 1]` of `rowEdgeList`), built on first use.
     @exclusivity(unchecked) var rowEdgeStart: [Int] = []
@@ -163,6 +165,7 @@ final class Rasterizer {
         (cellCapacity, markCapacity) = (1, 1)
         edges = UnsafeMutablePointer<FixedEdge>.allocate(capacity: edgeCapacity)
         rowHasEvents.initialize(repeating: false, count: Rasterizer.bandHeight)
+        rowHasConflicts.initialize(repeating: false, count: Rasterizer.bandHeight)
         serve(width: width, height: height)
     }
 
@@ -218,6 +221,7 @@ final class Rasterizer {
         free(conflicts)
         edges.deallocate()
         rowHasEvents.deallocate()
+        rowHasConflicts.deallocate()
     }
 
     /// Starts a new shape clipped to `clip` (intersected with the rasterizer's own size).
@@ -844,6 +848,7 @@ final class Rasterizer {
         chain.pointee = Rasterizer.conflictTag
         let rowConflicts = conflicts + (rowMarks - marks)
         rowConflicts[x >> 6] |= 1 &<< UInt64(truncatingIfNeeded: x & 63)
+        rowHasConflicts[(rowMarks - marks) / wordsPerRow] = true
     }
 
     /// Whether one edge starts where the other ends: a two-piece polyline.
@@ -958,6 +963,7 @@ final class Rasterizer {
             sweepWithEvents(bandRow: bandRow, rule: rule, into: &sink)
             return
         }
+        rowHasConflicts[bandRow] = false
         let rowCells = cells + bandRow &* cellStride
         let rowMarks = marks + bandRow &* wordsPerRow
         let rowConflicts = conflicts + bandRow &* wordsPerRow
@@ -1013,13 +1019,28 @@ final class Rasterizer {
         let cells = self.cells, marks = self.marks, conflicts = self.conflicts
         let evenOdd = rule == .evenOdd
         let zero = SIMD8<Int32>(repeating: 0)
-        for y in rows {
+        var sweptUpTo = rows.lowerBound
+        for y in rows where y >= sweptUpTo {
             sink.moveToRow(y)
             let bandRow = beginRow(y)
             if rowHasEvents[bandRow] {
                 sweepWithEvents(bandRow: bandRow, rule: rule, into: &sink)
                 continue
             }
+            if sink.sweepsCells && !rowHasConflicts[bandRow] {
+                // The sink's own loop over the band's rows from here, up to one with events or
+                // pixels computed exactly.
+                let swept = sink.sweepRows(
+                    cells: cells + bandRow &* stride, cellStride: stride, marks: marks + bandRow &* words,
+                    words: words, events: rowHasEvents + bandRow, conflicted: rowHasConflicts + bandRow,
+                    count: min(bandRows &- bandRow, rows.upperBound &- y), end: end, origin: origin, y: y,
+                    evenOdd: evenOdd)
+                if swept > 0 {
+                    sweptUpTo = y &+ swept
+                    continue
+                }
+            }
+            rowHasConflicts[bandRow] = false
             let rowMarks = marks + bandRow &* words
             let rowConflicts = conflicts + bandRow &* words
             let rowCells = UnsafeMutableRawPointer(cells + bandRow &* stride)
@@ -1156,6 +1177,7 @@ final class Rasterizer {
     /// Clears whatever the current shape accumulated, without producing spans.
     func discard() {
         for local in 0..<bandRows {
+            rowHasConflicts[local] = false
             let rowMarks = marks + local * wordsPerRow
             let rowCells = cells + local * cellStride
             for w in 0..<wordsPerRow { conflicts[local * wordsPerRow + w] = 0 }

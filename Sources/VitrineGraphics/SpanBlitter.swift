@@ -127,6 +127,21 @@ enum SpanBlitter {
         ) -> Int32 {
             vitrine_sweep_last_group_solid_avx2(cells, sum, row + x, count, color, evenOdd ? 1 : 0)
         }
+
+        /// The AVX2 kernel's loop over rows (`vitrine_sweep_rows_solid_avx2`): in Swift, the
+        /// sweep's loop kept more values than there are registers and spilled them group after
+        /// group, and a call per row to a kernel for its words cost more than it saved.
+        @inline(__always)
+        mutating func sweepRows(
+            cells: UnsafeMutablePointer<Int32>, cellStride: Int, marks: UnsafeMutablePointer<UInt64>, words: Int,
+            events: UnsafeMutablePointer<Bool>, conflicted: UnsafeMutablePointer<Bool>, count: Int, end: Int,
+            origin: Int, y: Int, evenOdd: Bool
+        ) -> Int {
+            moveToRow(y)
+            return vitrine_sweep_rows_solid_avx2(
+                cells, cellStride, marks, words, events, conflicted, count, end, row + origin, pixelsPerRow,
+                max(0, prefetchEnd &- y), Prefetch.rowsAhead &* pixelsPerRow, color, evenOdd ? 1 : 0)
+        }
     }
 
     /// One span through a mask. Clip masks are mostly 255 inside and 0 outside, so runs of

@@ -7,6 +7,7 @@
 #ifndef VITRINE_PIXEL_KERNELS_H
 #define VITRINE_PIXEL_KERNELS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /// 1 when the kernels below may run on this processor (x86-64 with AVX2 enabled by the OS),
@@ -46,6 +47,21 @@ int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *ds
 /// the others are neither read nor written.
 int32_t vitrine_sweep_last_group_solid_avx2(
     int32_t *cells, int32_t sum, uint32_t *dst, long count, uint32_t color, int even_odd);
+
+/// The grouped sweep into a premultiplied colour (`Rasterizer.sweep(rows:rule:into:)` with
+/// `SpanBlitter.SolidBlender`) of `rows` consecutive rows of rasterizer cells (`cell_stride`
+/// cells and `words` mark words apart, `end` columns wide), the first of whose pixels is `row`
+/// (`pixels_per_row` apart): each group of eight cells holding a written one as
+/// `vitrine_sweep_group_solid_avx2` (`..._last_group_...` for a row's last), the columns
+/// between as `SolidBlender.run` at the running winding's coverage; the first
+/// `prefetching_rows` rows prefetch the pixels `prefetch` ahead of each blend. Stops before the
+/// first row with `events` or pixels computed exactly (`conflicted`), which it leaves untouched,
+/// and returns how many rows it swept (`rows` when none has either). The cells and marks it
+/// sweeps are left zero. Returns 0 where the kernels are missing.
+long vitrine_sweep_rows_solid_avx2(
+    int32_t *cells, long cell_stride, uint64_t *marks, long words, const bool *events, const bool *conflicted,
+    long rows, long end, uint32_t *row, long pixels_per_row, long prefetching_rows, long prefetch, uint32_t color,
+    int even_odd);
 
 /// `PixelMath.bilinearRun` with 32-bit lanes: bilinear samples of `pixels` (`width` texels a
 /// row) at 16.16 positions stepped by (`du`, `dv`) from (`u`, `v`), written to `out`; every
