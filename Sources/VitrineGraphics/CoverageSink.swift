@@ -17,7 +17,8 @@ protocol CoverageGroupSink: CoverageSink {
     /// Eight pixels from device x `x`, each with its coverage (0…255; 0 leaves a pixel as is).
     mutating func group(x: Int, coverage: SIMD8<UInt32>)
 
-    /// Whether the sink turns cells into pixels itself (`group(x:cells:sum:evenOdd:)`).
+    /// Whether the sink turns cells into pixels itself (`group(x:cells:sum:evenOdd:)`, and whole
+    /// rows: `sweepRows`).
     var sweepsCells: Bool { get }
 
     /// Eight pixels from device x `x` whose coverage the rasterizer's eight cells at `cells`

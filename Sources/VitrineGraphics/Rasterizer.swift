@@ -1004,7 +1004,9 @@ final class Rasterizer {
     /// coverage with vector arithmetic (a prefix sum and the fill rule on eight lanes) and
     /// handed over whole, instead of one cell and one run at a time (or the cells themselves,
     /// to a sink that `sweepsCells`, when none of them is computed exactly). Between groups,
-    /// runs of constant coverage go to `run` as before.
+    /// runs of constant coverage go to `run` as before. A sink that `sweepsCells` sweeps a
+    /// band's rows itself (`sweepRows`) up to one with events or a pixel computed exactly
+    /// (`rowHasConflicts`), which is swept here.
     ///
     /// Sweeps device rows `rows` (every row of `bounds`, top to bottom, in one call or several),
     /// moving the sink to each row first. A function of its own (specialized for the sink, not
