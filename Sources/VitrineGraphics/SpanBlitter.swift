@@ -140,7 +140,8 @@ enum SpanBlitter {
             moveToRow(y)
             return vitrine_sweep_rows_solid_avx2(
                 cells, cellStride, marks, words, events, conflicted, count, end, row + origin, pixelsPerRow,
-                max(0, prefetchEnd &- y), Prefetch.rowsAhead &* pixelsPerRow, color, evenOdd ? 1 : 0)
+                max(0, prefetchEnd &- y), Prefetch.rowsAhead &* pixelsPerRow, color, evenOdd ? 1 : 0,
+                PixelKernels.avx512 ? 1 : 0)
         }
     }
 

@@ -53,7 +53,8 @@ int32_t vitrine_sweep_last_group_solid_avx2(
 /// cells and `words` mark words apart, `end` columns wide), the first of whose pixels is `row`
 /// (`pixels_per_row` apart): each group of eight cells holding a written one as
 /// `vitrine_sweep_group_solid_avx2` (`..._last_group_...` for a row's last), the columns
-/// between as `SolidBlender.run` at the running winding's coverage; the first
+/// between as `SolidBlender.run` at the running winding's coverage (a constant blend through
+/// the AVX-512 kernel first when `avx512`, as `SpanBlitter.blendConstant` does). The first
 /// `prefetching_rows` rows prefetch the pixels `prefetch` ahead of each blend. Stops before the
 /// first row with `events` or pixels computed exactly (`conflicted`), which it leaves untouched,
 /// and returns how many rows it swept (`rows` when none has either). The cells and marks it
@@ -61,7 +62,7 @@ int32_t vitrine_sweep_last_group_solid_avx2(
 long vitrine_sweep_rows_solid_avx2(
     int32_t *cells, long cell_stride, uint64_t *marks, long words, const bool *events, const bool *conflicted,
     long rows, long end, uint32_t *row, long pixels_per_row, long prefetching_rows, long prefetch, uint32_t color,
-    int even_odd);
+    int even_odd, int avx512);
 
 /// `PixelMath.bilinearRun` with 32-bit lanes: bilinear samples of `pixels` (`width` texels a
 /// row) at 16.16 positions stepped by (`du`, `dv`) from (`u`, `v`), written to `out`; every
