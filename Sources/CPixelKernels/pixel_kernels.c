@@ -189,11 +189,17 @@ static inline AVX2 __m256i winding8(int32_t *cells, int32_t sum, int32_t *after)
     return winding;
 }
 
-AVX2 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
+/// A group of eight cells after the winding `sum` swept into eight pixels of `source` (the
+/// colour in every lane), source-over `dst`; the winding after the group.
+static inline AVX2 int32_t sweep_group8(int32_t *cells, int32_t sum, uint32_t *dst, __m256i source, int even_odd) {
     int32_t after;
     __m256i coverage = coverage8(winding8(cells, sum, &after), even_odd);
-    source_over8(scale8(_mm256_set1_epi32((int)color), lanes(coverage)), dst);
+    source_over8(scale8(source, lanes(coverage)), dst);
     return after;
+}
+
+AVX2 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_t *dst, uint32_t color, int even_odd) {
+    return sweep_group8(cells, sum, dst, _mm256_set1_epi32((int)color), even_odd);
 }
 
 AVX2 int32_t vitrine_sweep_last_group_solid_avx2(
@@ -312,10 +318,7 @@ AVX2 long vitrine_sweep_rows_solid_avx2(
                         __builtin_prefetch(row + i + ahead, 1);
                         __builtin_prefetch(row + i + ahead + 7, 1);
                     }
-                    int32_t after;
-                    __m256i coverage = coverage8(winding8(cells + i, sum, &after), even_odd);
-                    source_over8(scale8(source, lanes(coverage)), row + i);
-                    sum = after;
+                    sum = sweep_group8(cells + i, sum, row + i, source, even_odd);
                 } else {
                     sum = vitrine_sweep_last_group_solid_avx2(cells + i, sum, row + i, end - i, color, even_odd);
                 }
