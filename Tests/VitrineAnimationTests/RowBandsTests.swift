@@ -67,4 +67,51 @@ final class RowBandsTests: XCTestCase {
         }
         XCTAssertGreaterThan(RowBands.parallelLoopCount, before, "the frames' large loops ran on bands")
     }
+
+    /// A thread held up in its band (a costly part of the frame, or the display server on its
+    /// core) leaves the rest of the loop to the others: it does a small band, not its share
+    /// decided in advance, and every row is still done once.
+    func testAThreadHeldUpInOneBandLeavesTheRestToTheOthers() {
+        RowBands.threadCount = 2
+        let rows = 2000
+        let record = BandRecord()
+        RowBands.forEach(rows: 0..<rows, width: 1000, StallingJob(record: record, rows: rows))
+        let runs = record.lock.withLock { record.runs }.sorted { $0.rows.lowerBound < $1.rows.lowerBound }
+        XCTAssertEqual(runs.first?.rows.lowerBound, 0)
+        XCTAssertEqual(runs.last?.rows.upperBound, rows)
+        for (a, b) in zip(runs, runs.dropFirst()) {
+            XCTAssertEqual(a.rows.upperBound, b.rows.lowerBound, "each row once")
+        }
+        guard let stalled = runs.first?.thread else { return }
+        let rowsOfStalledThread = runs.filter { $0.thread == stalled }.reduce(0) { $0 + $1.rows.count }
+        XCTAssertLessThanOrEqual(rowsOfStalledThread, rows / 4, "the held-up thread did only its first band")
+        XCTAssertTrue(record.lock.withLock { record.othersFinishedFirst }, "the others did the rest meanwhile")
+    }
+}
+
+/// What `StallingJob` saw: each run's rows and thread.
+private final class BandRecord: @unchecked Sendable {
+    let lock = NSLock()
+    var runs: [(rows: Range<Int>, thread: pthread_t)] = []
+    var rowsDone = 0
+    var othersFinishedFirst = false
+}
+
+/// Records its runs; the run holding row 0 waits (at most two seconds) until every other row
+/// has been done.
+private struct StallingJob: RowBandJob {
+    let record: BandRecord
+    let rows: Int
+
+    func run(rows band: Range<Int>) {
+        if band.contains(0) {
+            let deadline = Date().addingTimeInterval(2)
+            while Date() < deadline, record.lock.withLock({ record.rowsDone }) < rows - band.count { usleep(1000) }
+            record.lock.withLock { record.othersFinishedFirst = record.rowsDone == rows - band.count }
+        }
+        record.lock.withLock {
+            record.runs.append((band, pthread_self()))
+            record.rowsDone += band.count
+        }
+    }
 }
