@@ -167,20 +167,19 @@ public final class LayerRenderer {
         context.restoreGState()
     }
 
-    /// Bands drawn by `RowBands`' threads: those the caller takes into the caller's context,
-    /// every other into a band context of its own.
+    /// Bands drawn by `RowBands`' threads: the first run (on the caller) draws into the
+    /// caller's context, every other into a band context of its own.
     private struct BandDrawing: RowBandJob {
         let renderer: LayerRenderer
         let root: Layer
         let context: GraphicsContext
         let background: Color
 
-        func run(rows items: Range<Int>) { run(rows: items, onCaller: true) }
-
-        func run(rows items: Range<Int>, onCaller: Bool) {
-            let ctx = onCaller ? context : renderer.takeBandContext(beside: context)
+        func run(rows items: Range<Int>) {
+            let caller = items.lowerBound == 0
+            let ctx = caller ? context : renderer.takeBandContext(beside: context)
             for i in items { renderer.draw(renderer.bands[i], of: root, in: ctx, background: background) }
-            if !onCaller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
+            if !caller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
         }
     }
 

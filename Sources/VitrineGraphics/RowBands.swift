@@ -1,4 +1,3 @@
-import CMemory
 import Glibc
 import VitrineSystem
 
@@ -7,11 +6,6 @@ import VitrineSystem
 /// fade or a full-screen change comes. Each band is computed exactly as on one thread (rows do
 /// not depend on each other), so a frame is bit-identical whatever the number of threads. Small
 /// loops stay on the calling thread: waking another costs more than it saves.
-///
-/// A loop is cut into more bands than threads, and each thread takes the next band not yet
-/// taken until none is left: the threads finish together even when the bands cost unequally
-/// (a frame's photo or shadow in one part of it) or a thread shares its core (with the display
-/// server, copying the frame before).
 ///
 /// The helper threads are started once, on first use, and wait between loops. One loop runs at
 /// a time; a loop started while another runs (on another thread) runs on its caller alone.
@@ -31,25 +25,22 @@ public enum RowBands {
     /// that the parallel path ran).
     public static var parallelLoopCount: Int { pool.lock.withLock { pool.parallelLoops } }
 
-    /// Bands a row loop is cut into per thread.
-    static let bandsPerThread = 4
-
     /// Runs `job` on bands of `rows` covering them, in parallel when the loop covers at least
     /// `minimumPixels` of `width`-pixel rows.
     public static func forEach<Job: RowBandJob>(rows: Range<Int>, width: Int, _ job: Job) {
         guard rows.count >= 2, rows.count * max(width, 0) >= minimumPixels else {
-            job.run(rows: rows, onCaller: true)
+            job.run(rows: rows)
             return
         }
-        pool.run(rows: rows, bandsPerThread: bandsPerThread, job)
+        pool.run(rows: rows, job)
     }
 
-    /// Runs `job` on `items` (whole units of work, such as the bands of a frame), one item at a
-    /// time on each thread, shared among the threads when there are at least two and the
-    /// threads are free; a loop started from inside it runs on its caller's thread.
+    /// Runs `job` on `items` (whole units of work, such as the bands of a frame), shared among
+    /// the threads when there are at least two and the threads are free; a loop started from
+    /// inside it runs on its caller's thread.
     public static func forEach<Job: RowBandJob>(items: Range<Int>, _ job: Job) {
-        guard items.count >= 2 else { return job.run(rows: items, onCaller: true) }
-        pool.run(rows: items, bandsPerThread: items.count, job)
+        guard items.count >= 2 else { return job.run(rows: items) }
+        pool.run(rows: items, job)
     }
 
     private static let pool = BandPool()
@@ -60,17 +51,12 @@ public enum RowBands {
 public protocol RowBandJob {
     /// Does the loop's work for `rows`, the same whatever band they are part of.
     func run(rows: Range<Int>)
-    /// `run(rows:)`, told whether it runs on the thread that started the loop (`onCaller`) or
-    /// on a helper: a job that draws through the caller's context uses it only there.
-    func run(rows: Range<Int>, onCaller: Bool)
 }
 
 extension RowBandJob {
-    public func run(rows: Range<Int>, onCaller: Bool) { run(rows: rows) }
-
     /// Runs the job of this type at `pointer`.
-    fileprivate static func run(at pointer: UnsafeRawPointer, rows: Range<Int>, onCaller: Bool) {
-        pointer.assumingMemoryBound(to: Self.self).pointee.run(rows: rows, onCaller: onCaller)
+    fileprivate static func run(at pointer: UnsafeRawPointer, rows: Range<Int>) {
+        pointer.assumingMemoryBound(to: Self.self).pointee.run(rows: rows)
     }
 }
 
@@ -89,42 +75,32 @@ private final class BandPool: @unchecked Sendable {
     private var job: (pointer: UnsafeRawPointer, type: any RowBandJob.Type)?
     private var rows = 0..<0
     private var bandCount = 1
-    /// How many bands of the loop being run the threads have taken (an atomic count: each
-    /// band goes to the one thread whose increment reached it).
-    private let bandsTaken = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
-    init() { bandsTaken.initialize(to: 0) }
-
-    deinit { bandsTaken.deallocate() }
-
-    func run<Job: RowBandJob>(rows: Range<Int>, bandsPerThread: Int, _ job: Job) {
-        var threads = min(lock.withLock { wanted }, rows.count)
-        guard threads > 1, running.try() else {
-            job.run(rows: rows, onCaller: true)
+    func run<Job: RowBandJob>(rows: Range<Int>, _ job: Job) {
+        var bands = min(lock.withLock { wanted }, rows.count)
+        guard bands > 1, running.try() else {
+            job.run(rows: rows)
             return
         }
         defer { running.unlock() }
-        while helpers.count < threads - 1, startHelper(index: helpers.count + 1) {}
+        while helpers.count < bands - 1, startHelper(index: helpers.count + 1) {}
         // A helper the system refused to start: the loop shares what there is.
-        threads = min(threads, helpers.count + 1)
-        guard threads > 1 else { return job.run(rows: rows, onCaller: true) }
+        bands = min(bands, helpers.count + 1)
+        guard bands > 1 else { return job.run(rows: rows) }
         lock.withLock { parallelLoops += 1 }
         withUnsafePointer(to: job) { pointer in
             self.job = (UnsafeRawPointer(pointer), Job.self)
             self.rows = rows
-            bandCount = min(rows.count, threads * max(1, bandsPerThread))
-            bandsTaken.pointee = 0
-            for start in helpers.prefix(threads - 1) { start.signal() }
-            while let band = takeBand() { job.run(rows: band, onCaller: true) }
-            for _ in 1..<threads { finished.wait() }
+            bandCount = bands
+            for start in helpers.prefix(bands - 1) { start.signal() }
+            job.run(rows: band(0))
+            for _ in 1..<bands { finished.wait() }
             self.job = nil
         }
     }
 
-    /// The next band of the loop being run that no thread has taken, if any.
-    private func takeBand() -> Range<Int>? {
-        let index = vitrine_count_add(bandsTaken, 1) &- 1
-        guard index < bandCount else { return nil }
+    /// Band `index` of the loop being run.
+    private func band(_ index: Int) -> Range<Int> {
         let n = rows.count
         return (rows.lowerBound + n * index / bandCount)..<(rows.lowerBound + n * (index + 1) / bandCount)
     }
@@ -136,9 +112,7 @@ private final class BandPool: @unchecked Sendable {
             try SystemThread.start(name: "vitrine-rows-\(index)") { [unowned self] in
                 while true {
                     start.wait()
-                    if let job {
-                        while let band = takeBand() { job.type.run(at: job.pointer, rows: band, onCaller: false) }
-                    }
+                    if let job { job.type.run(at: job.pointer, rows: band(index)) }
                     finished.signal()
                 }
             }
