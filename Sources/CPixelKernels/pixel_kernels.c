@@ -55,9 +55,12 @@ static inline AVX2 __m256i widen8(uint64_t eight) {
 }
 
 /// Eight premultiplied pixels source-over `dst`: s + d·(255 − αs)/255.
-static inline AVX2 void source_over8(__m256i s, uint32_t *dst) {
-    store8(dst, _mm256_add_epi32(s, scale8(load8(dst), lanes(inverse_alpha(s)))));
+/// `s` source-over `below`, eight pixels.
+static inline AVX2 __m256i over8(__m256i s, __m256i below) {
+    return _mm256_add_epi32(s, scale8(below, lanes(inverse_alpha(s))));
 }
+
+static inline AVX2 void source_over8(__m256i s, uint32_t *dst) { store8(dst, over8(s, load8(dst))); }
 
 /// One block of `vitrine_blend_pixels_avx2`: transparent sources leave `dst`, opaque ones at
 /// full factor replace it. With `consumed` (the source itself), a drawn block is left
@@ -131,7 +134,7 @@ AVX2 long vitrine_composite_over_avx2(
             continue;
         }
         store8(src + i, _mm256_setzero_si256());
-        if (!_mm256_testc_si256(s, opaque)) s = _mm256_add_epi32(s, scale8(below, lanes(inverse_alpha(s))));
+        if (!_mm256_testc_si256(s, opaque)) s = over8(s, below);
         if (factor != 255) s = scale8(s, factor16);
         source_over8(s, dst + i);
     }
@@ -189,12 +192,17 @@ static inline AVX2 __m256i winding8(int32_t *cells, int32_t sum, int32_t *after)
     return winding;
 }
 
+/// `source` (the colour in every lane) at the coverage of a group of eight cells after the
+/// winding `sum`; the winding after the group goes to `after`, and the cells are cleared.
+static inline AVX2 __m256i group_source8(int32_t *cells, int32_t sum, __m256i source, int even_odd, int32_t *after) {
+    return scale8(source, lanes(coverage8(winding8(cells, sum, after), even_odd)));
+}
+
 /// A group of eight cells after the winding `sum` swept into eight pixels of `source` (the
 /// colour in every lane), source-over `dst`; the winding after the group.
 static inline AVX2 int32_t sweep_group8(int32_t *cells, int32_t sum, uint32_t *dst, __m256i source, int even_odd) {
     int32_t after;
-    __m256i coverage = coverage8(winding8(cells, sum, &after), even_odd);
-    source_over8(scale8(source, lanes(coverage)), dst);
+    source_over8(group_source8(cells, sum, source, even_odd, &after), dst);
     return after;
 }
 
@@ -205,13 +213,12 @@ AVX2 int32_t vitrine_sweep_group_solid_avx2(int32_t *cells, int32_t sum, uint32_
 AVX2 int32_t vitrine_sweep_last_group_solid_avx2(
     int32_t *cells, int32_t sum, uint32_t *dst, long count, uint32_t color, int even_odd) {
     int32_t after;
-    __m256i coverage = coverage8(winding8(cells, sum, &after), even_odd);
-    __m256i source = scale8(_mm256_set1_epi32((int)color), lanes(coverage));
+    __m256i source = group_source8(cells, sum, _mm256_set1_epi32((int)color), even_odd, &after);
     // Lanes from `count` on are neither read nor written (they may lie past the bitmap's end).
     __m256i inside = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i below = _mm256_maskload_epi32((const int *)dst, inside);
     uint32_t blended[8];
-    _mm256_storeu_si256((__m256i *)blended, _mm256_add_epi32(source, scale8(below, lanes(inverse_alpha(source)))));
+    _mm256_storeu_si256((__m256i *)blended, over8(source, below));
     for (long k = 0; k < count; k++) dst[k] = blended[k];
     return after;
 }
