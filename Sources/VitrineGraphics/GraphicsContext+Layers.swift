@@ -72,6 +72,22 @@ extension GraphicsContext {
         if tiled { markDirty(region) } else { markDrawn(region) }
     }
 
+    /// How many offscreen levels (transparency layers, mask captures) are open.
+    public var offscreenLevelCount: Int { layers.count }
+
+    /// Ends the innermost transparency layer without compositing it: what was drawn in it is
+    /// dropped (and cleared, so the pooled buffer is transparent for its next use). For
+    /// drawing whose only purpose is what it leaves in caches. Ignored when the innermost open
+    /// level is not a transparency layer.
+    public func discardTransparencyLayer() {
+        guard let top = layers.last else { return }
+        if case .maskCapture = top.kind { return }
+        let (layer, drawn) = endLayer()
+        guard !drawn.isEmpty else { return }
+        let pixels = layer.bitmap.drawTarget
+        for y in drawn.y..<drawn.maxY { (pixels.row(y) + drawn.x).update(repeating: 0, count: drawn.width) }
+    }
+
     /// Takes an opaque fill of `rect` (device pixels) as the innermost transparency layer's
     /// underlay instead of painting it, when it is the first drawing of the level and covers
     /// all of it: a scene fading in over another fills its whole group with its background

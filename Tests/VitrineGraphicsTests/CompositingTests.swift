@@ -551,6 +551,29 @@ final class CompositingTests: XCTestCase {
         XCTAssertEqual(Int(bitmap[5, 25] >> 24), Int((255 * (1 - 0.125)).rounded()), accuracy: 1)
     }
 
+    /// A discarded transparency layer leaves the bitmap as it was, and its pooled buffer
+    /// transparent for the next layer: a half-transparent fill over where the discarded one
+    /// drew shows the bitmap's own colour under it.
+    func testADiscardedLayerLeavesTheBitmapAndItsBufferAsTheyWere() {
+        let bitmap = Bitmap(width: 50, height: 50)
+        bitmap.fill(0xFF00_FF00)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.beginTransparencyLayer(alpha: 1)
+        ctx.fill(Rect(x: 0, y: 0, width: 30, height: 30), color: .black)
+        ctx.beginTransparencyLayer(alpha: 1)  // composited into the one discarded
+        ctx.fill(Rect(x: 20, y: 20, width: 30, height: 30), color: .black)
+        XCTAssertEqual(ctx.offscreenLevelCount, 2)
+        ctx.endTransparencyLayer()
+        ctx.discardTransparencyLayer()
+        XCTAssertEqual(ctx.offscreenLevelCount, 0)
+        for y in 0..<50 { for x in 0..<50 where bitmap[x, y] != 0xFF00_FF00 { return XCTFail("(\(x), \(y))") } }
+        ctx.beginTransparencyLayer(alpha: 1)
+        ctx.fill(Rect(x: 0, y: 0, width: 50, height: 50), color: Color(red: 0, green: 0, blue: 1, alpha: 0.5))
+        ctx.endTransparencyLayer()
+        assertPixel(bitmap[10, 10], a: 255, r: 0, g: 128, b: 128)
+        assertPixel(bitmap[40, 40], a: 255, r: 0, g: 128, b: 128)
+    }
+
     func testClearSetsPixelsInsideTheClipOnly() {
         let bitmap = Bitmap(width: 20, height: 20)
         bitmap.fill(0xFF00_FF00)
