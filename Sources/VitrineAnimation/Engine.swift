@@ -19,6 +19,11 @@ public struct FrameUpdate {
     /// Whether some animation will still change what is shown as time passes (false when all
     /// are finished, held or paused: the display link may sleep).
     public let isAnimating: Bool
+    /// Presentation copies of layers shown for the first time this frame at opacity 0 while an
+    /// animation of their opacity runs (a scene fading in): the next frames show them. A
+    /// renderer can make what drawing them needs in this frame, which draws nothing of them
+    /// (`LayerRenderer.render(_:into:dirty:background:fadingIn:)`).
+    public var fadingIn: [Layer] = []
 }
 
 /// Runs a layer tree in time: commits transactions, evaluates presentation copies, notifies
@@ -60,6 +65,7 @@ public final class Engine {
     private var changedLayers: [Layer] = []
     private var redrawLayers: [Layer] = []
     private var dirtyRects: [Rect] = []
+    private var fadingIn: [Layer] = []
     /// The samples of a replicator's delayed instances, to compare with the last ones.
     private var instanceSamples: [TimingSample?] = []
     /// Copies that evaluation replaced: the last frame's diff still compared them; the next
@@ -471,6 +477,7 @@ public final class Engine {
         changedLayers.removeAll(keepingCapacity: true)
         redrawLayers.removeAll(keepingCapacity: true)
         dirtyRects.removeAll(keepingCapacity: true)
+        fadingIn.removeAll(keepingCapacity: true)
         func addDirty(_ r: Rect) { if !r.isNull && !r.isEmpty { dirtyRects.append(r) } }
         var kept = 0
         for model in order {
@@ -496,6 +503,7 @@ public final class Engine {
             let needsRedraw =
                 model.needsDisplayFlag || (!same && needsRedraw(model, now.presentation, before?.presentation))
             if needsRedraw { redrawLayers.append(model); model.needsDisplayFlag = false }
+            if before == nil, now.presentation.opacity == 0, Engine.fadesIn(model) { fadingIn.append(now.presentation) }
             // A mask shows its owner only where it has alpha, so what a change in a mask's tree
             // can alter lies within its old and new extents, and within what the owner draws.
             func damage(_ r: Rect) { addDirty(now.maskOwner == nil ? r : maskDamage(r, owner: now.maskOwner)) }
@@ -578,9 +586,19 @@ public final class Engine {
         order.removeAll(keepingCapacity: true)
         current.removeAll(keepingCapacity: true)
         previousPresentation = presentation
-        return FrameUpdate(
+        var update = FrameUpdate(
             time: t, presentation: presentation, changedLayers: changedLayers, redrawLayers: redrawLayers,
             dirtyRects: dirtyRects, isAnimating: isAnimating)
+        update.fadingIn = fadingIn
+        return update
+    }
+
+    /// Whether an animation of the layer's opacity is running (it will show the layer).
+    private static func fadesIn(_ model: Layer) -> Bool {
+        model.animationEntries.contains { entry in
+            entry.animation.runtime.presentedSample?.phase == .active
+                && (entry.animation as? PropertyAnimation)?.keyPath == "opacity"
+        }
     }
 
     /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,

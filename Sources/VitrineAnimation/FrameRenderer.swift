@@ -97,8 +97,10 @@ public final class FrameRenderer {
             damagePolicy.deviceRects(for: damageAndFirstDrawn, frame: frameRect, into: &repainted)
         }
         needsFullFrame = false
-        if !repainted.isEmpty {
-            renderer.render(update.presentation, into: context, dirty: repainted, background: background)
+        // A frame that shows a layer at opacity 0 about to fade in makes what drawing it needs.
+        if !repainted.isEmpty || !update.fadingIn.isEmpty {
+            renderer.render(
+                update.presentation, into: context, dirty: repainted, background: background, fadingIn: update.fadingIn)
         }
         // Idle frames count too: offscreen buffers a past animation needed are released.
         context.endFrame()

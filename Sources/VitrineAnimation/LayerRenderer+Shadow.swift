@@ -35,22 +35,35 @@ extension LayerRenderer {
                 && LayerRenderer.castsTheSameShadow(layer, as: source)
         }
         // Shared by the threads drawing a frame's bands: one makes it, the others wait for it,
-        // under the layer's own lock (the lookups of other caches go on meanwhile).
-        let shape =
-            cacheLock.withLock { shadows.servedValue(for: layer, pass: pass, serves: serves) }
-            ?? shadowJob(for: layer).withLock {
-                if let made = cacheLock.withLock({ shadows.servedValue(for: layer, pass: pass, serves: serves) }) {
-                    return made
-                }
-                // The shape it replaces goes first (a thread drawing with it holds its own).
-                _ = cacheLock.withLock { shadows.removeValue(for: layer) }
-                let mask =
-                    layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, keeping: target, filling: $0) }
-                    ?? ctx.renderShadowMask(shadow, over: region, keeping: target) { renderBody(of: layer, in: ctx) }
-                let made = ShadowShape(mask: mask, transform: t, region: region, blurred: shown)
-                cacheLock.withLock { shadows.insert(made, for: layer, pass: pass) }
+        // under the layer's own lock (the lookups of other caches go on meanwhile). Drawn
+        // unseen (`prepare`), a thread does not wait for one another is making: it goes on to
+        // make what comes next.
+        func make() -> ShadowShape {
+            if let made = cacheLock.withLock({ shadows.servedValue(for: layer, pass: pass, serves: serves) }) {
                 return made
             }
+            // The shape it replaces goes first (a thread drawing with it holds its own).
+            _ = cacheLock.withLock { shadows.removeValue(for: layer) }
+            let mask =
+                layer.shadowPath.map { ctx.renderShadowMask(shadow, over: region, keeping: target, filling: $0) }
+                ?? ctx.renderShadowMask(shadow, over: region, keeping: target) { renderBody(of: layer, in: ctx) }
+            let made = ShadowShape(mask: mask, transform: t, region: region, blurred: shown)
+            cacheLock.withLock { shadows.insert(made, for: layer, pass: pass) }
+            return made
+        }
+        let shape: ShadowShape
+        if let kept = cacheLock.withLock({ shadows.servedValue(for: layer, pass: pass, serves: serves) }) {
+            shape = kept
+        } else {
+            let job = shadowJob(for: layer)
+            if drawsUnseen(into: ctx) {
+                guard job.try() else { return }
+            } else {
+                job.lock()
+            }
+            shape = make()
+            job.unlock()
+        }
         guard let move = LayerRenderer.wholePixelMove(from: shape.transform, to: t) else { return }
         // Under the part of the body that paints opaque as it begins (a card's opaque
         // background or gradient) the shadow would be painted over at once: it is not filled

@@ -45,6 +45,9 @@ public final class LayerRenderer {
     var planeJobs: [ObjectIdentifier: PlaneJob] = [:]
     /// Whether the frame's bands are being drawn on several threads.
     private(set) var drawingBandsInParallel = false
+    /// Whether layers are being drawn unseen (`prepare`): only then need a thread ask whether
+    /// it draws into the dropped level (`drawsUnseen(into:)`).
+    private var isPreparing = false
     /// Whether the pass draws content straight to the target the first time it is drawn, and
     /// makes its store in the next (`firstDrawnDirectly`): on frames of at least
     /// `parallelMinimumFramePixels`, where a large repaint is shared among threads. There a
@@ -59,6 +62,11 @@ public final class LayerRenderer {
     var skipsCoveredBackgrounds = true
     /// How many backgrounds were left unpainted so (for tests).
     var coveredBackgroundCount: Int { coveredBackgrounds.value }
+    /// Whether layers about to fade in from opacity 0 are drawn unseen the frame before, so
+    /// that what they need is made then (`prepare`; on, the default). Off only to compare in
+    /// tests; the pixels are the same up to a level where content drawn straight to a large
+    /// frame would otherwise be drawn before its store is made.
+    var preparesFadingLayers = true
     /// Whether a shadow is left unpainted under the part of its layer's body that paints
     /// opaque as it begins (`opaqueInterior`); off only to compare in tests.
     var skipsHiddenShadows = true
@@ -115,22 +123,20 @@ public final class LayerRenderer {
 
     /// Draws the tree under `root` only inside `dirty` (device pixels of the context's bitmap):
     /// each rectangle is first set to `background` (replaced, not blended; transparent by
-    /// default), then the tree is drawn clipped to it.
-    public func render(_ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear) {
+    /// default), then the tree is drawn clipped to it. Then makes what the layers of
+    /// `fadingIn` (copies in the tree that the next frames fade in from opacity 0,
+    /// `FrameUpdate.fadingIn`) need to be drawn (`prepare`), without drawing them.
+    public func render(
+        _ root: Layer, into context: GraphicsContext, dirty: [IntRect], background: Color = .clear,
+        fadingIn: [Layer] = []
+    ) {
         beginPass()
         let framePixels = context.bitmap.width * context.bitmap.height
         drawsNewContentDirectly = framePixels >= parallelMinimumFramePixels
         // A large rectangle is drawn band by band: every offscreen buffer the tree needs there
         // (a fade's group, a mask) is then the size of a band, not of the frame.
         bands.removeAll(keepingCapacity: true)
-        for rect in dirty where !rect.isEmpty {
-            let rows = max(16, bandPixels / rect.width + (bandPixels % rect.width == 0 ? 0 : 1))
-            var top = rect.y
-            while top < rect.maxY {
-                bands.append(IntRect(x: rect.x, y: top, width: rect.width, height: min(rows, rect.maxY - top)))
-                top += rows
-            }
-        }
+        for rect in dirty where !rect.isEmpty { cutIntoBands(rect) }
         // Band contexts are for one frame's context: another one's (a resized frame) lets them go,
         // and with them the old frame's pixels.
         if bandContextsSource !== context {
@@ -150,8 +156,115 @@ public final class LayerRenderer {
         } else {
             for band in bands { draw(band, of: root, in: context, background: background) }
         }
+        if !fadingIn.isEmpty {
+            // A pass that drew nothing met no layer: everything is kept through it.
+            if bands.isEmpty { keepEverything(of: root) }
+            drawsNewContentDirectly = false
+            for layer in fadingIn where preparesFadingLayers { prepare(layer, in: context) }
+        }
         endPass()
         drawsNewContentDirectly = false
+    }
+
+    /// Adds `rect` to `bands` cut into bands of whole rows of at least `bandPixels` pixels.
+    private func cutIntoBands(_ rect: IntRect) {
+        let rows = max(16, bandPixels / rect.width + (bandPixels % rect.width == 0 ? 0 : 1))
+        var top = rect.y
+        while top < rect.maxY {
+            bands.append(IntRect(x: rect.x, y: top, width: rect.width, height: min(rows, rect.maxY - top)))
+            top += rows
+        }
+    }
+
+    /// Draws `layer` (a presentation copy shown at opacity 0 that the next frames fade in) as
+    /// it will be seen, at full opacity, into offscreen levels that are then dropped: the
+    /// backing stores, shadows, plane images, image copies and offscreen buffers its first
+    /// visible frame needs are made now, in a frame that draws nothing of it, rather than in
+    /// that one, which draws it and what it fades in over besides (at 4K the first frames of
+    /// fades into a scene with a shadowed card or a resampled photo ran past their deadline).
+    /// No pixel of the frame changes. A layer placed by a projection or under a mask, a
+    /// transition or a hidden ancestor is left to its first visible frame.
+    private func prepare(_ layer: Layer, in context: GraphicsContext) {
+        var toDevice = Transform2D.identity
+        var ancestor = layer.superlayer
+        while let a = ancestor {
+            guard !a.isHidden, a.opacity > 0, a.mask == nil, a.transitionState == nil, !a.isProjected,
+                !(a is TransformLayer)
+            else { return }
+            toDevice = toDevice.concatenating(a.transformToSuperlayer)
+            ancestor = a.superlayer
+        }
+        guard !layer.isHidden, !layer.isProjected, !(layer is TransformLayer) else { return }
+        let shown = Engine.detachedCopy(of: layer)
+        shown.opacity = 1
+        let frame = IntRect(x: 0, y: 0, width: context.bitmap.width, height: context.bitmap.height)
+        let extent = deviceExtent(of: shown, toDevice: shown.transformToSuperlayer.concatenating(toDevice))
+            .intersection(frame)
+        guard !extent.isEmpty else { return }
+        bands.removeAll(keepingCapacity: true)
+        cutIntoBands(extent)
+        isPreparing = true
+        defer { isPreparing = false }
+        if drawsBandsInParallel, bands.count > 1, frame.area >= parallelMinimumFramePixels,
+            extent.area >= parallelMinimumPixels
+        {
+            computeLazyValues(of: shown)
+            drawingBandsInParallel = true
+            RowBands.forEach(
+                items: bands.indices, BandPreparing(renderer: self, layer: shown, toDevice: toDevice, context: context))
+            drawingBandsInParallel = false
+        } else {
+            for band in bands { prepare(band, of: shown, toDevice: toDevice, in: context) }
+        }
+    }
+
+    /// One band of `prepare`: the layer drawn into a transparency layer that is dropped.
+    private func prepare(_ band: IntRect, of layer: Layer, toDevice: Transform2D, in context: GraphicsContext) {
+        context.saveGState()
+        context.clip(toDeviceRect: band)
+        context.concatenate(toDevice)
+        context.beginTransparencyLayer(alpha: 1)
+        let unseen = UnseenDrawing.onThisThread
+        unseen.context = context
+        unseen.level = context.offscreenLevelCount
+        renderLayer(layer, in: context)
+        unseen.context = nil
+        context.discardTransparencyLayer()
+        context.restoreGState()
+    }
+
+    /// Whether drawing into `ctx` goes straight into `prepare`'s dropped level (not into a
+    /// shadow's mask, a group or a plane being made inside it): there a store or shadow that
+    /// another thread is making need not be waited for, since nothing drawn there is kept.
+    func drawsUnseen(into ctx: GraphicsContext) -> Bool {
+        guard isPreparing else { return false }
+        let unseen = UnseenDrawing.onThisThread
+        return unseen.context === ctx && ctx.offscreenLevelCount == unseen.level
+    }
+
+    /// Bands of `prepare` drawn by `RowBands`' threads, as `BandDrawing` draws a frame's.
+    private struct BandPreparing: RowBandJob {
+        let renderer: LayerRenderer
+        let layer: Layer
+        let toDevice: Transform2D
+        let context: GraphicsContext
+
+        func run(rows items: Range<Int>) {
+            let caller = items.lowerBound == 0
+            let ctx = caller ? context : renderer.takeBandContext(beside: context)
+            for i in items { renderer.prepare(renderer.bands[i], of: layer, toDevice: toDevice, in: ctx) }
+            if !caller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
+        }
+    }
+
+    /// Keeps everything made for the tree under `layer` (stores, shadows, planes) through this
+    /// pass, which draws none of it.
+    private func keepEverything(of layer: Layer) {
+        keepStore(of: layer)
+        planes.keep(layer, pass: pass)
+        for child in layer.sublayerStorage { keepEverything(of: child) }
+        if let mask = layer.mask { keepEverything(of: mask) }
+        if let old = layer.transitionState?.old { keepEverything(of: old) }
     }
 
     /// Draws one band of a repaint: set to `background` (replaced, not blended), then the tree
@@ -544,7 +657,12 @@ public final class LayerRenderer {
         // Only the lookup holds the cache lock: while one thread redraws a store (8 MB of a
         // card's gradient at 4K), the other goes on drawing, or makes another store or shadow.
         let store = cacheLock.withLock { backingStore(for: layer) }
-        store.drawing.lock()
+        if drawsUnseen(into: ctx) {
+            // Drawn unseen (`prepare`): a store another thread is making is left to it.
+            guard store.drawing.try() else { return }
+        } else {
+            store.drawing.lock()
+        }
         let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height)
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
@@ -707,4 +825,13 @@ public final class LayerRenderer {
         }
         return n
     }
+}
+
+/// The context and offscreen level into which the calling thread draws for `prepare`, while
+/// it does.
+final class UnseenDrawing {
+    var context: GraphicsContext?
+    var level = 0
+    static var onThisThread: UnseenDrawing { perThread.value }
+    private static let perThread = ThreadLocal { UnseenDrawing() }
 }
