@@ -373,17 +373,24 @@ public final class Player {
 
             let leaving = current
             current = incoming
+            // The transition ends when it would have from the scene's start, but its motion
+            // begins at the frame that first shows it (the scene may have started a moment
+            // before that frame): that frame shows the transition's beginning, where a fade's
+            // incoming scene is not seen yet and is made ready to draw unseen
+            // (`FrameUpdate.fadingIn`) instead of all at once in a frame that also draws it.
+            let end = start + duration
+            let motionBegin = max(start, engine.currentMediaTime)
             guard let leaving else { return }
-            if transition == .none || duration <= 0 {
+            if transition == .none || end <= motionBegin {
                 remove(leaving)
                 return
             }
-            SceneTransition(style: transition, duration: duration, beginTime: start)
+            SceneTransition(style: transition, duration: end - motionBegin, beginTime: motionBegin)
                 .apply(
                     incoming: incoming.holder, outgoing: leaving.holder, width: viewport.bounds.width,
                     background: playlist.settings.background)
             outgoing = leaving
-            transitionEnd = start + duration
+            transitionEnd = end
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import VitrineAnimation
 import VitrineGraphics
 import XCTest
+@testable import VitrineAnimation
 @testable import VitrineConfig
 @testable import VitrinePlayer
 
@@ -100,6 +100,51 @@ final class BandedFrameTests: XCTestCase {
             // Most of a dissolve's 640 × 360 pixels are plain background, in about 200 frames.
             XCTAssertGreaterThan(compared[2].1.renderer.plainPixelsSkipped, 200 * 640 * 360 / 2)
             XCTAssertGreaterThan(compared[0].1.renderer.plainPixelsSkipped, 0)
+        }
+    }
+
+    /// Scenes fading in are drawn unseen in the frame before they show, so that their stores,
+    /// shadows, planes and image copies are made then (`FrameUpdate.fadingIn`): the whole
+    /// default playlist draws the same frames to the bit with that or without. With the paths
+    /// of large frames taken, content drawn for the first time is otherwise drawn straight to
+    /// the frame (and into a shadow's mask) before its store is made, and so differs by a level
+    /// where translucent drawings overlap; the frames made ready unseen are then the same to the
+    /// bit on one thread and in bands on several.
+    func testTheDefaultPlaylistDrawsTheSameFramesWithFadingScenesMadeReadyUnseen() throws {
+        let playlist = try PlaylistLoader.load(file: ConfigPaths.defaultConfig)
+        for asLarge in [false, true] {
+            func frames(preparing: Bool, threaded: Bool = false) -> PlayerFrames {
+                let frames = PlayerFrames(
+                    player: Player(playlist: playlist, screenSize: Size(640, 360)),
+                    bitmap: Bitmap(width: 640, height: 360))
+                let renderer = frames.renderer.renderer
+                renderer.preparesFadingLayers = preparing
+                if asLarge { renderer.parallelMinimumFramePixels = 0 }
+                renderer.drawsBandsInParallel = threaded
+                if threaded {
+                    renderer.bandPixels = 37 * 640
+                    renderer.parallelMinimumPixels = 0
+                }
+                return frames
+            }
+            let drawing = frames(preparing: false), preparing = frames(preparing: true)
+            let threaded = asLarge ? frames(preparing: true, threaded: true) : nil
+            var t = 1000.0, differing: [String] = [], prepared = 0
+            while t < 1000 + 110 {
+                let (_, result) = try preparing.makeFrame(at: t)
+                _ = try drawing.makeFrame(at: t)
+                _ = try threaded?.makeFrame(at: t)
+                if preparing.player.isTransitioning, result.pixelsRedrawn == 0 { prepared += 1 }
+                let scene = "\(preparing.player.currentSceneName ?? "?") at \(t - 1000) s"
+                let most = Self.largestDifference(preparing.bitmap, drawing.bitmap)
+                if most > (asLarge ? 1 : 0) { differing.append("made ready unseen or not, \(scene): \(most)") }
+                if let threaded, !Self.samePixels(threaded.bitmap, preparing.bitmap) {
+                    differing.append("made ready unseen on one thread or several, \(scene)")
+                }
+                t += preparing.player.isTransitioning ? 1.0 / 30 : 0.1
+            }
+            XCTAssertGreaterThan(prepared, 10, "fades began with a frame that showed nothing of them")
+            XCTAssertEqual(differing, [], "frames that differ (as on a large frame: \(asLarge))")
         }
     }
 

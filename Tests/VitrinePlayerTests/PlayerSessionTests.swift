@@ -208,8 +208,9 @@ final class PlayerSessionTests: XCTestCase {
             $0.stopAfterSeconds = 4
         }
         var copiedDuringTheFade = 0
-        // 2.3 s: halfway through the fade into the plain scene, which draws the photo each frame.
-        session.loop.schedule(at: clock.now().advanced(byNanoseconds: 2_300_000_000)) {
+        // 2.4 s: late in the fade into the plain scene, which draws the photo each frame once the
+        // fade has begun to show (its first frame shows the photo's scene as it was).
+        session.loop.schedule(at: clock.now().advanced(byNanoseconds: 2_400_000_000)) {
             copiedDuringTheFade = session.renderer.resampledImagePixels
         }
         XCTAssertEqual(try session.run(), .durationElapsed)

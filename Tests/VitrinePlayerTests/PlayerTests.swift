@@ -140,6 +140,38 @@ final class PlayerTests: XCTestCase {
         XCTAssertFalse(player.isTransitioning)
     }
 
+    /// A scene that ends between two frames starts at its exact end (durations do not drift),
+    /// but its transition's motion begins at the frame that first shows it: that frame shows
+    /// the fade's beginning (the incoming scene not yet seen, so it can be made ready to draw
+    /// unseen), and the fade still ends when it would have.
+    func testATransitionBeginsMovingAtTheFrameThatFirstShowsIt() throws {
+        let player = Player(
+            playlist: try Self.load(Self.playlistText(scenes: abc, transition: "fade", transitionDuration: 0.5)),
+            screenSize: Size(40, 30))
+        try player.frameWillRender(at: 0)
+        player.engine.tick(at: 0)
+        try player.frameWillRender(at: 1.1)
+        let update = player.engine.tick(at: 1.1)
+        XCTAssertEqual(player.currentSceneName, "b")
+        XCTAssertEqual(player.currentSceneStartTime, 1, "the scene's time runs from its predecessor's end")
+        let incoming = try XCTUnwrap(player.currentHolder)
+        XCTAssertEqual(try XCTUnwrap(incoming.presentation()).opacity, 0)
+        XCTAssertTrue(update.fadingIn.first?.model() === incoming, "drawn unseen in this frame")
+        // Halfway between that frame and the end, half the opacity (ease-in-ease-out).
+        try player.frameWillRender(at: 1.3)
+        player.engine.tick(at: 1.3)
+        XCTAssertEqual(try XCTUnwrap(incoming.presentation()).opacity, 0.5, accuracy: 1e-6)
+        XCTAssertEqual(player.nextDeadline, 1.5, "the fade ends with the scene's first half second")
+        try player.frameWillRender(at: 1.5)
+        XCTAssertFalse(player.isTransitioning)
+        // "b" ends at 3 s; a frame 0.2 s after that starts "c" there, its fade from 0 then.
+        try player.frameWillRender(at: 3.2)
+        player.engine.tick(at: 3.2)
+        XCTAssertEqual(player.currentSceneStartTime, 3)
+        XCTAssertEqual(try XCTUnwrap(player.currentHolder?.presentation()).opacity, 0)
+        XCTAssertEqual(player.nextDeadline, 3.5)
+    }
+
     /// Scenes without a background of their own (the stage's shows through them) dissolve into
     /// each other: halfway, what only the outgoing scene draws is half gone, and what only the
     /// incoming one draws is half there. Nothing of the outgoing scene stays at full strength
