@@ -151,7 +151,8 @@ public final class LayerRenderer {
             computeLazyValues(of: root)
             drawingBandsInParallel = true
             RowBands.forEach(
-                items: bands.indices, BandDrawing(renderer: self, root: root, context: context, background: background))
+                items: bands.indices,
+                BandDrawing(renderer: self, context: context, work: .frame(root: root, background: background)))
             drawingBandsInParallel = false
         } else {
             for band in bands { draw(band, of: root, in: context, background: background) }
@@ -211,7 +212,8 @@ public final class LayerRenderer {
             computeLazyValues(of: shown)
             drawingBandsInParallel = true
             RowBands.forEach(
-                items: bands.indices, BandPreparing(renderer: self, layer: shown, toDevice: toDevice, context: context))
+                items: bands.indices,
+                BandDrawing(renderer: self, context: context, work: .unseen(layer: shown, toDevice: toDevice)))
             drawingBandsInParallel = false
         } else {
             for band in bands { prepare(band, of: shown, toDevice: toDevice, in: context) }
@@ -242,21 +244,6 @@ public final class LayerRenderer {
         return unseen.context === ctx && ctx.offscreenLevelCount == unseen.level
     }
 
-    /// Bands of `prepare` drawn by `RowBands`' threads, as `BandDrawing` draws a frame's.
-    private struct BandPreparing: RowBandJob {
-        let renderer: LayerRenderer
-        let layer: Layer
-        let toDevice: Transform2D
-        let context: GraphicsContext
-
-        func run(rows items: Range<Int>) {
-            let caller = items.lowerBound == 0
-            let ctx = caller ? context : renderer.takeBandContext(beside: context)
-            for i in items { renderer.prepare(renderer.bands[i], of: layer, toDevice: toDevice, in: ctx) }
-            if !caller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
-        }
-    }
-
     /// Keeps everything made for the tree under `layer` (stores, shadows, planes) through this
     /// pass, which draws none of it.
     private func keepEverything(of layer: Layer) {
@@ -283,15 +270,28 @@ public final class LayerRenderer {
     /// Bands drawn by `RowBands`' threads: the first run (on the caller) draws into the
     /// caller's context, every other into a band context of its own.
     private struct BandDrawing: RowBandJob {
+        /// What a band holds: the frame's tree over its background, or a layer drawn unseen
+        /// (`prepare`) under its ancestors' transform.
+        enum Work {
+            case frame(root: Layer, background: Color)
+            case unseen(layer: Layer, toDevice: Transform2D)
+        }
+
         let renderer: LayerRenderer
-        let root: Layer
         let context: GraphicsContext
-        let background: Color
+        let work: Work
 
         func run(rows items: Range<Int>) {
             let caller = items.lowerBound == 0
             let ctx = caller ? context : renderer.takeBandContext(beside: context)
-            for i in items { renderer.draw(renderer.bands[i], of: root, in: ctx, background: background) }
+            for i in items {
+                switch work {
+                case .frame(let root, let background):
+                    renderer.draw(renderer.bands[i], of: root, in: ctx, background: background)
+                case .unseen(let layer, let toDevice):
+                    renderer.prepare(renderer.bands[i], of: layer, toDevice: toDevice, in: ctx)
+                }
+            }
             if !caller { renderer.cacheLock.withLock { renderer.freeBandContexts.append(ctx) } }
         }
     }

@@ -50,31 +50,12 @@ final class FadingInTests: XCTestCase {
             renderer.parallelMinimumFramePixels = 0
             renderer.parallelMinimumPixels = 0
         }
-        for i in 0..<6 {
-            let stripe = Layer()
-            stripe.frame = Rect(x: Double(i) * 35, y: 0, width: 17, height: 160)
-            stripe.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.3)
-            render.root.addSublayer(stripe)
-        }
+        addStripes(to: render.root, height: 160)
         var frames: [Bitmap] = []
-        func keep() {
-            let copy = Bitmap(width: 200, height: 160)
-            copy.copy(from: render.bitmap, in: IntRect(x: 0, y: 0, width: 200, height: 160))
-            frames.append(copy)
-        }
         render.frame(at: 0.9)
-        keep()
+        frames.append(snapshot(render.bitmap))
         let card = fadingLayer(beginning: 1)
-        card.frame = Rect(x: 40.5, y: 30.25, width: 110, height: 90)
-        card.shadowOpacity = 0.8
-        card.shadowRadius = 9
-        card.shadowOffset = Size(width: 3, height: 7)
-        let face = GradientLayer()
-        face.frame = card.bounds
-        face.colors = ColorList([Color(red: 0.2, green: 0.25, blue: 0.35), Color(red: 0.1, green: 0.1, blue: 0.2)])
-        face.cornerRadius = 16
-        face.masksToBounds = true
-        card.addSublayer(face)
+        makeShadowedCard(card)
         let band = Layer()
         band.frame = Rect(x: 10, y: 60, width: 90, height: 12)
         band.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.5)
@@ -82,7 +63,7 @@ final class FadingInTests: XCTestCase {
         render.root.addSublayer(card)
         for n in 0...8 {
             render.frame(at: 1 + Double(n) / 16)
-            keep()
+            frames.append(snapshot(render.bitmap))
         }
         return (render, frames)
     }
@@ -100,8 +81,7 @@ final class FadingInTests: XCTestCase {
         face.colors = ColorList([.redColor, .blueColor])
         card.addSublayer(face)
         render.root.addSublayer(card)
-        let before = Bitmap(width: 200, height: 160)
-        before.copy(from: render.bitmap, in: IntRect(x: 0, y: 0, width: 200, height: 160))
+        let before = snapshot(render.bitmap)
 
         let first = render.frame(at: 1)
         XCTAssertTrue(samePixels(render.bitmap, before), "nothing of it shows")

@@ -19,23 +19,9 @@ final class HiddenShadowTests: XCTestCase {
             \.skipsHiddenShadows, counting: \.hiddenShadowPixels, width: 200, height: 160,
             background: Color(red: 0.9, green: 0.85, blue: 0.7)
         ) { render in
-            for i in 0..<6 {
-                let stripe = Layer()
-                stripe.frame = Rect(x: Double(i) * 35, y: 0, width: 17, height: 160)
-                stripe.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.3)
-                render.root.addSublayer(stripe)
-            }
+            addStripes(to: render.root, height: 160)
             let card = Layer()
-            card.frame = Rect(x: 40.5, y: 30.25, width: 110, height: 90)
-            card.shadowOpacity = 0.8
-            card.shadowRadius = 9
-            card.shadowOffset = Size(width: 3, height: 7)
-            let face = GradientLayer()
-            face.frame = card.bounds
-            face.colors = ColorList([Color(red: 0.2, green: 0.25, blue: 0.35), Color(red: 0.1, green: 0.1, blue: 0.2)])
-            face.cornerRadius = 16
-            face.masksToBounds = true
-            card.addSublayer(face)
+            let face = makeShadowedCard(card)
             render.root.addSublayer(card)
             change(card, face, render.root)
         }

@@ -116,6 +116,40 @@ func maximumChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
     return worst
 }
 
+/// A copy of `bitmap`'s pixels, kept while later frames are drawn over it.
+func snapshot(_ bitmap: Bitmap) -> Bitmap {
+    let copy = Bitmap(width: bitmap.width, height: bitmap.height)
+    copy.copy(from: bitmap, in: IntRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
+    return copy
+}
+
+/// A patterned background: green stripes 17 px wide every 35 px across `root`, `height` tall.
+func addStripes(to root: Layer, count: Int = 6, height: Double) {
+    for i in 0..<count {
+        let stripe = Layer()
+        stripe.frame = Rect(x: Double(i) * 35, y: 0, width: 17, height: height)
+        stripe.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.3)
+        root.addSublayer(stripe)
+    }
+}
+
+/// Makes `card` the ring scene's card: a soft shadow, offset down and right, under an opaque
+/// gradient face with rounded corners (returned), off the pixel grid.
+@discardableResult
+func makeShadowedCard(_ card: Layer) -> GradientLayer {
+    card.frame = Rect(x: 40.5, y: 30.25, width: 110, height: 90)
+    card.shadowOpacity = 0.8
+    card.shadowRadius = 9
+    card.shadowOffset = Size(width: 3, height: 7)
+    let face = GradientLayer()
+    face.frame = card.bounds
+    face.colors = ColorList([Color(red: 0.2, green: 0.25, blue: 0.35), Color(red: 0.1, green: 0.1, blue: 0.2)])
+    face.cornerRadius = 16
+    face.masksToBounds = true
+    card.addSublayer(face)
+    return face
+}
+
 /// A linear basic animation of `key` from `from` to `to` over `duration` seconds.
 func linearAnimation(_ key: String, from: Double, to: Double, duration: Double) -> BasicAnimation {
     let a = BasicAnimation(keyPath: key)

@@ -40,11 +40,7 @@ final class RowBandsTests: XCTestCase {
         backdrop.addSublayer(group)
         scene.root.addSublayer(backdrop)
         var shots: [Bitmap] = []
-        func shoot() {
-            let shot = Bitmap(width: 1920, height: 1080)
-            shot.copy(from: scene.bitmap, in: IntRect(x: 0, y: 0, width: 1920, height: 1080))
-            shots.append(shot)
-        }
+        func shoot() { shots.append(snapshot(scene.bitmap)) }
         scene.frame(at: 0)
         shoot()
         group.add(linearAnimation("opacity", from: 0.2, to: 0.9, duration: 1), forKey: "fade")
