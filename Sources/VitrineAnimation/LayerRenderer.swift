@@ -148,12 +148,7 @@ public final class LayerRenderer {
             framePixels >= parallelMinimumFramePixels,
             dirty.reduce(0, { $0 + $1.area }) >= parallelMinimumPixels, !LayerRenderer.anyOverlap(dirty)
         {
-            computeLazyValues(of: root)
-            drawingBandsInParallel = true
-            RowBands.forEach(
-                items: bands.indices,
-                BandDrawing(renderer: self, context: context, work: .frame(root: root, background: background)))
-            drawingBandsInParallel = false
+            drawBandsInParallel(.frame(root: root, background: background), in: context)
         } else {
             for band in bands { draw(band, of: root, in: context, background: background) }
         }
@@ -209,12 +204,7 @@ public final class LayerRenderer {
         if drawsBandsInParallel, bands.count > 1, frame.area >= parallelMinimumFramePixels,
             extent.area >= parallelMinimumPixels
         {
-            computeLazyValues(of: shown)
-            drawingBandsInParallel = true
-            RowBands.forEach(
-                items: bands.indices,
-                BandDrawing(renderer: self, context: context, work: .unseen(layer: shown, toDevice: toDevice)))
-            drawingBandsInParallel = false
+            drawBandsInParallel(.unseen(layer: shown, toDevice: toDevice), in: context)
         } else {
             for band in bands { prepare(band, of: shown, toDevice: toDevice, in: context) }
         }
@@ -265,6 +255,18 @@ public final class LayerRenderer {
         if !paintsOpaquely(root, all: band, in: context) { context.clear(background) }
         renderLayer(root, in: context)
         context.restoreGState()
+    }
+
+    /// Draws `bands` on `RowBands`' threads: the values the tree's presentation copies compute
+    /// when first asked are computed first, on this thread.
+    private func drawBandsInParallel(_ work: BandDrawing.Work, in context: GraphicsContext) {
+        switch work {
+        case .frame(let root, _): computeLazyValues(of: root)
+        case .unseen(let layer, _): computeLazyValues(of: layer)
+        }
+        drawingBandsInParallel = true
+        RowBands.forEach(items: bands.indices, BandDrawing(renderer: self, context: context, work: work))
+        drawingBandsInParallel = false
     }
 
     /// Bands drawn by `RowBands`' threads: the first run (on the caller) draws into the
