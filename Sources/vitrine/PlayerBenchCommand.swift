@@ -79,6 +79,10 @@ struct PlayerBenchCommand: ParsableCommand {
 
     func run() throws {
         StandardErrorLogHandler.bootstrap(level: .warning)
+        // Frames are made with `play`'s allocation policy: buffers of a frame's size come from
+        // the system and go back to it, so a scene's first frames fault their pages in as live.
+        LargeAllocations.returnToTheSystem()
+        LargeAllocations.keepInOneHeap()
         let playlist: Playlist
         do { playlist = try PlaylistLoader.load(file: config) } catch {
             printError(error)
