@@ -152,14 +152,12 @@ public final class LayerRenderer {
         } else {
             for band in bands { draw(band, of: root, in: context, background: background) }
         }
-        if !fadingIn.isEmpty {
-            // A pass that drew nothing met no layer: everything is kept through it.
-            if bands.isEmpty { keepEverything(of: root) }
-            drawsNewContentDirectly = false
-            for layer in fadingIn where preparesFadingLayers { prepare(layer, in: context) }
-        }
-        endPass()
+        let repainted = !bands.isEmpty
         drawsNewContentDirectly = false
+        for layer in fadingIn where preparesFadingLayers { prepare(layer, in: context) }
+        // A pass that repainted nothing (it only drew layers unseen) met none of the tree, so it
+        // lets go of nothing.
+        endPass(droppingUnmet: repainted)
     }
 
     /// Adds `rect` to `bands` cut into bands of whole rows of at least `bandPixels` pixels.
@@ -232,16 +230,6 @@ public final class LayerRenderer {
         guard isPreparing else { return false }
         let unseen = UnseenDrawing.onThisThread
         return unseen.context === ctx && ctx.offscreenLevelCount == unseen.level
-    }
-
-    /// Keeps everything made for the tree under `layer` (stores, shadows, planes) through this
-    /// pass, which draws none of it.
-    private func keepEverything(of layer: Layer) {
-        keepStore(of: layer)
-        planes.keep(layer, pass: pass)
-        for child in layer.sublayerStorage { keepEverything(of: child) }
-        if let mask = layer.mask { keepEverything(of: mask) }
-        if let old = layer.transitionState?.old { keepEverything(of: old) }
     }
 
     /// Draws one band of a repaint: set to `background` (replaced, not blended), then the tree
@@ -444,14 +432,16 @@ public final class LayerRenderer {
         firstDrawnDirectly.removeAll(keepingCapacity: true)
     }
 
-    /// Drops the stores of layers the pass did not meet (removed from the tree, or gone), and
-    /// ends a frame for the stores kept (their contexts release long-unused offscreen buffers).
-    private func endPass() {
+    /// Ends a frame for the stores kept (their contexts release long-unused offscreen buffers)
+    /// and, `droppingUnmet`, drops the stores, shadows, planes and crops of layers the pass did
+    /// not meet (removed from the tree, or gone).
+    private func endPass(droppingUnmet: Bool = true) {
         if !shadowJobs.isEmpty { shadowJobs.removeAll() }
+        for store in stores.values { store.context?.endFrame() }
+        guard droppingUnmet else { return }
         shadows.endPass(pass)
         crops.endPass(pass)
         planes.endPass(pass)
-        for store in stores.values { store.context?.endFrame() }
         guard stores.values.contains(where: { $0.lastPass != pass || $0.owner == nil }) else { return }
         stores = stores.filter { $0.value.lastPass == pass && $0.value.owner != nil }
     }

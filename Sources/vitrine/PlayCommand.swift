@@ -88,11 +88,16 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        // Scenes and transitions come and go for months: their frame-sized buffers must not
-        // stay resident after them.
+    /// How the player allocates (`bench player` makes its frames so too): scenes and
+    /// transitions come and go for months, and their frame-sized buffers must not stay
+    /// resident after them; every thread allocates from one heap.
+    static func useThePlayersAllocationPolicy() {
         LargeAllocations.returnToTheSystem()
         LargeAllocations.keepInOneHeap()
+    }
+
+    func run() throws {
+        PlayCommand.useThePlayersAllocationPolicy()
         StandardErrorLogHandler.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "vitrine.play")
         // Blocked before anything else can start a thread: the signals reach only the signalfd.

@@ -81,8 +81,7 @@ struct PlayerBenchCommand: ParsableCommand {
         StandardErrorLogHandler.bootstrap(level: .warning)
         // Frames are made with `play`'s allocation policy: buffers of a frame's size come from
         // the system and go back to it, so a scene's first frames fault their pages in as live.
-        LargeAllocations.returnToTheSystem()
-        LargeAllocations.keepInOneHeap()
+        PlayCommand.useThePlayersAllocationPolicy()
         let playlist: Playlist
         do { playlist = try PlaylistLoader.load(file: config) } catch {
             printError(error)

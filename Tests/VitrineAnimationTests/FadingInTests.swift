@@ -71,7 +71,15 @@ final class FadingInTests: XCTestCase {
     func testWhatAFadingLayerNeedsIsMadeInTheFrameThatDoesNotShowIt() {
         let render = RenderScene(width: 200, height: 160)
         let renderer = render.frames.renderer
+        // On screen before the fade, and kept through the frame that repaints nothing.
+        let resting = Layer()
+        resting.frame = Rect(x: 160, y: 120, width: 30, height: 30)
+        resting.backgroundColor = .greenColor
+        resting.shadowOpacity = 0.5
+        resting.shadowRadius = 4
+        render.root.addSublayer(resting)
         render.frame(at: 0.9)
+        XCTAssertEqual(renderer.shadows.renderCount, 1)
         let card = fadingLayer(beginning: 1)
         card.frame = Rect(x: 40, y: 30, width: 110, height: 90)
         card.shadowOpacity = 0.8
@@ -86,14 +94,16 @@ final class FadingInTests: XCTestCase {
         let first = render.frame(at: 1)
         XCTAssertTrue(samePixels(render.bitmap, before), "nothing of it shows")
         XCTAssertEqual(first.pixelsRedrawn, 0)
-        XCTAssertEqual(renderer.shadows.renderCount, 1, "the card's shadow made")
+        XCTAssertEqual(renderer.shadows.renderCount, 2, "the card's shadow made")
         XCTAssertEqual(renderer.backingStoreCount, 1, "the face's gradient stored")
         let draws = renderer.contentDrawCount
         XCTAssertEqual(draws, 1)
 
+        // Repainted whole: the resting layer's shadow is drawn too, from what was kept.
+        render.frames.setNeedsFullFrame()
         render.frame(at: 1.05)
         XCTAssertGreaterThan(countPixels(render.bitmap) { $0.blue > 0.05 && $0.red < 0.95 }, 0, "it shows")
-        XCTAssertEqual(renderer.shadows.renderCount, 1, "the shadow made unseen serves")
+        XCTAssertEqual(renderer.shadows.renderCount, 2, "both shadows served as made")
         XCTAssertEqual(renderer.contentDrawCount, draws, "so does the store")
     }
 
