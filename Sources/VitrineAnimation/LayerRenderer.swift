@@ -45,9 +45,6 @@ public final class LayerRenderer {
     var planeJobs: [ObjectIdentifier: PlaneJob] = [:]
     /// Whether the frame's bands are being drawn on several threads.
     private(set) var drawingBandsInParallel = false
-    /// Whether layers are being drawn unseen (`prepare`): only then need a thread ask whether
-    /// it draws into the dropped level (`drawsUnseen(into:)`).
-    private var isPreparing = false
     /// Whether the pass draws content straight to the target the first time it is drawn, and
     /// makes its store in the next (`firstDrawnDirectly`): on frames of at least
     /// `parallelMinimumFramePixels`, where a large repaint is shared among threads. There a
@@ -197,8 +194,6 @@ public final class LayerRenderer {
         guard !extent.isEmpty else { return }
         bands.removeAll(keepingCapacity: true)
         cutIntoBands(extent)
-        isPreparing = true
-        defer { isPreparing = false }
         if drawsBandsInParallel, bands.count > 1, frame.area >= parallelMinimumFramePixels,
             extent.area >= parallelMinimumPixels
         {
@@ -208,29 +203,22 @@ public final class LayerRenderer {
         }
     }
 
-    /// One band of `prepare`: the layer drawn into a transparency layer that is dropped.
+    /// One band of `prepare`: the layer drawn into a discarded layer, which paints nothing and
+    /// keeps what the drawing makes (`GraphicsContext.beginDiscardedLayer()`).
     private func prepare(_ band: IntRect, of layer: Layer, toDevice: Transform2D, in context: GraphicsContext) {
         context.saveGState()
         context.clip(toDeviceRect: band)
         context.concatenate(toDevice)
-        context.beginTransparencyLayer(alpha: 1)
-        let unseen = UnseenDrawing.onThisThread
-        unseen.context = context
-        unseen.level = context.offscreenLevelCount
+        context.beginDiscardedLayer()
         renderLayer(layer, in: context)
-        unseen.context = nil
-        context.discardTransparencyLayer()
+        context.endTransparencyLayer()
         context.restoreGState()
     }
 
-    /// Whether drawing into `ctx` goes straight into `prepare`'s dropped level (not into a
-    /// shadow's mask, a group or a plane being made inside it): there a store or shadow that
-    /// another thread is making need not be waited for, since nothing drawn there is kept.
-    func drawsUnseen(into ctx: GraphicsContext) -> Bool {
-        guard isPreparing else { return false }
-        let unseen = UnseenDrawing.onThisThread
-        return unseen.context === ctx && ctx.offscreenLevelCount == unseen.level
-    }
+    /// Whether drawing into `ctx` is dropped (`prepare`'s level, not a shadow's mask or a plane
+    /// being made inside it): there a store or shadow that another thread is making need not be
+    /// waited for, since nothing drawn there is kept.
+    func drawsUnseen(into ctx: GraphicsContext) -> Bool { ctx.discardsDrawing }
 
     /// Draws one band of a repaint: set to `background` (replaced, not blended), then the tree
     /// drawn clipped to it.
@@ -817,13 +805,4 @@ public final class LayerRenderer {
         }
         return n
     }
-}
-
-/// The context and offscreen level into which the calling thread draws for `prepare`, while
-/// it does.
-final class UnseenDrawing {
-    var context: GraphicsContext?
-    var level = 0
-    static var onThisThread: UnseenDrawing { perThread.value }
-    private static let perThread = ThreadLocal { UnseenDrawing() }
 }

@@ -4,6 +4,7 @@ extension GraphicsContext {
     /// rectangle's top-left corner landing on device pixel (`x`, `y`): no transform and no
     /// filtering, through the clip, multiplied by the global alpha.
     public func composite(_ source: Bitmap, from sourceRect: IntRect, toX x: Int, y: Int) {
+        guard !discardsDrawing else { return }
         let src = sourceRect.intersection(IntRect(x: 0, y: 0, width: source.width, height: source.height))
         guard !src.isEmpty else { return }
         // Device position of the source pixel (sx, sy) is (sx + dx, sy + dy).

@@ -15,6 +15,19 @@ extension GraphicsContext {
         beginLayer(.transparency(alpha: PixelMath.unitByte(alpha * state.alpha)))
     }
 
+    /// Starts a transparency layer whose drawing is dropped: it ends (`endTransparencyLayer()`)
+    /// without compositing, and nothing drawn in it, or in a transparency layer begun inside it,
+    /// is painted (`discardsDrawing`). What drawing makes on the way is kept: backing stores and
+    /// shadows drawn by their own contexts or captured in masks, the rows of resampled image
+    /// copies the draws would read. For drawing whose only purpose is what it leaves in caches.
+    public func beginDiscardedLayer() {
+        beginLayer(.transparency(alpha: 255), discarded: true)
+    }
+
+    /// Whether drawing is dropped where it goes now: inside a discarded layer and not in a mask
+    /// capture begun there (a shadow's shape, a mask, which are kept).
+    public var discardsDrawing: Bool { layers.last?.discards == true }
+
     /// Starts a transparency layer whose pixels are multiplied by `tint` (each channel by the
     /// tint's, and by its alpha times the current global alpha) when it ends: Core Animation's
     /// instance colour of a replicator.
@@ -43,6 +56,13 @@ extension GraphicsContext {
         case .maskCapture: return
         }
         let (layer, drawn) = endLayer()
+        if layer.discards {
+            // Nothing is painted in a discarded level; whatever was, is cleared for the pooled
+            // buffer's next use.
+            let pixels = layer.bitmap.drawTarget
+            for y in drawn.y..<drawn.maxY { (pixels.row(y) + drawn.x).update(repeating: 0, count: drawn.width) }
+            return
+        }
         // What lies below must be what it is before anything is added to it.
         if adds { paintUnderlay() }
         var region = drawn
@@ -70,22 +90,6 @@ extension GraphicsContext {
                 source: pixels, target: target, region: region, drawn: drawn, alpha: alpha, tint: tint,
                 adds: adds, underlay: layer.underlay, levelTiles: tiled ? levelTiles : nil, plainRows: plainRows))
         if tiled { markDirty(region) } else { markDrawn(region) }
-    }
-
-    /// How many offscreen levels (transparency layers, mask captures) are open.
-    public var offscreenLevelCount: Int { layers.count }
-
-    /// Ends the innermost transparency layer without compositing it: what was drawn in it is
-    /// dropped (and cleared, so the pooled buffer is transparent for its next use). For
-    /// drawing whose only purpose is what it leaves in caches. Ignored when the innermost open
-    /// level is not a transparency layer.
-    public func discardTransparencyLayer() {
-        guard let top = layers.last else { return }
-        if case .maskCapture = top.kind { return }
-        let (layer, drawn) = endLayer()
-        guard !drawn.isEmpty else { return }
-        let pixels = layer.bitmap.drawTarget
-        for y in drawn.y..<drawn.maxY { (pixels.row(y) + drawn.x).update(repeating: 0, count: drawn.width) }
     }
 
     /// Takes an opaque fill of `rect` (device pixels) as the innermost transparency layer's
@@ -204,13 +208,16 @@ extension GraphicsContext {
         return endMaskCapture()
     }
 
-    private func beginLayer(_ kind: Layer.Kind) {
+    private func beginLayer(_ kind: Layer.Kind, discarded: Bool = false) {
+        // A group inside a discarded level is discarded with it; a mask captured there is kept.
+        let discards: Bool
+        if case .maskCapture = kind { discards = false } else { discards = discarded || discardsDrawing }
         saveGState()
         let offscreen = pool.bitmap(bounds: state.clipBox)
         layers.append(
             Layer(
                 kind: kind, bitmap: offscreen, parent: target, parentDirty: dirty, parentUniform: uniform,
-                depth: savedStates.count))
+                depth: savedStates.count, discards: discards))
         if layers.count == 1 {
             let rows = offscreen.bounds.intersection(bitmapBounds)
             if !rows.isEmpty { (levelTiles + rows.y).update(repeating: 0, count: rows.height) }

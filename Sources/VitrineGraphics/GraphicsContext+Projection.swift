@@ -10,7 +10,7 @@ extension GraphicsContext {
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero, through projection: Projection) {
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         let toDevice = projection.concatenating(state.transform)
-        guard pixel >> 24 != 0, !path.isEmpty, let scale = toDevice.largestScale(over: path.bounds)
+        guard pixel >> 24 != 0, !discardsDrawing, !path.isEmpty, let scale = toDevice.largestScale(over: path.bounds)
         else { return }
         beginProjectedPolygons()
         for line in path.flattened(tolerance: Flattening.defaultTolerance / scale) where line.points.count > 2 {
@@ -29,7 +29,8 @@ extension GraphicsContext {
     ) {
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         let toDevice = projection.concatenating(state.transform)
-        guard pixel >> 24 != 0, style.lineWidth > 0, style.lineWidth.isFinite, strokeEnd > strokeStart,
+        guard pixel >> 24 != 0, !discardsDrawing, style.lineWidth > 0, style.lineWidth.isFinite,
+            strokeEnd > strokeStart,
             let scale = toDevice.largestScale(over: path.bounds.insetBy(dx: -style.lineWidth, dy: -style.lineWidth))
         else { return }
         let visible = visiblePart(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
@@ -95,7 +96,7 @@ extension GraphicsContext {
     /// projection to the image and filtered bilinearly. The part at or behind the eye is cut away.
     public func draw(_ image: Image, in rect: Rect, through projection: Projection) {
         let r = rect.standardized
-        guard image.width > 0, image.height > 0, !r.isNull, r.width > 0, r.height > 0 else { return }
+        guard !discardsDrawing, image.width > 0, image.height > 0, !r.isNull, r.width > 0, r.height > 0 else { return }
         let factor = PixelMath.unitByte(state.alpha)
         guard factor != 0 else { return }
         let iw = Double(image.width), ih = Double(image.height)

@@ -35,7 +35,7 @@ extension GraphicsContext {
     /// `bounds`, when given, holds everything `body` draws (user space): the capture is cut to
     /// it, so a wide blur does not set aside a buffer the size of its reach.
     public func drawWithShadow(_ shadow: Shadow, casterBounds bounds: Rect? = nil, _ body: () -> Void) {
-        guard let device = shadow.device(under: state.transform),
+        guard !discardsDrawing, let device = shadow.device(under: state.transform),
             PixelMath.premultipliedPixel(shadow.color, alpha: shadow.opacity * state.alpha) >> 24 != 0
         else {
             body()
@@ -110,7 +110,7 @@ extension GraphicsContext {
             x: mask.bounds.x + offsetX, y: mask.bounds.y + offsetY, width: mask.bounds.width,
             height: mask.bounds.height)
         let region = placed.intersection(state.clipBox)
-        guard pixel >> 24 != 0, !region.isEmpty else { return }
+        guard pixel >> 24 != 0, !discardsDrawing, !region.isEmpty else { return }
         let clipMask = state.clipMask
         let hole = hole?.intersection(region) ?? IntRect(x: 0, y: 0, width: 0, height: 0)
         for y in region.y..<region.maxY {

@@ -37,6 +37,8 @@ public final class GraphicsContext {
         /// its pixels (`fill(_:color:)` of the whole level first): the composite puts it under
         /// them as it blends.
         var underlay: UInt32?
+        /// Whether drawing into the level is dropped (`beginDiscardedLayer()`).
+        var discards = false
     }
 
     var state: GState
@@ -288,6 +290,7 @@ public final class GraphicsContext {
     /// Fills the interior of `path` (subpaths implicitly closed) with `color` by `rule`.
     /// Paths with non-finite coordinates (after the transform) draw nothing.
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
+        guard !discardsDrawing else { return }
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0, rasterize(path) else { return }
         blendSolid(pixel, rule: rule)
@@ -295,6 +298,7 @@ public final class GraphicsContext {
 
     /// Fills a rectangle with `color`. Pixel-aligned rectangles skip the rasterizer.
     public func fill(_ rect: Rect, color: Color) {
+        guard !discardsDrawing else { return }
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0 else { return }
         if let box = pixelAlignedDeviceRect(rect) {
@@ -318,6 +322,7 @@ public final class GraphicsContext {
     /// Fills a rectangle with rounded corners (the radius clamped to half the shorter side) with
     /// `color`: the outline of `Path.addRoundedRect(_:cornerRadius:)`, without building a path.
     public func fill(_ rect: Rect, cornerRadius: Double, color: Color) {
+        guard !discardsDrawing else { return }
         guard cornerRadius > 0 else { return fill(rect, color: color) }
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
         guard pixel >> 24 != 0 else { return }
@@ -329,6 +334,7 @@ public final class GraphicsContext {
 
     /// Fills the interior of `path` with `gradient` (its points in the current user space).
     public func fill(_ path: Path, gradient: Gradient, rule: FillRule = .nonZero) {
+        guard !discardsDrawing else { return }
         guard
             let sampler = GradientSampler(
                 gradient, transform: state.transform, alpha: state.alpha, tables: gradientTables),
@@ -348,7 +354,7 @@ public final class GraphicsContext {
         strokeStart: Double = 0, strokeEnd: Double = 1
     ) {
         let pixel = PixelMath.premultipliedPixel(color, alpha: state.alpha)
-        guard pixel >> 24 != 0,
+        guard pixel >> 24 != 0, !discardsDrawing,
             rasterizeStroke(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd)
         else { return }
         blendSolid(pixel, rule: .nonZero)
@@ -360,7 +366,7 @@ public final class GraphicsContext {
         _ path: Path, gradient: Gradient, style: StrokeStyle,
         strokeStart: Double = 0, strokeEnd: Double = 1
     ) {
-        guard
+        guard !discardsDrawing,
             let sampler = GradientSampler(
                 gradient, transform: state.transform, alpha: state.alpha, tables: gradientTables),
             rasterizeStroke(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd)
@@ -451,10 +457,17 @@ public final class GraphicsContext {
         // Opaque samples at full alpha replace what is below: they go straight to the target
         // (the same pixels as blending them, without the copy and the blend).
         let replaces = image.isOpaque && factor == 255 && tintFactors == nil
+        let discards = discardsDrawing
         for y in region.y..<region.maxY {
             let count = rasterizer.sweep(row: y, rule: .nonZero, into: spans)
             let row = target.row(y)
             let maskRow = mask.map { UnsafePointer($0.deviceRow(y)) }
+            if discards {
+                // Drawn unseen: only what the draw leaves in the resampled copy is made, the
+                // rows it would read.
+                if GraphicsContext.showsAny(spans, count: count, through: maskRow) { sampler.fillRow(y: y) }
+                continue
+            }
             for s in 0..<count {
                 let span = spans[s]
                 let x = Int(span.x), length = Int(span.length)
@@ -491,7 +504,19 @@ public final class GraphicsContext {
                 }
             }
         }
-        markDrawn(region)
+        if !discards { markDrawn(region) }
+    }
+
+    /// Whether any of `count` spans covers a pixel the mask row (when there is one) lets through.
+    private static func showsAny(
+        _ spans: UnsafeMutablePointer<CoverageSpan>, count: Int, through maskRow: UnsafePointer<UInt8>?
+    ) -> Bool {
+        guard let maskRow else { return count > 0 }
+        for s in 0..<count {
+            let x = Int(spans[s].x)
+            for i in x..<x + Int(spans[s].length) where maskRow[i] != 0 { return true }
+        }
+        return false
     }
 
     /// The samples of device pixels `x..<x+count` of row `y`, tinted: the image's own pixels in
@@ -511,6 +536,7 @@ public final class GraphicsContext {
     /// apply). Through an anti-aliased clip, edge pixels move towards the colour by their
     /// clip coverage.
     public func clear(_ color: Color) {
+        guard !discardsDrawing else { return }
         let pixel = PixelMath.premultipliedPixel(color, alpha: 1)
         let r = state.clipBox
         guard !r.isEmpty else { return }
@@ -555,6 +581,9 @@ public final class GraphicsContext {
 
     /// Pixels the context keeps in resampled image copies (for tests and diagnostics).
     public var resampledImagePixels: Int { resampledImages.retainedPixels }
+
+    /// Rows of the resampled image copies the context keeps that hold their pixels (for tests).
+    var resampledImageRowsFiltered: Int { resampledImages.filteredRows }
 
     /// Bytes the context keeps in pooled offscreen buffers (for tests and diagnostics).
     public var pooledBufferBytes: Int { pool.retainedBytes }

@@ -59,6 +59,13 @@ struct ImageSampler {
         return pixels + row * width + column
     }
 
+    /// Makes sure the row of a resampled copy that device row `y` reads is filtered, as a draw
+    /// reading it would (nothing to do when the sampler filters the image itself).
+    func fillRow(y: Int) {
+        guard let rows, let offset else { return }
+        rows.fill(min(max(y &- anchor.y + offset.y, 0), height - 1))
+    }
+
     /// Writes the samples for device pixels `x..<x+count` of row `y` into `out`.
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let maxX = width - 1, maxY = height - 1

@@ -138,6 +138,9 @@ struct ResampledImageCache {
 
     /// Pixels held in copies (for tests and diagnostics).
     var retainedPixels: Int { entries.reduce(0) { $0 + $1.resampled.width * $1.resampled.height } }
+
+    /// Rows of the copies that hold their pixels (for tests).
+    var filteredRows: Int { entries.reduce(0) { $0 + ($1.rows?.filteredCount ?? $1.resampled.height) } }
 }
 
 /// The rows of a resampled copy, filtered from the image when a draw first reads each (the
@@ -199,6 +202,9 @@ final class ResampledRows: @unchecked Sendable {
 
     /// Whether every row holds its pixels (the copy is then read without asking).
     var areAllFiltered: Bool { condition.withLock { filtered == height } }
+
+    /// How many rows hold their pixels.
+    var filteredCount: Int { condition.withLock { filtered } }
 }
 
 /// One `ResampledImageCache` for the contexts drawing bands of the same frames on several
@@ -216,4 +222,6 @@ final class SharedResampledImages: @unchecked Sendable {
     func releaseUnused() { lock.withLock { cache.releaseUnused() } }
 
     var retainedPixels: Int { lock.withLock { cache.retainedPixels } }
+
+    var filteredRows: Int { lock.withLock { cache.filteredRows } }
 }

@@ -551,27 +551,103 @@ final class CompositingTests: XCTestCase {
         XCTAssertEqual(Int(bitmap[5, 25] >> 24), Int((255 * (1 - 0.125)).rounded()), accuracy: 1)
     }
 
-    /// A discarded transparency layer leaves the bitmap as it was, and its pooled buffer
-    /// transparent for the next layer: a half-transparent fill over where the discarded one
-    /// drew shows the bitmap's own colour under it.
-    func testADiscardedLayerLeavesTheBitmapAndItsBufferAsTheyWere() {
+    /// A discarded layer paints nothing, whatever is drawn in it or in a group begun inside it:
+    /// its own pixels stay transparent and undrawn, the bitmap stays as it was, and its pooled
+    /// buffer is transparent for the next layer. A mask captured inside it is kept.
+    func testADiscardedLayerPaintsNothingAndKeepsTheMasksCapturedInIt() throws {
         let bitmap = Bitmap(width: 50, height: 50)
         bitmap.fill(0xFF00_FF00)
         let ctx = GraphicsContext(bitmap: bitmap)
-        ctx.beginTransparencyLayer(alpha: 1)
-        ctx.fill(Rect(x: 0, y: 0, width: 30, height: 30), color: .black)
-        ctx.beginTransparencyLayer(alpha: 1)  // composited into the one discarded
-        ctx.fill(Rect(x: 20, y: 20, width: 30, height: 30), color: .black)
-        XCTAssertEqual(ctx.offscreenLevelCount, 2)
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 3.5, y: 4.25, width: 40, height: 30))
+        let image = try XCTUnwrap(
+            Image(width: 2, height: 2, premultipliedPixels: [0xFF00_00FF, 0xFFFF_0000, 0x8000_0080, 0xFF00_0000]))
+        let stamp = Bitmap(width: 10, height: 10)
+        stamp.fill(0xFF12_3456)
+        let black = Color.black
+        ctx.beginDiscardedLayer()
+        XCTAssertTrue(ctx.discardsDrawing)
+        ctx.fill(Rect(x: 0, y: 0, width: 30, height: 30), color: black)
+        ctx.fill(Rect(x: 1.5, y: 2.5, width: 30, height: 30), color: black)
+        ctx.fill(Rect(x: 1.5, y: 2.5, width: 30, height: 30), cornerRadius: 4, color: black)
+        ctx.fill(circle, color: black)
+        ctx.fill(
+            circle, gradient: Gradient(kind: .axial, colors: [black, .white], start: .zero, end: Point(x: 40, y: 0)))
+        ctx.stroke(circle, color: black, style: StrokeStyle(lineWidth: 3))
+        ctx.stroke(
+            circle, gradient: Gradient(kind: .axial, colors: [black, .white], start: .zero, end: Point(x: 40, y: 0)),
+            style: StrokeStyle(lineWidth: 3))
+        ctx.fill(circle, color: black, through: Projection(Transform2D(rotationAngle: 0.1)))
+        ctx.stroke(
+            circle, color: black, style: StrokeStyle(lineWidth: 3), through: Projection(Transform2D(rotationAngle: 0.1))
+        )
+        ctx.draw(image, in: Rect(x: 2.5, y: 3.5, width: 40, height: 40))
+        ctx.draw(
+            image, in: Rect(x: 2, y: 3, width: 40, height: 40), through: Projection(Transform2D(rotationAngle: 0.1)))
+        ctx.composite(stamp, from: IntRect(x: 0, y: 0, width: 10, height: 10), toX: 5, y: 5)
+        ctx.clear(.white)
+        ctx.drawWithShadow(Shadow(opacity: 1, offset: Point(x: 2, y: 2), radius: 4)) {
+            ctx.fill(Rect(x: 10, y: 10, width: 10, height: 10), color: black)
+        }
+        ctx.fill(
+            AlphaMask(bounds: IntRect(x: 0, y: 0, width: 50, height: 50), value: 255), offsetX: 0, offsetY: 0,
+            color: black, opacity: 1)
+        ctx.beginTransparencyLayer(alpha: 0.5)
+        XCTAssertTrue(ctx.discardsDrawing, "a group inside a discarded layer is discarded with it")
+        ctx.fill(Rect(x: 20, y: 20, width: 30, height: 30), color: black)
         ctx.endTransparencyLayer()
-        ctx.discardTransparencyLayer()
-        XCTAssertEqual(ctx.offscreenLevelCount, 0)
+        let mask = ctx.renderAlphaMask {
+            XCTAssertFalse(ctx.discardsDrawing)
+            ctx.fill(Rect(x: 10, y: 10, width: 10, height: 10), color: black)
+        }
+        XCTAssertEqual(mask.deviceRow(15)[15], 255, "the mask captured inside is kept")
+        XCTAssertTrue(ctx.dirty.isEmpty, "nothing was drawn in the level")
+        let level = ctx.target
+        for y in 0..<50 { for x in 0..<50 where level.row(y)[x] != 0 { return XCTFail("level (\(x), \(y))") } }
+        ctx.endTransparencyLayer()
+        XCTAssertFalse(ctx.discardsDrawing)
         for y in 0..<50 { for x in 0..<50 where bitmap[x, y] != 0xFF00_FF00 { return XCTFail("(\(x), \(y))") } }
         ctx.beginTransparencyLayer(alpha: 1)
         ctx.fill(Rect(x: 0, y: 0, width: 50, height: 50), color: Color(red: 0, green: 0, blue: 1, alpha: 0.5))
         ctx.endTransparencyLayer()
         assertPixel(bitmap[10, 10], a: 255, r: 0, g: 128, b: 128)
         assertPixel(bitmap[40, 40], a: 255, r: 0, g: 128, b: 128)
+    }
+
+    /// An image drawn in a discarded layer paints nothing but makes what drawing it leaves: the
+    /// rows of its resampled copy that the draw reads, no others (those under the clip, and
+    /// under a mask only those it shows); a later draw finds them made.
+    func testAnImageDrawnUnseenFiltersTheRowsOfItsCopyThatItReads() throws {
+        var numbers = PixelNumbers(seed: 3)
+        let texels = (0..<(48 * 40)).map { _ in numbers.premultiplied() }
+        let image = try XCTUnwrap(Image(width: 48, height: 40, premultipliedPixels: texels))
+        let place = Rect(x: 3.25, y: 5.5, width: 81.6, height: 68)  // device rows 5..<74
+        func unseenRows(maskRows: Range<Int>?) -> Int {
+            let bitmap = Bitmap(width: 90, height: 80)
+            bitmap.fill(0xFF00_FF00)
+            let context = GraphicsContext(bitmap: bitmap)
+            context.draw(image, in: place)  // the mapping is seen: the next frame copies it
+            context.endFrame()
+            bitmap.fill(0xFF00_FF00)
+            context.forgetPlainPixels()
+            context.saveGState()
+            context.clip(to: Rect(x: 0, y: 0, width: 90, height: 30))
+            if let maskRows {
+                let mask = AlphaMask(bounds: IntRect(x: 0, y: 0, width: 90, height: 80))
+                for y in maskRows { mask.row(y)[40] = 1 }
+                context.clip(toMask: mask)
+            }
+            context.beginDiscardedLayer()
+            context.draw(image, in: place)
+            context.endTransparencyLayer()
+            context.restoreGState()
+            XCTAssertGreaterThan(context.resampledImagePixels, 0, "a copy is made")
+            for y in 0..<80 { for x in 0..<90 where bitmap[x, y] != 0xFF00_FF00 { XCTFail("(\(x), \(y))"); return -1 } }
+            return context.resampledImageRowsFiltered
+        }
+        XCTAssertEqual(unseenRows(maskRows: nil), 25, "device rows 5..<30")
+        XCTAssertEqual(unseenRows(maskRows: 12..<20), 8)
+        XCTAssertEqual(unseenRows(maskRows: 50..<60), 0, "the mask shows nothing within the clip")
     }
 
     func testClearSetsPixelsInsideTheClipOnly() {
