@@ -168,7 +168,7 @@ public final class LayerRenderer {
     }
 
     /// Draws `layer` (a presentation copy shown at opacity 0 that the next frames fade in) as
-    /// it will be seen, at full opacity, into offscreen levels that are then dropped: the
+    /// it will be seen, at full opacity, into discarded layers, which paint nothing: the
     /// backing stores, shadows, plane images, image copies and offscreen buffers its first
     /// visible frame needs are made now, in a frame that draws nothing of it, rather than in
     /// that one, which draws it and what it fades in over besides (at 4K the first frames of
