@@ -135,6 +135,15 @@ final class AnimatableSlot<Value: Interpolatable>: AnyLayerSlot {
         }
         // A component (a number, a point, a size) fits an existential without a box.
         guard let component = value.value(atSubPath: subPath) else { return }
+        if let number = component as? Double {
+            // The usual component (an angle, a scale, a coordinate) in the specialised path:
+            // opening the existential looks up generic type metadata at run time, every frame.
+            guard let v = animation.animatedValue(underlying: number, iterationTime: time, iteration: iteration),
+                let replaced = value.replacing(atSubPath: subPath, with: v)
+            else { return }
+            value = replaced
+            return
+        }
         func open<Component: Interpolatable>(_ c: Component) -> Value? {
             guard let v = animation.animatedValue(underlying: c, iterationTime: time, iteration: iteration) else {
                 return nil
