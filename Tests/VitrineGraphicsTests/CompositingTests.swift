@@ -616,7 +616,7 @@ final class CompositingTests: XCTestCase {
 
     /// An image drawn in a discarded layer paints nothing but makes what drawing it leaves: the
     /// rows of its resampled copy that the draw reads, no others (those under the clip, and
-    /// under a mask only those it shows); a later draw finds them made.
+    /// under a mask only those it shows).
     func testAnImageDrawnUnseenFiltersTheRowsOfItsCopyThatItReads() throws {
         var numbers = PixelNumbers(seed: 3)
         let texels = (0..<(48 * 40)).map { _ in numbers.premultiplied() }
