@@ -152,15 +152,8 @@ static inline AVX512 __m512i weigh32(__m512i a, __m512i wa, __m512i b, __m512i w
     return _mm512_srli_epi16(_mm512_add_epi16(sum, _mm512_set1_epi16(128)), 8);
 }
 
-AVX512 long vitrine_bilinear_run_avx512(
-    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
-    uint32_t *out) {
-    const __m512i steps = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    // Positions in 32-bit lanes, stepped with wrapping arithmetic as the Swift lanes are.
-    __m512i us = _mm512_add_epi32(_mm512_set1_epi32(u), _mm512_mullo_epi32(steps, _mm512_set1_epi32(du)));
-    __m512i vs = _mm512_add_epi32(_mm512_set1_epi32(v), _mm512_mullo_epi32(steps, _mm512_set1_epi32(dv)));
-    const __m512i step_u = _mm512_set1_epi32((int32_t)((uint32_t)du * 16u));
-    const __m512i step_v = _mm512_set1_epi32((int32_t)((uint32_t)dv * 16u));
+/// Bilinear samples of sixteen pixels at the 16.16 positions (`us`, `vs`) into `out`.
+static inline AVX512 void bilinear16(const uint32_t *pixels, long width, __m512i us, __m512i vs, uint32_t *out) {
     const __m512i row_width = _mm512_set1_epi32((int32_t)width);
     const __m512i low_bytes = _mm512_set1_epi32(0x00FF00FF);
     const __m512i byte = _mm512_set1_epi32(0xFF);
@@ -170,39 +163,61 @@ AVX512 long vitrine_bilinear_run_avx512(
     const __m512i lefts = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i rights = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     const uint32_t *below_row = pixels + width;
-    long i = 0;
-    for (; i + 16 <= count; i += 16) {
-        __m512i offset = _mm512_add_epi32(
-            _mm512_mullo_epi32(_mm512_srai_epi32(vs, 16), row_width), _mm512_srai_epi32(us, 16));
-        // Each pair (a texel and the one right of it) gathered as one 64-bit value.
-        __m256i first8 = _mm512_castsi512_si256(offset), last8 = _mm512_extracti64x4_epi64(offset, 1);
-        __m512i top0 = _mm512_i32gather_epi64(first8, (const void *)pixels, 4);
-        __m512i top1 = _mm512_i32gather_epi64(last8, (const void *)pixels, 4);
-        __m512i bottom0 = _mm512_i32gather_epi64(first8, (const void *)below_row, 4);
-        __m512i bottom1 = _mm512_i32gather_epi64(last8, (const void *)below_row, 4);
-        __m512i top_left = _mm512_permutex2var_epi32(top0, lefts, top1);
-        __m512i top_right = _mm512_permutex2var_epi32(top0, rights, top1);
-        __m512i bottom_left = _mm512_permutex2var_epi32(bottom0, lefts, bottom1);
-        __m512i bottom_right = _mm512_permutex2var_epi32(bottom0, rights, bottom1);
-        __m512i fx = _mm512_and_si512(_mm512_srai_epi32(us, 8), byte);
-        __m512i fy = _mm512_and_si512(_mm512_srai_epi32(vs, 8), byte);
-        __m512i right = lanes16(fx), left = lanes16(_mm512_sub_epi32(full, fx));
-        __m512i below = lanes16(fy), above = lanes16(_mm512_sub_epi32(full, fy));
+    __m512i offset = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srai_epi32(vs, 16), row_width), _mm512_srai_epi32(us, 16));
+    // Each pair (a texel and the one right of it) gathered as one 64-bit value.
+    __m256i first8 = _mm512_castsi512_si256(offset), last8 = _mm512_extracti64x4_epi64(offset, 1);
+    __m512i top0 = _mm512_i32gather_epi64(first8, (const void *)pixels, 4);
+    __m512i top1 = _mm512_i32gather_epi64(last8, (const void *)pixels, 4);
+    __m512i bottom0 = _mm512_i32gather_epi64(first8, (const void *)below_row, 4);
+    __m512i bottom1 = _mm512_i32gather_epi64(last8, (const void *)below_row, 4);
+    __m512i top_left = _mm512_permutex2var_epi32(top0, lefts, top1);
+    __m512i top_right = _mm512_permutex2var_epi32(top0, rights, top1);
+    __m512i bottom_left = _mm512_permutex2var_epi32(bottom0, lefts, bottom1);
+    __m512i bottom_right = _mm512_permutex2var_epi32(bottom0, rights, bottom1);
+    __m512i fx = _mm512_and_si512(_mm512_srai_epi32(us, 8), byte);
+    __m512i fy = _mm512_and_si512(_mm512_srai_epi32(vs, 8), byte);
+    __m512i right = lanes16(fx), left = lanes16(_mm512_sub_epi32(full, fx));
+    __m512i below = lanes16(fy), above = lanes16(_mm512_sub_epi32(full, fy));
 #define RB(p) _mm512_and_si512((p), low_bytes)
 #define AG(p) _mm512_and_si512(_mm512_srli_epi32((p), 8), low_bytes)
-        __m512i upper_rb = weigh32(RB(top_left), left, RB(top_right), right);
-        __m512i upper_ag = weigh32(AG(top_left), left, AG(top_right), right);
-        __m512i lower_rb = weigh32(RB(bottom_left), left, RB(bottom_right), right);
-        __m512i lower_ag = weigh32(AG(bottom_left), left, AG(bottom_right), right);
+    __m512i upper_rb = weigh32(RB(top_left), left, RB(top_right), right);
+    __m512i upper_ag = weigh32(AG(top_left), left, AG(top_right), right);
+    __m512i lower_rb = weigh32(RB(bottom_left), left, RB(bottom_right), right);
+    __m512i lower_ag = weigh32(AG(bottom_left), left, AG(bottom_right), right);
 #undef RB
 #undef AG
-        __m512i rb = weigh32(upper_rb, above, lower_rb, below);
-        __m512i ag = weigh32(upper_ag, above, lower_ag, below);
-        store16(out + i, _mm512_or_si512(rb, _mm512_slli_epi32(ag, 8)));
+    __m512i rb = weigh32(upper_rb, above, lower_rb, below);
+    __m512i ag = weigh32(upper_ag, above, lower_ag, below);
+    store16(out, _mm512_or_si512(rb, _mm512_slli_epi32(ag, 8)));
+}
+
+AVX512 long vitrine_bilinear_run_avx512(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
+    uint32_t *out) {
+    const __m512i steps = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    // Positions in 32-bit lanes, stepped with wrapping arithmetic as the Swift lanes are.
+    __m512i us = _mm512_add_epi32(_mm512_set1_epi32(u), _mm512_mullo_epi32(steps, _mm512_set1_epi32(du)));
+    __m512i vs = _mm512_add_epi32(_mm512_set1_epi32(v), _mm512_mullo_epi32(steps, _mm512_set1_epi32(dv)));
+    const __m512i step_u = _mm512_set1_epi32((int32_t)((uint32_t)du * 16u));
+    const __m512i step_v = _mm512_set1_epi32((int32_t)((uint32_t)dv * 16u));
+    long i = 0;
+    for (; i + 16 <= count; i += 16) {
+        bilinear16(pixels, width, us, vs, out + i);
         us = _mm512_add_epi32(us, step_u);
         vs = _mm512_add_epi32(vs, step_v);
     }
     return i;
+}
+
+AVX512 void vitrine_bilinear_runs16_avx512(
+    const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out) {
+    const __m512i steps = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (long k = 0; k < count; k++) {
+        const int32_t *run = runs + 4 * k;
+        __m512i us = _mm512_add_epi32(_mm512_set1_epi32(run[0]), _mm512_mullo_epi32(steps, _mm512_set1_epi32(run[2])));
+        __m512i vs = _mm512_add_epi32(_mm512_set1_epi32(run[1]), _mm512_mullo_epi32(steps, _mm512_set1_epi32(run[3])));
+        bilinear16(pixels, width, us, vs, out + 16 * k);
+    }
 }
 
 #else
@@ -226,5 +241,7 @@ long vitrine_bilinear_run_avx512(
     uint32_t *out) {
     return 0;
 }
+void vitrine_bilinear_runs16_avx512(
+    const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out) {}
 
 #endif

@@ -1,4 +1,5 @@
 import CMemory
+import CPixelKernels
 
 /// Drawing through a projective transform: what a layer turned in 3D with perspective shows.
 /// Curves are flattened, strokes outlined and dashes measured in the shape's own coordinates
@@ -166,10 +167,34 @@ struct ProjectiveImageSampler {
     }
 
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        // Whole chunks inside the image go to the AVX-512 kernel a batch at a time, each with
+        // its own start and steps: one call instead of one a chunk (the same samples).
+        guard PixelKernels.avx512, fitsInLanes else { return sample(x: x, y: y, count: count, into: out, batch: nil) }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * Self.batch) { runs in
+            sample(x: x, y: y, count: count, into: out, batch: runs.baseAddress)
+        }
+    }
+
+    /// Chunks of the sixteen-sample kernel given at most this many at a time.
+    static let batch = 16
+
+    /// `sample(x:y:count:into:)`, whole chunks inside the image given to the AVX-512 kernel up
+    /// to `ProjectiveImageSampler.batch` at a time when `batch` (room for their starts and
+    /// steps) is given, which the kernel must then be available for; else one by one.
+    func sample(
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, batch: UnsafeMutablePointer<Int32>?
+    ) {
         let pixels = image.pixels, width = image.width, maxX = image.width - 1, maxY = image.height - 1
         let cy = Double(y) + 0.5
         let avx2 = PixelKernels.avx2, avx512 = PixelKernels.avx512
         var i = 0
+        // Chunks waiting in `batch`, the first at `out + batched`.
+        var waiting = 0, batched = 0
+        func flush() {
+            guard waiting > 0, let batch else { return }
+            vitrine_bilinear_runs16_avx512(pixels, width, batch, waiting, out + batched)
+            waiting = 0
+        }
         // Where the next chunk begins: where the last one ended.
         var next = position(Double(x) + 0.5, cy)
         while i < count {
@@ -177,6 +202,7 @@ struct ProjectiveImageSampler {
             let start = next
             next = position(Double(x + i + n) + 0.5, cy)
             guard let a = start, let b = next else {
+                flush()
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.
                 for k in i..<(i + n) {
                     out[k] =
@@ -202,7 +228,22 @@ struct ProjectiveImageSampler {
             // Stepping is linear: both ends inside the image (with the texel to their right and
             // below) put every step inside, and the loads need no clamping.
             let lastU = u &+ du &* (n - 1), lastV = v &+ dv &* (n - 1)
-            if min(u, lastU) >= 0, max(u, lastU) >> 16 < maxX, min(v, lastV) >= 0, max(v, lastV) >> 16 < maxY {
+            let inside =
+                min(u, lastU) >= 0 && max(u, lastU) >> 16 < maxX && min(v, lastV) >= 0 && max(v, lastV) >> 16 < maxY
+            if inside, n == Self.chunk, let batch {
+                if waiting == 0 { batched = i }
+                let run = batch + 4 &* waiting
+                run[0] = Int32(truncatingIfNeeded: u)
+                run[1] = Int32(truncatingIfNeeded: v)
+                run[2] = Int32(truncatingIfNeeded: du)
+                run[3] = Int32(truncatingIfNeeded: dv)
+                waiting &+= 1
+                if waiting == Self.batch { flush() }
+                i += n
+                continue
+            }
+            flush()
+            if inside {
                 PixelMath.bilinearRun(
                     pixels, width, u: u, v: v, du: du, dv: dv, count: n, lanes: fitsInLanes, into: out + i,
                     avx2: avx2, avx512: avx512)
@@ -215,5 +256,6 @@ struct ProjectiveImageSampler {
             }
             i += n
         }
+        flush()
     }
 }

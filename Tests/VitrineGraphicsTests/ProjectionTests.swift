@@ -150,6 +150,43 @@ final class ProjectionTests: XCTestCase {
         }
     }
 
+    /// A row sampled through a projection with its whole chunks given to the AVX-512 kernel a
+    /// batch at a time is the row sampled chunk by chunk, to the bit: maps seen at a slant, rows
+    /// of every length, chunks inside, outside and across the image's edges, and near the eye.
+    func testBatchedProjectiveSamplingMatchesChunkByChunk() throws {
+        try XCTSkipUnless(PixelKernels.avx512Available, "the batched kernel needs AVX-512")
+        var random = SystemRandomNumberGenerator()
+        let width = 97, height = 61
+        let texels = (0..<(width * height)).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let batched = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
+        let single = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
+        let runs = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * ProjectiveImageSampler.batch)
+        defer {
+            batched.deallocate()
+            single.deallocate()
+            runs.deallocate()
+        }
+        for _ in 0..<300 {
+            // Device → image: a slant and a perspective divide, the image's middle near (300, 200).
+            let inverse = Projection(
+                m00: Double.random(in: 0.05...0.4, using: &random), m01: Double.random(in: -0.1...0.1, using: &random),
+                m02: Double.random(in: -60...20, using: &random), m10: Double.random(in: -0.1...0.1, using: &random),
+                m11: Double.random(in: 0.05...0.4, using: &random), m12: Double.random(in: -60...20, using: &random),
+                m20: Double.random(in: -0.0015...0.0015, using: &random), m21: 0, m22: 1)
+            let sampler = ProjectiveImageSampler(image: image, inverse: inverse)
+            let x = Int.random(in: -50...400, using: &random), y = Int.random(in: -20...420, using: &random)
+            let count = Int.random(in: 1...700, using: &random)
+            batched.update(repeating: 0x1234_5678, count: count)
+            single.update(repeating: 0x8765_4321, count: count)
+            sampler.sample(x: x, y: y, count: count, into: batched, batch: runs)
+            sampler.sample(x: x, y: y, count: count, into: single, batch: nil)
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: batched, count: count)),
+                Array(UnsafeBufferPointer(start: single, count: count)), "row \(y) from \(x), \(count) samples")
+        }
+    }
+
     /// A plane turned about y with perspective is foreshortened across and not down: its image
     /// needs fewer texels across than down. Unturned, one texel per pixel each way.
     func testAxisScalesFollowForeshortening() throws {

@@ -86,5 +86,11 @@ long vitrine_blend_constant_avx512(uint32_t *dst, long count, uint32_t color, ui
 long vitrine_bilinear_run_avx512(
     const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
     uint32_t *out);
+/// `count` runs of sixteen samples, `vitrine_bilinear_run_avx512` of each: run k from (u, v) =
+/// (`runs[4k]`, `runs[4k + 1]`) stepped by (`runs[4k + 2]`, `runs[4k + 3]`), into `out + 16k`
+/// (a perspective draw steps each run of its row by its own steps). Nothing where the kernels
+/// are missing.
+void vitrine_bilinear_runs16_avx512(
+    const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out);
 
 #endif
