@@ -56,11 +56,7 @@ extension LayerRenderer {
             shape = kept
         } else {
             let job = shadowJob(for: layer)
-            if drawsUnseen(into: ctx) {
-                guard job.try() else { return }
-            } else {
-                job.lock()
-            }
+            guard take(job, toDrawInto: ctx) else { return }
             shape = make()
             job.unlock()
         }

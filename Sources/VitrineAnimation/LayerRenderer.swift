@@ -215,10 +215,15 @@ public final class LayerRenderer {
         context.restoreGState()
     }
 
-    /// Whether drawing into `ctx` is dropped (`prepare`'s level, not a shadow's mask or a plane
-    /// being made inside it): there a store or shadow that another thread is making need not be
-    /// waited for, since nothing drawn there is kept.
-    func drawsUnseen(into ctx: GraphicsContext) -> Bool { ctx.discardsDrawing }
+    /// Takes `lock` (a store's or a shadow's, which one thread makes while the others wait) to
+    /// draw into `ctx`; false, leaving it to the thread that holds it, where the drawing is
+    /// dropped (`prepare`'s level, not a shadow's mask or a plane being made inside it): nothing
+    /// drawn there is kept, so it need not wait.
+    func take(_ lock: Lock, toDrawInto ctx: GraphicsContext) -> Bool {
+        guard !ctx.discardsDrawing else { return lock.try() }
+        lock.lock()
+        return true
+    }
 
     /// Draws one band of a repaint: set to `background` (replaced, not blended), then the tree
     /// drawn clipped to it.
@@ -637,12 +642,7 @@ public final class LayerRenderer {
         // Only the lookup holds the cache lock: while one thread redraws a store (8 MB of a
         // card's gradient at 4K), the other goes on drawing, or makes another store or shadow.
         let store = cacheLock.withLock { backingStore(for: layer) }
-        if drawsUnseen(into: ctx) {
-            // Drawn unseen (`prepare`): a store another thread is making is left to it.
-            guard store.drawing.try() else { return }
-        } else {
-            store.drawing.lock()
-        }
+        guard take(store.drawing, toDrawInto: ctx) else { return }
         let unchanged = store.matches(layer, transform: toStore, width: device.width, height: device.height)
         if !unchanged || !store.hasPixels {
             // Content that changes frame after frame (an animation) is drawn straight to the
