@@ -597,9 +597,15 @@ final class Rasterizer {
             columns: columns, shift: shift, crossesSide: crossesSide)
     }
 
-    /// The cells of a row piece crossing at least one cell boundary, from `x0` to `x1`, each
-    /// placed by `put` (`columns` wide from geometry column `shift`; tested for the clip's sides
-    /// only when `crossesSide`).
+    /// The cells of a row piece crossing at least one cell boundary, from `x0` to `x1` (`columns`
+    /// wide from geometry column `shift`; tested for the clip's sides only when `crossesSide`:
+    /// there, as `put` places them, a cell left of the clip adds only its cover to the first
+    /// column and one right of it nothing).
+    ///
+    /// Each cell adds its value and the area the cell before it (in the walk's direction)
+    /// carries into it at once. Added a cell at a time (`addCell`), each cell's two values went
+    /// out as one 8-byte store that the next cell's load half overlapped, which the processor
+    /// cannot forward: every cell of a flat piece waited for the one before to reach the cache.
     @inline(__always)
     private func walkCells(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
@@ -619,12 +625,27 @@ final class Rasterizer {
             let first = UInt32(truncatingIfNeeded: ((cell &+ 1) << 8) &- x0) &* dy &+ (dx >> 1)
             var q = first / dx, r = first % dx
             let (lift, rem) = Rasterizer.stepAcrossCells(dy: dy, dx: dx, cells: lastCell &- cell)
-            while cell < lastCell {
-                let nextY = fy0 &+ Int(q)
+            // The area the cell before carries into this one.
+            var carried: Int32 = 0
+            while true {
+                let isLast = cell == lastCell
+                let nextY = isLast ? fy1 : fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                put(
-                    rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
-                    cover &* Int32(truncatingIfNeeded: fx &+ 256))
+                let area = cover &* Int32(truncatingIfNeeded: isLast ? fx &+ x1 &- (cell << 8) : fx &+ 256)
+                let local = cell &- shift
+                if crossesSide && local >= columns { return }
+                if crossesSide && local < 0 {
+                    addFold(rowCells, rowMarks, cover: cover)
+                    carried = 0
+                } else {
+                    rowCells[local] &+= (cover << 9) &- area &+ carried
+                    carried = area
+                    mark(rowCells, rowMarks, rowChains, x: local, writer)
+                }
+                if isLast {
+                    if carried != 0 { rowCells[local &+ 1] &+= carried }
+                    return
+                }
                 y = nextY
                 fx = 0
                 cell &+= 1
@@ -632,10 +653,6 @@ final class Rasterizer {
                 r &+= rem
                 if r >= dx { r &-= dx; q &+= 1 }
             }
-            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            put(
-                rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
-                cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         } else {
             let dx = UInt32(truncatingIfNeeded: x0 &- x1)
             var cell = (x0 &- 1) >> 8
@@ -644,12 +661,30 @@ final class Rasterizer {
             let first = UInt32(truncatingIfNeeded: fx) &* dy &+ (dx >> 1)
             var q = first / dx, r = first % dx
             let (lift, rem) = Rasterizer.stepAcrossCells(dy: dy, dx: dx, cells: cell &- lastCell)
-            while cell > lastCell {
-                let nextY = fy0 &+ Int(q)
+            // Walking left, a cell's own value waits to be added with the area the next cell
+            // (to its left) carries into it; `pending` is 0 when there is none.
+            var pending: Int32 = 0
+            while true {
+                let isLast = cell == lastCell
+                let nextY = isLast ? fy1 : fy0 &+ Int(q)
                 let cover = sign &* Int32(truncatingIfNeeded: nextY &- y)
-                put(
-                    rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
-                    cover &* Int32(truncatingIfNeeded: fx))
+                let area = cover &* Int32(truncatingIfNeeded: isLast ? fx &+ x1 &- (cell << 8) : fx)
+                let local = cell &- shift
+                if crossesSide && local < 0 {
+                    // Left of the clip: the cell to its right, if any, takes what it waited for
+                    // alone, and every cell from here on folds.
+                    if pending != 0 { rowCells[local &+ 1] &+= pending }
+                    pending = 0
+                    addFold(rowCells, rowMarks, cover: cover)
+                } else if !(crossesSide && local >= columns) {
+                    rowCells[local &+ 1] &+= pending &+ area
+                    pending = (cover << 9) &- area
+                    mark(rowCells, rowMarks, rowChains, x: local, writer)
+                }
+                if isLast {
+                    if pending != 0 { rowCells[local] &+= pending }
+                    return
+                }
                 y = nextY
                 fx = 256
                 cell &-= 1
@@ -657,10 +692,6 @@ final class Rasterizer {
                 r &+= rem
                 if r >= dx { r &-= dx; q &+= 1 }
             }
-            let cover = sign &* Int32(truncatingIfNeeded: fy1 &- y)
-            put(
-                rowCells, rowMarks, rowChains, cell &- shift, columns, crossesSide, writer, cover,
-                cover &* Int32(truncatingIfNeeded: fx &+ x1 &- (cell << 8)))
         }
     }
 
@@ -707,6 +738,15 @@ final class Rasterizer {
         let p = rowCells + x
         p[0] &+= (cover << 9) &- area
         p[1] &+= area
+        mark(rowCells, rowMarks, rowChains, x: x, writer)
+    }
+
+    /// Marks the cell at `x` as written by `writer` (`addCell` without the values).
+    @inline(__always)
+    private func mark(
+        _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
+        _ rowChains: UnsafeMutablePointer<UInt64>, x: Int, _ writer: UInt64
+    ) {
         let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: x & 63)
         let word = rowMarks[x >> 6]
         let chain = rowChains + x
