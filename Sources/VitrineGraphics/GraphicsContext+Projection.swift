@@ -197,10 +197,27 @@ struct ProjectiveImageSampler {
         }
         // Where the next chunk begins: where the last one ended.
         var next = position(Double(x) + 0.5, cy)
+        // Where this chunk and the three after it end, found together: their divisions
+        // overlap instead of each waiting for the one before.
+        var ends: ((u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?) = (nil, nil, nil, nil)
+        var chunkIndex = 0
         while i < count {
             let n = min(Self.chunk, count - i)
             let start = next
-            next = position(Double(x + i + n) + 0.5, cy)
+            let lane = chunkIndex & 3
+            if lane == 0 {
+                @inline(__always) func end(_ k: Int) -> (u: Int, v: Int)? {
+                    position(Double(x + min((chunkIndex + k) * Self.chunk, count)) + 0.5, cy)
+                }
+                ends = (end(1), end(2), end(3), end(4))
+            }
+            switch lane {
+            case 0: next = ends.0
+            case 1: next = ends.1
+            case 2: next = ends.2
+            default: next = ends.3
+            }
+            chunkIndex &+= 1
             guard let a = start, let b = next else {
                 flush()
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.

@@ -150,15 +150,35 @@ final class ProjectionTests: XCTestCase {
         }
     }
 
+    /// A 97 × 61 image of random texels.
+    private func noiseImage(_ random: inout SystemRandomNumberGenerator) throws -> Image {
+        let width = 97, height = 61
+        let texels = (0..<(width * height)).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+        return try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+    }
+
+    /// A device → image map (a slant and a perspective divide, the image's middle near
+    /// (300, 200)) and a row of up to 700 pixels to sample through it, inside, outside and
+    /// across the image's edges, and near the eye.
+    private func slantedRow(
+        _ random: inout SystemRandomNumberGenerator
+    ) -> (inverse: Projection, x: Int, y: Int, count: Int) {
+        let inverse = Projection(
+            m00: Double.random(in: 0.05...0.4, using: &random), m01: Double.random(in: -0.1...0.1, using: &random),
+            m02: Double.random(in: -60...20, using: &random), m10: Double.random(in: -0.1...0.1, using: &random),
+            m11: Double.random(in: 0.05...0.4, using: &random), m12: Double.random(in: -60...20, using: &random),
+            m20: Double.random(in: -0.0015...0.0015, using: &random), m21: 0, m22: 1)
+        let x = Int.random(in: -50...400, using: &random), y = Int.random(in: -20...420, using: &random)
+        return (inverse, x, y, Int.random(in: 1...700, using: &random))
+    }
+
     /// A row sampled through a projection with its whole chunks given to the AVX-512 kernel a
     /// batch at a time is the row sampled chunk by chunk, to the bit: maps seen at a slant, rows
     /// of every length, chunks inside, outside and across the image's edges, and near the eye.
     func testBatchedProjectiveSamplingMatchesChunkByChunk() throws {
         try XCTSkipUnless(PixelKernels.avx512Available, "the batched kernel needs AVX-512")
         var random = SystemRandomNumberGenerator()
-        let width = 97, height = 61
-        let texels = (0..<(width * height)).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
-        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let image = try noiseImage(&random)
         let batched = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
         let single = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
         let runs = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * ProjectiveImageSampler.batch)
@@ -168,15 +188,8 @@ final class ProjectionTests: XCTestCase {
             runs.deallocate()
         }
         for _ in 0..<300 {
-            // Device → image: a slant and a perspective divide, the image's middle near (300, 200).
-            let inverse = Projection(
-                m00: Double.random(in: 0.05...0.4, using: &random), m01: Double.random(in: -0.1...0.1, using: &random),
-                m02: Double.random(in: -60...20, using: &random), m10: Double.random(in: -0.1...0.1, using: &random),
-                m11: Double.random(in: 0.05...0.4, using: &random), m12: Double.random(in: -60...20, using: &random),
-                m20: Double.random(in: -0.0015...0.0015, using: &random), m21: 0, m22: 1)
+            let (inverse, x, y, count) = slantedRow(&random)
             let sampler = ProjectiveImageSampler(image: image, inverse: inverse)
-            let x = Int.random(in: -50...400, using: &random), y = Int.random(in: -20...420, using: &random)
-            let count = Int.random(in: 1...700, using: &random)
             batched.update(repeating: 0x1234_5678, count: count)
             single.update(repeating: 0x8765_4321, count: count)
             sampler.sample(x: x, y: y, count: count, into: batched, batch: runs)
@@ -184,6 +197,48 @@ final class ProjectionTests: XCTestCase {
             XCTAssertEqual(
                 Array(UnsafeBufferPointer(start: batched, count: count)),
                 Array(UnsafeBufferPointer(start: single, count: count)), "row \(y) from \(x), \(count) samples")
+        }
+    }
+
+    /// A row sampled through a projection steps linearly across each chunk of sixteen pixels
+    /// from the image positions of the chunk's two ends (which the sampler finds four chunks at
+    /// a time): the same samples as a chunk-by-chunk walk that finds each end on its own.
+    func testProjectiveSamplingStepsEachChunkBetweenItsEnds() throws {
+        var random = SystemRandomNumberGenerator()
+        let image = try noiseImage(&random)
+        let width = image.width, height = image.height
+        let sampled = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
+        defer { sampled.deallocate() }
+        for _ in 0..<300 {
+            let (inverse, x, y, count) = slantedRow(&random)
+            ProjectiveImageSampler(image: image, inverse: inverse).sample(x: x, y: y, count: count, into: sampled)
+            // The image position (16.16) at a device pixel's centre, as the sampler defines it
+            // (none at or behind the eye).
+            func position(_ px: Int) -> (u: Int, v: Int)? {
+                let m = inverse, dx = Double(px) + 0.5, dy = Double(y) + 0.5
+                let w = m.m20 * dx + m.m21 * dy + m.m22
+                guard w > 0 else { return nil }
+                let r = 1 / w
+                let u = (m.m00 * dx + m.m01 * dy + m.m02) * r - 0.5, v = (m.m10 * dx + m.m11 * dy + m.m12) * r - 0.5
+                return (Int(min(max(u, -1e6), 1e6) * 65536), Int(min(max(v, -1e6), 1e6) * 65536))
+            }
+            func texel(_ p: (u: Int, v: Int)) -> UInt32 {
+                PixelMath.bilinearClamped(image.pixels, width, maxX: width - 1, maxY: height - 1, u: p.u, v: p.v)
+            }
+            var expected: [UInt32] = []
+            for start in stride(from: 0, to: count, by: 16) {
+                let n = min(16, count - start)
+                guard let a = position(x + start), let b = position(x + start + n) else {
+                    // A chunk touching the eye plane: each pixel on its own, none behind it.
+                    for k in 0..<n { expected.append(position(x + start + k).map(texel) ?? 0) }
+                    continue
+                }
+                let du = (b.u - a.u) / n, dv = (b.v - a.v) / n
+                for k in 0..<n { expected.append(texel((a.u + k * du, a.v + k * dv))) }
+            }
+            if let k = (0..<count).first(where: { sampled[$0] != expected[$0] }) {
+                return XCTFail("row \(y) from \(x), \(count) samples: sample \(k) is \(sampled[k]), not \(expected[k])")
+            }
         }
     }
 
