@@ -200,14 +200,17 @@ struct ProjectiveImageSampler {
         // Where this chunk and the three after it end, found together: their divisions
         // overlap instead of each waiting for the one before.
         var ends: ((u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?) = (nil, nil, nil, nil)
+        let chunks = (count + Self.chunk - 1) / Self.chunk
         var chunkIndex = 0
         while i < count {
             let n = min(Self.chunk, count - i)
             let start = next
             let lane = chunkIndex & 3
             if lane == 0 {
+                // None past the row's last chunk: a short span (an edge pixel's) finds one end.
                 @inline(__always) func end(_ k: Int) -> (u: Int, v: Int)? {
-                    position(Double(x + min((chunkIndex + k) * Self.chunk, count)) + 0.5, cy)
+                    guard chunkIndex + k <= chunks else { return nil }
+                    return position(Double(x + min((chunkIndex + k) * Self.chunk, count)) + 0.5, cy)
                 }
                 ends = (end(1), end(2), end(3), end(4))
             }
