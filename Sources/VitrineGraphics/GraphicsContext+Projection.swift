@@ -201,11 +201,11 @@ struct ProjectiveImageSampler {
         // overlap instead of each waiting for the one before.
         var ends: ((u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?) = (nil, nil, nil, nil)
         let chunks = (count + Self.chunk - 1) / Self.chunk
-        var chunkIndex = 0
         while i < count {
             let n = min(Self.chunk, count - i)
             let start = next
-            let lane = chunkIndex & 3
+            // Every chunk but a row's last is whole, so this one is chunk `i / chunk`.
+            let chunkIndex = i / Self.chunk, lane = chunkIndex & 3
             if lane == 0 {
                 // None past the row's last chunk: a short span (an edge pixel's) finds one end.
                 @inline(__always) func end(_ k: Int) -> (u: Int, v: Int)? {
@@ -220,7 +220,6 @@ struct ProjectiveImageSampler {
             case 2: next = ends.2
             default: next = ends.3
             }
-            chunkIndex &+= 1
             guard let a = start, let b = next else {
                 flush()
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.
