@@ -355,6 +355,45 @@ static inline AVX2 void split_pairs(__m256i first4, __m256i last4, __m256i *left
     *right = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
 }
 
+/// Eight bilinear samples at the 16.16 positions in `us`, `vs` (texels to the right and below
+/// inside the image), into `out`.
+static inline AVX2 void bilinear8(const uint32_t *pixels, long width, __m256i us, __m256i vs, uint32_t *out) {
+    const __m256i low_bytes = _mm256_set1_epi32(0x00FF00FF);
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    const __m256i full = _mm256_set1_epi32(256);
+    int32_t offsets[8];
+    __m256i offset = _mm256_add_epi32(
+        _mm256_mullo_epi32(_mm256_srai_epi32(vs, 16), _mm256_set1_epi32((int32_t)width)), _mm256_srai_epi32(us, 16));
+    _mm256_storeu_si256((__m256i *)offsets, offset);
+    uint64_t top[8], bottom[8];
+    for (int k = 0; k < 8; k++) {
+        memcpy(&top[k], pixels + offsets[k], 8);
+        memcpy(&bottom[k], pixels + offsets[k] + width, 8);
+    }
+    __m256i top_left, top_right, bottom_left, bottom_right;
+    split_pairs(
+        _mm256_loadu_si256((const __m256i *)top), _mm256_loadu_si256((const __m256i *)(top + 4)), &top_left,
+        &top_right);
+    split_pairs(
+        _mm256_loadu_si256((const __m256i *)bottom), _mm256_loadu_si256((const __m256i *)(bottom + 4)), &bottom_left,
+        &bottom_right);
+    __m256i fx = _mm256_and_si256(_mm256_srai_epi32(us, 8), byte);
+    __m256i fy = _mm256_and_si256(_mm256_srai_epi32(vs, 8), byte);
+    __m256i right = lanes(fx), left = lanes(_mm256_sub_epi32(full, fx));
+    __m256i below = lanes(fy), above = lanes(_mm256_sub_epi32(full, fy));
+#define RB(p) _mm256_and_si256((p), low_bytes)
+#define AG(p) _mm256_and_si256(_mm256_srli_epi32((p), 8), low_bytes)
+    __m256i upper_rb = weigh16(RB(top_left), left, RB(top_right), right);
+    __m256i upper_ag = weigh16(AG(top_left), left, AG(top_right), right);
+    __m256i lower_rb = weigh16(RB(bottom_left), left, RB(bottom_right), right);
+    __m256i lower_ag = weigh16(AG(bottom_left), left, AG(bottom_right), right);
+#undef RB
+#undef AG
+    __m256i rb = weigh16(upper_rb, above, lower_rb, below);
+    __m256i ag = weigh16(upper_ag, above, lower_ag, below);
+    store8(out, _mm256_or_si256(rb, _mm256_slli_epi32(ag, 8)));
+}
+
 AVX2 long vitrine_bilinear_run_avx2(
     const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
     uint32_t *out) {
@@ -364,47 +403,27 @@ AVX2 long vitrine_bilinear_run_avx2(
     __m256i vs = _mm256_add_epi32(_mm256_set1_epi32(v), _mm256_mullo_epi32(steps, _mm256_set1_epi32(dv)));
     const __m256i step_u = _mm256_set1_epi32((int32_t)((uint32_t)du * 8u));
     const __m256i step_v = _mm256_set1_epi32((int32_t)((uint32_t)dv * 8u));
-    const __m256i row_width = _mm256_set1_epi32((int32_t)width);
-    const __m256i low_bytes = _mm256_set1_epi32(0x00FF00FF);
-    const __m256i byte = _mm256_set1_epi32(0xFF);
-    const __m256i full = _mm256_set1_epi32(256);
     long i = 0;
     for (; i + 8 <= count; i += 8) {
-        int32_t offsets[8];
-        __m256i offset = _mm256_add_epi32(
-            _mm256_mullo_epi32(_mm256_srai_epi32(vs, 16), row_width), _mm256_srai_epi32(us, 16));
-        _mm256_storeu_si256((__m256i *)offsets, offset);
-        uint64_t top[8], bottom[8];
-        for (int k = 0; k < 8; k++) {
-            memcpy(&top[k], pixels + offsets[k], 8);
-            memcpy(&bottom[k], pixels + offsets[k] + width, 8);
-        }
-        __m256i top_left, top_right, bottom_left, bottom_right;
-        split_pairs(
-            _mm256_loadu_si256((const __m256i *)top), _mm256_loadu_si256((const __m256i *)(top + 4)), &top_left,
-            &top_right);
-        split_pairs(
-            _mm256_loadu_si256((const __m256i *)bottom), _mm256_loadu_si256((const __m256i *)(bottom + 4)),
-            &bottom_left, &bottom_right);
-        __m256i fx = _mm256_and_si256(_mm256_srai_epi32(us, 8), byte);
-        __m256i fy = _mm256_and_si256(_mm256_srai_epi32(vs, 8), byte);
-        __m256i right = lanes(fx), left = lanes(_mm256_sub_epi32(full, fx));
-        __m256i below = lanes(fy), above = lanes(_mm256_sub_epi32(full, fy));
-#define RB(p) _mm256_and_si256((p), low_bytes)
-#define AG(p) _mm256_and_si256(_mm256_srli_epi32((p), 8), low_bytes)
-        __m256i upper_rb = weigh16(RB(top_left), left, RB(top_right), right);
-        __m256i upper_ag = weigh16(AG(top_left), left, AG(top_right), right);
-        __m256i lower_rb = weigh16(RB(bottom_left), left, RB(bottom_right), right);
-        __m256i lower_ag = weigh16(AG(bottom_left), left, AG(bottom_right), right);
-#undef RB
-#undef AG
-        __m256i rb = weigh16(upper_rb, above, lower_rb, below);
-        __m256i ag = weigh16(upper_ag, above, lower_ag, below);
-        store8(out + i, _mm256_or_si256(rb, _mm256_slli_epi32(ag, 8)));
+        bilinear8(pixels, width, us, vs, out + i);
         us = _mm256_add_epi32(us, step_u);
         vs = _mm256_add_epi32(vs, step_v);
     }
     return i;
+}
+
+AVX2 void vitrine_bilinear_runs16_avx2(
+    const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out) {
+    const __m256i steps = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (long k = 0; k < count; k++) {
+        const int32_t *run = runs + 4 * k;
+        __m256i us = _mm256_add_epi32(_mm256_set1_epi32(run[0]), _mm256_mullo_epi32(steps, _mm256_set1_epi32(run[2])));
+        __m256i vs = _mm256_add_epi32(_mm256_set1_epi32(run[1]), _mm256_mullo_epi32(steps, _mm256_set1_epi32(run[3])));
+        bilinear8(pixels, width, us, vs, out + 16 * k);
+        bilinear8(
+            pixels, width, _mm256_add_epi32(us, _mm256_set1_epi32((int32_t)((uint32_t)run[2] * 8u))),
+            _mm256_add_epi32(vs, _mm256_set1_epi32((int32_t)((uint32_t)run[3] * 8u))), out + 16 * k + 8);
+    }
 }
 
 #else
@@ -441,5 +460,6 @@ long vitrine_bilinear_run_avx2(
     uint32_t *out) {
     return 0;
 }
+void vitrine_bilinear_runs16_avx2(const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out) {}
 
 #endif

@@ -167,9 +167,10 @@ struct ProjectiveImageSampler {
     }
 
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        // Whole chunks inside the image go to the AVX-512 kernel a batch at a time, each with
-        // its own start and steps: one call instead of one a chunk (the same samples).
-        guard PixelKernels.avx512, fitsInLanes else { return sample(x: x, y: y, count: count, into: out, batch: nil) }
+        // Whole chunks inside the image go to the AVX-512 kernel (or the AVX2 one) a batch at a
+        // time, each with its own start and steps: one call instead of one a chunk (the same
+        // samples).
+        guard PixelKernels.avx2, fitsInLanes else { return sample(x: x, y: y, count: count, into: out, batch: nil) }
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * Self.batch) { runs in
             sample(x: x, y: y, count: count, into: out, batch: runs.baseAddress)
         }
@@ -178,21 +179,27 @@ struct ProjectiveImageSampler {
     /// Chunks of the sixteen-sample kernel given at most this many at a time.
     static let batch = 16
 
-    /// `sample(x:y:count:into:)`, whole chunks inside the image given to the AVX-512 kernel up
-    /// to `ProjectiveImageSampler.batch` at a time when `batch` (room for their starts and
-    /// steps) is given, which the kernel must then be available for; else one by one.
+    /// `sample(x:y:count:into:)`, whole chunks inside the image given to the AVX-512 kernel
+    /// (the AVX2 one without it) up to `ProjectiveImageSampler.batch` at a time when `batch`
+    /// (room for their starts and steps) is given, which a kernel must then be available for;
+    /// else one by one. `avx512` false keeps to the AVX2 kernels (tests compare the two).
     func sample(
-        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, batch: UnsafeMutablePointer<Int32>?
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, batch: UnsafeMutablePointer<Int32>?,
+        avx512: Bool = PixelKernels.avx512
     ) {
         let pixels = image.pixels, width = image.width, maxX = image.width - 1, maxY = image.height - 1
         let cy = Double(y) + 0.5
-        let avx2 = PixelKernels.avx2, avx512 = PixelKernels.avx512
+        let avx2 = PixelKernels.avx2
         var i = 0
         // Chunks waiting in `batch`, the first at `out + batched`.
         var waiting = 0, batched = 0
         func flush() {
             guard waiting > 0, let batch else { return }
-            vitrine_bilinear_runs16_avx512(pixels, width, batch, waiting, out + batched)
+            if avx512 {
+                vitrine_bilinear_runs16_avx512(pixels, width, batch, waiting, out + batched)
+            } else {
+                vitrine_bilinear_runs16_avx2(pixels, width, batch, waiting, out + batched)
+            }
             waiting = 0
         }
         // Where the next chunk begins: where the last one ended.

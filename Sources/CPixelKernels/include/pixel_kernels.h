@@ -70,6 +70,11 @@ long vitrine_sweep_rows_solid_avx2(
 long vitrine_bilinear_run_avx2(
     const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
     uint32_t *out);
+/// `count` runs of sixteen samples, `vitrine_bilinear_run_avx2` of each: run k from (u, v) =
+/// (`runs[4k]`, `runs[4k + 1]`) stepped by (`runs[4k + 2]`, `runs[4k + 3]`), into `out + 16k`
+/// (a perspective draw steps each run of its row by its own steps). Nothing where the kernels
+/// are missing.
+void vitrine_bilinear_runs16_avx2(const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out);
 
 /// 1 when the AVX-512 kernels below may run (x86-64 with AVX-512F and AVX-512BW), else 0.
 /// They compute the pixels of the AVX2 kernels of the same names sixteen at a time and return
