@@ -234,7 +234,10 @@ open class Layer {
 
     /// Takes this instance's slots, made just now by its property wrappers, from the thread's
     /// `SlotCollector`. The first instance of a class finds them by reflection instead, and
-    /// names them for the class's `SlotLayout`.
+    /// names them for the class's `SlotLayout`: its own class's and those of its superclasses up
+    /// to the first whose layout is known, whose slots (made last: a class's properties are
+    /// set before its superclass's) are then claimed as that layout's. Reflecting every class
+    /// of the config's registry down to `Layer` took most of the loading before a first frame.
     private func claimSlots() -> SlotLayout {
         let collector = SlotCollector.current
         if let layout = SlotLayout.cached(for: type(of: self)), let claimed = collector.claim(layout) {
@@ -243,8 +246,15 @@ open class Layer {
         }
         var found: [AnyLayerSlot] = []
         var names: [String] = [], custom: Set<String> = []
+        var inherited: (layout: SlotLayout, slots: [AnyLayerSlot])?
         var mirror: Mirror? = Mirror(reflecting: self)
         while let m = mirror {
+            if m.subjectType != type(of: self), let superclass = m.subjectType as? AnyClass,
+                let layout = SlotLayout.cached(for: superclass), let claimed = collector.claim(layout)
+            {
+                inherited = (layout, claimed)
+                break
+            }
             let builtIn = Layer.builtInClasses.contains(ObjectIdentifier(m.subjectType))
             for child in m.children {
                 guard let holder = child.value as? SlotHolder else { continue }
@@ -257,6 +267,11 @@ open class Layer {
             mirror = m.superclassMirror
         }
         collector.remove(found)
+        if let inherited {
+            found += inherited.slots
+            names += inherited.layout.keys
+            custom.formUnion(inherited.layout.customKeys)
+        }
         slots = found
         if let layout = SlotLayout.cached(for: type(of: self)) { return layout }
         let layout = SlotLayout(

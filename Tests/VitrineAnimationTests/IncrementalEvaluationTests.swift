@@ -244,4 +244,37 @@ final class IncrementalEvaluationTests: XCTestCase {
         XCTAssertEqual(text.value(forKey: "fontSize") as? Double, 12)
         XCTAssertEqual(shape.value(forKey: "opacity") as? Double, 1)
     }
+
+    /// The first layer of a class whose superclass's slots are known already reflects its own
+    /// class only and takes the superclass's slots as that layout names them: the keys, custom
+    /// keys and slots of a class reflected whole, at every level of a three-level chain.
+    func testAFirstInstanceTakesItsSuperclasssSlotsAsTheyAreKnown() {
+        _ = SlotChainMiddle()
+        for first in [SlotChainLeaf(), SlotChainLeaf()] {
+            XCTAssertEqual(first.propertyKeys, ["tilt", "label", "lift"] + Layer().propertyKeys)
+            XCTAssertEqual(SlotChainLeaf.customPropertyKeys, ["tilt", "label", "lift"])
+            XCTAssertTrue(first.setStoredValue(7.0, forKey: "tilt"))
+            XCTAssertTrue(first.setStoredValue(3.0, forKey: "lift"))
+            XCTAssertTrue(first.setStoredValue("b", forKey: "label"))
+            XCTAssertTrue(first.setStoredValue(0.5, forKey: "opacity"))
+            XCTAssertEqual([first.tilt, first.lift, first.opacity], [7, 3, 0.5])
+            XCTAssertEqual(first.label, "b")
+            let copy = SlotChainLeaf(layer: first)
+            XCTAssertEqual([copy.tilt, copy.lift, copy.opacity], [7, 3, 0.5])
+            XCTAssertEqual(copy.value(forKey: "tilt") as? Double, 7)
+        }
+    }
+}
+
+/// Three levels below `Layer` for the slot test: the middle one is made first.
+private class SlotChainBase: Layer {
+    @Animatable var lift: Double = 1
+}
+
+private class SlotChainMiddle: SlotChainBase {
+    @LayerProperty var label: String = "a"
+}
+
+private final class SlotChainLeaf: SlotChainMiddle {
+    @Animatable var tilt: Double = 5
 }
