@@ -394,9 +394,9 @@ static inline AVX2 void bilinear8(const uint32_t *pixels, long width, __m256i us
     store8(out, _mm256_or_si256(rb, _mm256_slli_epi32(ag, 8)));
 }
 
-AVX2 long vitrine_bilinear_run_avx2(
-    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
-    uint32_t *out) {
+/// The samples of `vitrine_bilinear_run_avx2`, eight at a time; how many it wrote.
+static inline AVX2 long bilinear_run8(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count, uint32_t *out) {
     const __m256i steps = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     // Positions in 32-bit lanes, stepped with wrapping arithmetic as the Swift lanes are.
     __m256i us = _mm256_add_epi32(_mm256_set1_epi32(u), _mm256_mullo_epi32(steps, _mm256_set1_epi32(du)));
@@ -412,17 +412,17 @@ AVX2 long vitrine_bilinear_run_avx2(
     return i;
 }
 
+AVX2 long vitrine_bilinear_run_avx2(
+    const uint32_t *pixels, long width, int32_t u, int32_t v, int32_t du, int32_t dv, long count,
+    uint32_t *out) {
+    return bilinear_run8(pixels, width, u, v, du, dv, count, out);
+}
+
 AVX2 void vitrine_bilinear_runs16_avx2(
     const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out) {
-    const __m256i steps = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (long k = 0; k < count; k++) {
         const int32_t *run = runs + 4 * k;
-        __m256i us = _mm256_add_epi32(_mm256_set1_epi32(run[0]), _mm256_mullo_epi32(steps, _mm256_set1_epi32(run[2])));
-        __m256i vs = _mm256_add_epi32(_mm256_set1_epi32(run[1]), _mm256_mullo_epi32(steps, _mm256_set1_epi32(run[3])));
-        bilinear8(pixels, width, us, vs, out + 16 * k);
-        bilinear8(
-            pixels, width, _mm256_add_epi32(us, _mm256_set1_epi32((int32_t)((uint32_t)run[2] * 8u))),
-            _mm256_add_epi32(vs, _mm256_set1_epi32((int32_t)((uint32_t)run[3] * 8u))), out + 16 * k + 8);
+        bilinear_run8(pixels, width, run[0], run[1], run[2], run[3], 16, out + 16 * k);
     }
 }
 
