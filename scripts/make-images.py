@@ -2,7 +2,9 @@
 """Makes the images the default playlist shows (config/images/*.png), procedurally:
 a mountain lake at dusk, and a sprite sheet of a turning coin. Needs numpy and pillow. Run once; the images are committed."""
 import math
+import struct
 import sys
+import zlib
 
 import numpy as np
 from PIL import Image
@@ -84,10 +86,34 @@ def coin_sheet(cells=12, size=160):
     return (sheet * 255 + 0.5).astype(np.uint8)
 
 
+def save_fast_png(rgba, path):
+    """Writes an RGBA PNG whose rows use only the None, Sub and Up filters, whichever leaves
+    the smallest sum of absolute bytes, as encoders choose among all five. Debian's libpng
+    undoes the Paeth and Average filters a byte at a time (it is built without its SIMD
+    filters), and the sprite sheet's rows mostly chose Paeth: without them the sheet decodes
+    in about two thirds of the instructions, and the file is no larger."""
+    h, w, _ = rgba.shape
+    rows = rgba.reshape(h, w * 4).astype(np.int16)
+    above = np.vstack([np.zeros((1, w * 4), np.int16), rows[:-1]])
+    left = np.hstack([np.zeros((h, 4), np.int16), rows[:, :-4]])
+    candidates = [rows, rows - left, rows - above]
+    scores = [np.minimum(c & 255, 256 - (c & 255)).sum(axis=1) for c in candidates]
+    best = np.argmin(np.stack(scores), axis=0)
+    data = b"".join(bytes([f]) + (candidates[f][y] & 255).astype(np.uint8).tobytes() for y, f in enumerate(best))
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(data, 9)) + chunk(b"IEND", b""))
+
+
 out = sys.argv[1] if len(sys.argv) > 1 else "config/images"
 photo = Image.fromarray(lake(), "RGB")
 photo.save(f"{out}/lake.png", optimize=True)
 # The default playlist shows the JPEG: it decodes in a fraction of the PNG's time, which the
 # first frame waits for.
 photo.save(f"{out}/lake.jpg", quality=92, optimize=True)
-Image.fromarray(coin_sheet(), "RGBA").save(f"{out}/coin-sheet.png", optimize=True)
+# The sheet is decoded at start-up too (the playlist is checked whole before it plays).
+save_fast_png(coin_sheet(), f"{out}/coin-sheet.png")
