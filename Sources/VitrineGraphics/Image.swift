@@ -12,8 +12,9 @@ public final class Image: @unchecked Sendable {
     /// False once an image replacing this one has taken its storage over.
     private var ownsStorage = true
     /// Whether every pixel is opaque (a JPEG photo, most PNGs): filtered, it stays opaque, so a
-    /// draw at full alpha and coverage writes its samples straight to the target.
-    public let isOpaque: Bool
+    /// draw at full alpha and coverage writes its samples straight to the target. (Set once
+    /// more only by a `DeferredImage`'s decoding, before anything reads it.)
+    public internal(set) var isOpaque: Bool
 
     /// Takes ownership of `width × height` initialized premultiplied pixels, in storage of
     /// `capacity` pixels (by default just enough).
@@ -22,9 +23,14 @@ public final class Image: @unchecked Sendable {
         self.height = height
         self.storage = storage
         self.capacity = capacity ?? max(1, width * height)
+        isOpaque = Image.allOpaque(storage, count: width * height)
+    }
+
+    /// Whether the `count` pixels at `pixels` are all opaque.
+    static func allOpaque(_ pixels: UnsafePointer<UInt32>, count: Int) -> Bool {
         var alphas: UInt32 = 0xFF00_0000
-        for i in 0..<(width * height) { alphas &= storage[i] }
-        isOpaque = alphas == 0xFF00_0000
+        for i in 0..<count { alphas &= pixels[i] }
+        return alphas == 0xFF00_0000
     }
 
     /// Storage for `width × height` pixels that are written after the image is made, each row

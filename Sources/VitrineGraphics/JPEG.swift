@@ -46,39 +46,65 @@ extension Image {
 enum JPEGCodec {
     /// Decodes to opaque BGRA pixels the caller owns.
     static func decode(_ bytes: [UInt8], source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
+        let (width, height) = try size(of: bytes, source: source)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        do {
+            try decode(bytes, source: source, into: pixels, width: width, height: height)
+        } catch {
+            pixels.deallocate()
+            throw error
+        }
+        return (width, height, pixels)
+    }
+
+    /// The size the JPEG's header declares, within `Image.maximumPNGPixels`.
+    static func size(of bytes: [UInt8], source: String) throws -> (Int, Int) {
+        try withDecompressor(bytes, source: source) { handle, failure in
+            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            let header = bytes.withUnsafeBufferPointer {
+                tjDecompressHeader3(
+                    handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+            }
+            guard header == 0 else { throw failure() }
+            let w = Int(width), h = Int(height)
+            guard w > 0, h > 0, w * h <= Image.maximumPNGPixels else {
+                throw JPEGError.unsupportedSize(source: source, width: w, height: h)
+            }
+            return (w, h)
+        }
+    }
+
+    /// Decodes opaque BGRA pixels into `pixels`, `width × height` as `size(of:source:)` gave.
+    static func decode(
+        _ bytes: [UInt8], source: String, into pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int
+    ) throws {
+        try withDecompressor(bytes, source: source) { handle, failure in
+            // Progressive files of thousands of scans cost without bound: LIMITSCANS stops at 500.
+            let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+            let decoded = bytes.withUnsafeBufferPointer {
+                tjDecompress2(
+                    handle, $0.baseAddress, UInt(bytes.count),
+                    UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
+                    Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_BGRA.rawValue), Int32(flags))
+            }
+            guard decoded == 0 else { throw failure() }
+        }
+    }
+
+    /// Runs `body` with a decompressor for `bytes` and the error it reports in its own words.
+    private static func withDecompressor<Result>(
+        _ bytes: [UInt8], source: String, _ body: (tjhandle, () -> JPEGError) throws -> Result
+    ) throws -> Result {
         guard let handle = tjInitDecompress() else {
             throw JPEGError.invalidJPEG(source: source, message: "the decoder could not start")
         }
         defer { tjDestroy(handle) }
-        func failure() -> JPEGError {
-            .invalidJPEG(source: source, message: tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error")
-        }
         guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
             throw JPEGError.invalidJPEG(source: source, message: "no data")
         }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        return try body(handle) {
+            .invalidJPEG(source: source, message: tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error")
         }
-        guard header == 0 else { throw failure() }
-        let w = Int(width), h = Int(height)
-        guard w > 0, h > 0, w * h <= Image.maximumPNGPixels else {
-            throw JPEGError.unsupportedSize(source: source, width: w, height: h)
-        }
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
-        // Progressive files of thousands of scans cost without bound: LIMITSCANS stops at 500.
-        let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
-        let decoded = bytes.withUnsafeBufferPointer {
-            tjDecompress2(
-                handle, $0.baseAddress, UInt(bytes.count),
-                UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
-                width, Int32(w * 4), height, Int32(TJPF_BGRA.rawValue), Int32(flags))
-        }
-        guard decoded == 0 else {
-            pixels.deallocate()
-            throw failure()
-        }
-        return (w, h, pixels)
     }
 }
 

@@ -49,15 +49,10 @@ extension Image {
     /// Reads and decodes a PNG or JPEG file, told apart by their first bytes (see
     /// `init(pngData:)` and `init(jpegData:)`).
     public convenience init(contentsOfFile path: String) throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try Files.read(path, limit: Image.maximumPNGFileBytes)
-        } catch let error as FileError {
-            throw PNGError.unreadableFile(path: path, reason: error.reason)
-        }
+        let bytes = try Image.readFile(path)
         if Image.isJPEG(bytes) {
             try self.init(jpegData: bytes, source: path)
-        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+        } else if Image.isPNG(bytes) {
             try self.init(pngData: bytes, source: path)
         } else {
             throw PNGError.notAnImage(source: path)
@@ -66,6 +61,18 @@ extension Image {
 
     /// The largest PNG file read: more than any image of `maximumPNGPixels` compresses to.
     public static let maximumPNGFileBytes = 256 << 20
+
+    /// The bytes of the image file at `path`, at most `maximumPNGFileBytes`.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        do {
+            return try Files.read(path, limit: Image.maximumPNGFileBytes)
+        } catch let error as FileError {
+            throw PNGError.unreadableFile(path: path, reason: error.reason)
+        }
+    }
+
+    /// Whether `bytes` start with the PNG signature's first four bytes.
+    static func isPNG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) }
 
     private convenience init(pngData data: [UInt8], source: String) throws {
         let (width, height, pixels) = try PNGCodec.decode(data, source: source)
@@ -100,31 +107,59 @@ enum PNGCodec {
 
     /// Decodes to premultiplied pixels the caller owns.
     static func decode(_ data: [UInt8], source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
+        let (width, height) = try size(of: data, source: source)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        do {
+            try decode(data, source: source, into: pixels, width: width, height: height)
+        } catch {
+            pixels.deallocate()
+            throw error
+        }
+        return (width, height, pixels)
+    }
+
+    /// The size the PNG's header declares, within `Image.maximumPNGPixels`.
+    static func size(of data: [UInt8], source: String) throws -> (Int, Int) {
         guard !data.isEmpty else { throw PNGError.invalidPNG(source: source, message: "no data") }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        return try data.withUnsafeBytes { raw -> (Int, Int) in
+            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
+                throw PNGError.invalidPNG(source: source, message: message(of: &image))
+            }
+            png_image_free(&image)
+            let width = Int(image.width), height = Int(image.height)
+            guard width > 0, height > 0, width * height <= Image.maximumPNGPixels else {
+                throw PNGError.unsupportedSize(source: source, width: width, height: height)
+            }
+            return (width, height)
+        }
+    }
+
+    /// Decodes premultiplied pixels into `pixels`, `width × height` as `size(of:source:)` gave.
+    static func decode(
+        _ data: [UInt8], source: String, into pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int
+    ) throws {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         // libpng reads from the caller's memory until finish_read, so both calls share one
         // borrow of the bytes.
-        return try data.withUnsafeBytes { raw -> (Int, Int, UnsafeMutablePointer<UInt32>) in
+        try data.withUnsafeBytes { raw in
             guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
                 throw PNGError.invalidPNG(source: source, message: message(of: &image))
             }
-            let width = Int(image.width), height = Int(image.height)
-            guard width > 0, height > 0, width * height <= Image.maximumPNGPixels else {
+            guard Int(image.width) == width, Int(image.height) == height else {
                 png_image_free(&image)
-                throw PNGError.unsupportedSize(source: source, width: width, height: height)
+                throw PNGError.unsupportedSize(source: source, width: Int(image.width), height: Int(image.height))
             }
             image.format = formatBGRA
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-            let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
             pixels.initialize(repeating: 0, count: width * height)
             guard png_image_finish_read(&image, nil, pixels, Int32(width * 4), nil) != 0 else {
-                pixels.deallocate()
                 throw PNGError.invalidPNG(source: source, message: message(of: &image))
             }
-            premultiply(pixels, count: width * height)
-            return (width, height, pixels)
         }
+        premultiply(pixels, count: width * height)
     }
 
     /// Encodes straight-alpha RGBA at 8 bits per channel.

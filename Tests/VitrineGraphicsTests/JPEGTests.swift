@@ -123,4 +123,37 @@ final class JPEGTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(otherPath): neither a PNG nor a JPEG file")
         }
     }
+
+    /// A JPEG decoded later (`DeferredImage`): its size known at once, upright; the same pixels
+    /// as decoded at once, for every orientation; a file truncated in its data passes the
+    /// header check and fails its decoding with the words it fails with at once.
+    func testADeferredJPEGDecodesTheSamePixelsLater() throws {
+        let path = NSTemporaryDirectory() + "vitrine-deferred-\(getpid()).jpg"
+        defer { unlink(path) }
+        for orientation: UInt16 in 1...8 {
+            let bytes = try withOrientation(orientation, littleEndian: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let deferred = try DeferredImage(contentsOfFile: path)
+            let now = try Image(contentsOfFile: path)
+            XCTAssertEqual([deferred.image.width, deferred.image.height], [now.width, now.height], "\(orientation)")
+            try deferred.decode()
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: deferred.image.pixels, count: now.width * now.height)),
+                Array(UnsafeBufferPointer(start: now.pixels, count: now.width * now.height)), "\(orientation)")
+            XCTAssertTrue(deferred.image.isOpaque)
+        }
+        let whole = try encode()
+        // Cut before its scan begins, it is refused at once; cut inside the scan, when decoded.
+        try Data(whole.prefix(64)).write(to: URL(fileURLWithPath: path))
+        var atOnce = ""
+        XCTAssertThrowsError(try Image(contentsOfFile: path)) { atOnce = "\($0)" }
+        XCTAssertThrowsError(try DeferredImage(contentsOfFile: path)) { XCTAssertEqual("\($0)", atOnce) }
+        try Data(whole.prefix(whole.count - 40)).write(to: URL(fileURLWithPath: path))
+        let deferred = try DeferredImage(contentsOfFile: path)
+        var later = "", now = ""
+        XCTAssertThrowsError(try deferred.decode()) { later = "\($0)" }
+        XCTAssertThrowsError(try Image(contentsOfFile: path)) { now = "\($0)" }
+        XCTAssertEqual(later, now)
+        XCTAssertTrue(now.hasPrefix("\(path): not a valid JPEG: "), now)
+    }
 }

@@ -191,6 +191,56 @@ final class PNGTests: XCTestCase {
         }
     }
 
+    /// A PNG decoded later (`DeferredImage`): its size at once, then the same pixels and the
+    /// same opacity as decoded at once; one whose data is corrupt passes the header check and
+    /// fails its decoding with the words it fails with at once; a file of neither kind, or
+    /// missing, is refused at once.
+    func testADeferredPNGDecodesTheSamePixelsLater() throws {
+        let path = NSTemporaryDirectory() + "vitrine-deferred-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bitmap = Bitmap(width: 64, height: 32)
+        for y in 0..<32 {
+            for x in 0..<64 {
+                let a = UInt32(x < 32 ? 255 : (x * 7 + y * 3) % 256)
+                bitmap[x, y] = a << 24 | min(UInt32(x * 4), a) << 16 | min(UInt32(y * 8), a) << 8 | min(7, a)
+            }
+        }
+        for opaque in [false, true] {
+            if opaque { bitmap.fill(0xFF20_4060) }
+            try bitmap.writePNG(to: path)
+            let deferred = try DeferredImage(contentsOfFile: path)
+            XCTAssertEqual([deferred.image.width, deferred.image.height], [64, 32])
+            try deferred.decode()
+            let now = try Image(contentsOfFile: path)
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: deferred.image.pixels, count: 64 * 32)),
+                Array(UnsafeBufferPointer(start: now.pixels, count: 64 * 32)))
+            XCTAssertEqual(deferred.image.isOpaque, opaque)
+            XCTAssertEqual(now.isOpaque, opaque)
+        }
+
+        var corrupt = [UInt8](
+            makePNG(
+                width: 8, height: 8, bitDepth: 8, colorType: 2,
+                rows: Array(repeating: Array(repeating: 7, count: 24), count: 8)))
+        corrupt[50] ^= 0xFF  // inside IDAT: the header is sound, the data is not
+        try Data(corrupt).write(to: URL(fileURLWithPath: path))
+        let deferred = try DeferredImage(contentsOfFile: path)
+        var later = "", now = ""
+        XCTAssertThrowsError(try deferred.decode()) { later = "\($0)" }
+        XCTAssertThrowsError(try Image(contentsOfFile: path)) { now = "\($0)" }
+        XCTAssertEqual(later, now)
+        XCTAssertTrue(now.hasPrefix("\(path): not a valid PNG: "), now)
+
+        try Data("definitely not an image".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try DeferredImage(contentsOfFile: path)) { error in
+            XCTAssertEqual(error as? PNGError, .notAnImage(source: path))
+        }
+        XCTAssertThrowsError(try DeferredImage(contentsOfFile: path + ".missing")) { error in
+            guard case PNGError.unreadableFile? = error as? PNGError else { return XCTFail("\(error)") }
+        }
+    }
+
     // MARK: - Bad input
 
     func testCorruptTruncatedAndMissingFilesThrow() throws {
