@@ -10,6 +10,9 @@ public struct Playlist {
     public var scenes: [SceneDefinition]
     /// The config file it was loaded from.
     public var file: String
+    /// The images of scenes other than the first, still to decode, when the load left them for
+    /// later (`PlaylistLoader.ImageDecoding.firstScene`); nil when every image is decoded.
+    public var pendingImages: PendingImages?
 
     /// The scene named `name`, if any.
     public func scene(named name: String) -> SceneDefinition? { scenes.first { $0.name == name } }

@@ -13,22 +13,42 @@ public enum PlaylistLoader {
     /// (`vitrine render` without `--size`, the headless backend) stay within 256 MiB.
     public static let maximumCanvasPixels = 8192.0 * 8192.0
 
+    /// When a load decodes the images its config names.
+    public enum ImageDecoding: Sendable {
+        /// All of them, before the load returns: every image is checked (`vitrine check`, a
+        /// reload).
+        case now
+        /// Those of the scene a player shows first (the first named `firstScene`, or the
+        /// first scene) before the load returns; the others are read and their headers
+        /// checked, and `Playlist.pendingImages` decodes them.
+        case firstScene(named: String?)
+    }
+
     /// Loads `file`; throws `TOMLFieldErrors` with every error.
     public static func load(file: String) throws -> Playlist {
         try load(file: file, registry: .standard)
     }
 
+    /// Loads `file`, decoding its images as `decoding` says.
+    public static func load(file: String, decoding: ImageDecoding) throws -> Playlist {
+        try load(file: file, registry: .standard, decoding: decoding)
+    }
+
     /// Loads `file` with the layer types of `registry`.
-    public static func load(file: String, registry: LayerTypeRegistry) throws -> Playlist {
+    public static func load(
+        file: String, registry: LayerTypeRegistry, decoding: ImageDecoding = .now
+    ) throws -> Playlist {
         let bytes: [UInt8]
         do { bytes = try Files.read(file, limit: maximumFileBytes) } catch let error as FileError {
             throw TOMLFieldErrors([TOMLFieldError(file: file, position: .start, key: nil, message: error.reason)])
         }
-        return try parse(bytes: bytes, file: file, registry: registry)
+        return try parse(bytes: bytes, file: file, registry: registry, decoding: decoding)
     }
 
     /// Parses a config from its text; `file` names it in errors and locates relative image paths.
-    public static func parse(bytes: [UInt8], file: String, registry: LayerTypeRegistry = .standard) throws -> Playlist {
+    public static func parse(
+        bytes: [UInt8], file: String, registry: LayerTypeRegistry = .standard, decoding: ImageDecoding = .now
+    ) throws -> Playlist {
         let document: TOMLTable
         do { document = try TOML.parse(bytes: bytes, file: file) } catch let error as TOMLParseError {
             throw TOMLFieldErrors([TOMLFieldError(error, file: file)])
@@ -40,7 +60,12 @@ public enum PlaylistLoader {
         if let player = try errors.collect({ try top.table("player") }) {
             settings = try readSettings(player.within("player"), errors: &errors)
         }
-        let resources = ConfigResources(configFile: file)
+        let defers: Bool, firstSceneName: String?
+        switch decoding {
+        case .now: (defers, firstSceneName) = (false, nil)
+        case .firstScene(let name): (defers, firstSceneName) = (true, name)
+        }
+        let resources = ConfigResources(configFile: file, defersDecoding: defers)
         var scenes: [SceneDefinition] = []
         var firstByName: [String: SourcePosition] = [:]
         let sceneTables = try errors.collect { try top.arrayOfTables("scene") } ?? []
@@ -49,6 +74,7 @@ public enum PlaylistLoader {
         }
         for (index, table) in sceneTables.enumerated() {
             let loader = SceneLoader(table: table, index: index, registry: registry, resources: resources)
+            resources.sceneBeingLoaded = index
             let scene = try loader.load(errors: &errors)
             guard let name = scene?.name ?? loader.name else { continue }
             if let first = firstByName[name] {
@@ -59,8 +85,21 @@ public enum PlaylistLoader {
             }
             if let scene { scenes.append(scene) }
         }
+        // The first scene's images now (scenes are numbered as loaded when none is in error;
+        // with errors, all are decoded, to report every one); the others' when the player asks.
+        let first = scenes.firstIndex { $0.name == firstSceneName } ?? 0
+        var later: [DeferredDecoding] = []
+        for decoding in resources.deferred {
+            if decoding.scenes.contains(first) || decoding.isShownOutsideScenes || !errors.isEmpty {
+                errors.append(contentsOf: TOMLFieldErrors(decoding.decode()))
+            } else {
+                later.append(decoding)
+            }
+        }
         try errors.throwIfAny()
-        return Playlist(settings: settings, scenes: scenes, file: file)
+        var playlist = Playlist(settings: settings, scenes: scenes, file: file)
+        if !later.isEmpty { playlist.pendingImages = PendingImages(later) }
+        return playlist
     }
 
     static func readSettings(_ r: TOMLReader, errors: inout TOMLFieldErrors) throws -> PlayerSettings {

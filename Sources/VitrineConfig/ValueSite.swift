@@ -218,10 +218,11 @@ struct ValueSite {
         }
         if let color = try errors.collect({ try r.color("color") }) { cell.color = color }
         if let name = try errors.collect({ try r.string("contents") }) {
+            let failure = { (error: any Error) in r.valueError("contents", "cannot load image '\(name)': \(error)") }
             do {
-                cell.contents = try resources.image(named: name)
+                cell.contents = try resources.image(named: name, failure: failure)
             } catch {
-                errors.append(r.valueError("contents", "cannot load image '\(name)': \(error)"))
+                errors.append(failure(error))
             }
         }
         try errors.throwIfAny()
@@ -231,9 +232,8 @@ struct ValueSite {
     /// An image file, relative to the config file.
     func image(_ node: TOMLNode) throws -> any LayerContents {
         let name = try string(node)
-        do { return try resources.image(named: name) } catch {
-            throw self.error("cannot load image '\(name)': \(error)", at: node)
-        }
+        let failure = { (error: any Error) in self.error("cannot load image '\(name)': \(error)", at: node) }
+        do { return try resources.image(named: name, failure: failure) } catch { throw failure(error) }
     }
 
     /// A font family that fontconfig resolves to a usable font.

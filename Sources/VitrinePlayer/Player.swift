@@ -1,6 +1,7 @@
 import VitrineAnimation
 import VitrineConfig
 import VitrineGraphics
+import VitrineTOML
 
 /// Something a frame of the player did that the world outside the screen hears about.
 public enum PlayerEvent: Equatable, Sendable {
@@ -258,9 +259,16 @@ public final class Player {
     /// Brings the tree to the frame at engine time `t` (the display link's timestamp): starts
     /// the first scene, carries out the requests, ends a finished transition, and moves on from
     /// a scene whose time is up. Then render the engine's tick at `t`. Throws
-    /// `PlayerError.noPlayableScene` when no scene of the playlist can be built.
+    /// `PlayerError.noPlayableScene` when no scene of the playlist can be built, and
+    /// `PlayerError.imagesNotDecoded` when an image the load left for later does not decode.
     @discardableResult
     public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
+        if let images = playlist.pendingImages {
+            // The first frame shows the first scene, whose images are decoded: the others'
+            // are decoded from the next frame on, while it is on screen.
+            if current != nil { images.startDecoding() }
+            if let failure = images.failure { throw PlayerError.imagesNotDecoded(failure) }
+        }
         engine.beginFrame(at: t)
         applyPixelShift(at: t)
         var events: [PlayerEvent] = []
@@ -336,6 +344,11 @@ public final class Player {
         var failures: [String] = []
         for _ in 0..<order.count {
             let definition = playlist.scenes[order[attempt]]
+            do {
+                try playlist.pendingImages?.waitForImages(ofScene: order[attempt])
+            } catch let errors as TOMLFieldErrors {
+                throw PlayerError.imagesNotDecoded(errors)
+            }
             do {
                 let instance = try SceneInstance(definition, playlist: playlist)
                 let shown = ShownScene(
@@ -453,6 +466,9 @@ public final class Player {
 public enum PlayerError: Error, CustomStringConvertible, Equatable {
     /// No scene of the playlist in `file` could be built; `errors` says why, scene by scene.
     case noPlayableScene(file: String, errors: [String])
+    /// Images the load only checked, to decode them after the first frame, did not decode:
+    /// the config is in error at the keys naming them.
+    case imagesNotDecoded(TOMLFieldErrors)
 
     /// The scenes' own errors, one per line (they name their file, line and key), when there
     /// are any; else that no scene could be built.
@@ -460,6 +476,8 @@ public enum PlayerError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .noPlayableScene(let file, let errors):
             return errors.isEmpty ? "\(file): no scene of the playlist could be built" : errors.joined(separator: "\n")
+        case .imagesNotDecoded(let errors):
+            return "\(errors)"
         }
     }
 }

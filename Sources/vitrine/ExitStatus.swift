@@ -26,7 +26,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .outputFailed: return "writing output failed (e.g. the disk is full)"
         case .invalidConfig:
             return "the config is invalid (every error printed as FILE:LINE:COLUMN: … › KEY: message), "
-                + "or none of its scenes builds"
+                + "or none of its scenes builds, or an image only later scenes show does not decode"
         }
     }
 

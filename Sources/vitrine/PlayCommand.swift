@@ -114,8 +114,10 @@ struct PlayCommand: ParsableCommand {
         // fontconfig and loads the default face, which the first text would otherwise wait for
         // (fontconfig reads its whole configuration on first use). A third thread for fontconfig
         // was no faster: this one mostly waits for the display server.
-        let file = config
-        let loading = BackgroundWork { try PlaylistLoader.load(file: file) }
+        let file = config, firstScene = scene
+        // Only the first scene's images are decoded before its frame; the player decodes the
+        // others' while it is on screen (`Playlist.pendingImages`).
+        let loading = BackgroundWork { try PlaylistLoader.load(file: file, decoding: .firstScene(named: firstScene)) }
         let opened = backend == .headless ? nil : openDisplayNow(underSystemd: underSystemd)
         let drawingBitmap = opened.map { $0.makeDrawingBitmap(size: $0.size) }
         _ = try? Font(size: 12)
@@ -168,7 +170,8 @@ struct PlayCommand: ParsableCommand {
             printError("the display failed: \(error)")
             throw ExitStatus.displayUnavailable.exit
         } catch let error as PlayerError {
-            // No scene of the playlist builds any more (its images went since it was checked).
+            // No scene of the playlist builds any more (its images went since it was checked),
+            // or an image left to decode after the first frame did not decode.
             printError("\(error)")
             throw ExitStatus.invalidConfig.exit
         } catch {
