@@ -7,7 +7,8 @@ import VitrineTOML
 /// a scene that shows one; an image that does not decode is a config error as at load, at the
 /// key that names it.
 public final class PendingImages: @unchecked Sendable {
-    private let decodings: [DeferredDecoding]
+    /// Let go once decoded: they hold the files' bytes, and their errors the config's tree.
+    private var decodings: [DeferredDecoding]
     /// The scenes (by index) that show an image still to decode.
     private let scenes: Set<Int>
     private let lock = Lock()
@@ -42,6 +43,7 @@ public final class PendingImages: @unchecked Sendable {
         for decoding in decodings { errors.append(contentsOf: TOMLFieldErrors(decoding.decode())) }
         lock.withLock {
             self.errors = errors
+            decodings = []
             isFinished = true
         }
         done.signal()

@@ -8,7 +8,8 @@ public final class DeferredImage: @unchecked Sendable {
     public let image: Image
     /// The file, as errors name it.
     public let path: String
-    private let bytes: [UInt8]
+    /// The file's bytes, until they are decoded.
+    private var bytes: [UInt8]
     /// How a JPEG is turned upright; nil for a PNG.
     private let orientation: EXIFOrientation?
 
@@ -34,8 +35,10 @@ public final class DeferredImage: @unchecked Sendable {
     }
 
     /// Decodes the pixels into `image`: the same pixels, and the same errors for a file whose
-    /// data is corrupt or truncated, as `Image(contentsOfFile:)`. Call once.
+    /// data is corrupt or truncated, as `Image(contentsOfFile:)`. Call once: the file's bytes
+    /// are let go.
     public func decode() throws {
+        defer { bytes = [] }
         let pixels = image.unwrittenPixels, count = image.width * image.height
         guard let orientation else {
             try PNGCodec.decode(bytes, source: path, into: pixels, width: image.width, height: image.height)

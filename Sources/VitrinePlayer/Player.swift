@@ -254,6 +254,14 @@ public final class Player {
         withoutActions { viewport.position = Point(x: canvasOrigin.x + offset.x, y: canvasOrigin.y + offset.y) }
     }
 
+    /// Starts decoding the images the load left for later (`Playlist.pendingImages`), on a
+    /// thread of their own: called once the first frame is on screen, so that a first scene
+    /// that holds still (no frame after its first until it ends) does not leave them all to the
+    /// next scene's start. Does nothing when there are none, or they were started.
+    public func startDecodingImages() {
+        playlist.pendingImages?.startDecoding()
+    }
+
     // MARK: - Frames
 
     /// Brings the tree to the frame at engine time `t` (the display link's timestamp): starts
@@ -265,7 +273,7 @@ public final class Player {
     public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
         if let images = playlist.pendingImages {
             // The first frame shows the first scene, whose images are decoded: the others'
-            // are decoded from the next frame on, while it is on screen.
+            // are decoded once it is on screen (`startDecodingImages`), or from the next frame.
             if current != nil { images.startDecoding() }
             if let failure = images.failure { throw PlayerError.imagesNotDecoded(failure) }
         }

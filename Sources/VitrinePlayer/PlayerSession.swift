@@ -235,6 +235,7 @@ public final class PlayerSession {
             if readyPending {
                 readyPending = false
                 notifier?.ready()
+                player.startDecodingImages()
             }
             return
         }
@@ -276,6 +277,7 @@ public final class PlayerSession {
             readyPending = false
             notifier?.ready()
             startClockWithFirstFrameOnScreen()
+            player.startDecodingImages()
         }
         if let status = statusPending {
             statusPending = nil
