@@ -47,12 +47,8 @@ enum JPEGCodec {
     /// Decodes to opaque BGRA pixels the caller owns.
     static func decode(_ bytes: [UInt8], source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
         let (width, height) = try size(of: bytes, source: source)
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
-        do {
-            try decode(bytes, source: source, into: pixels, width: width, height: height)
-        } catch {
-            pixels.deallocate()
-            throw error
+        let pixels = try Image.newPixels(width: width, height: height) {
+            try decode(bytes, source: source, into: $0, width: width, height: height)
         }
         return (width, height, pixels)
     }

@@ -71,6 +71,20 @@ extension Image {
         }
     }
 
+    /// New storage for `width × height` pixels, which `fill` writes; freed if it throws.
+    static func newPixels(
+        width: Int, height: Int, _ fill: (UnsafeMutablePointer<UInt32>) throws -> Void
+    ) throws -> UnsafeMutablePointer<UInt32> {
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        do {
+            try fill(pixels)
+        } catch {
+            pixels.deallocate()
+            throw error
+        }
+        return pixels
+    }
+
     /// Whether `bytes` start with the PNG signature's first four bytes.
     static func isPNG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) }
 
@@ -108,12 +122,8 @@ enum PNGCodec {
     /// Decodes to premultiplied pixels the caller owns.
     static func decode(_ data: [UInt8], source: String) throws -> (Int, Int, UnsafeMutablePointer<UInt32>) {
         let (width, height) = try size(of: data, source: source)
-        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
-        do {
-            try decode(data, source: source, into: pixels, width: width, height: height)
-        } catch {
-            pixels.deallocate()
-            throw error
+        let pixels = try Image.newPixels(width: width, height: height) {
+            try decode(data, source: source, into: $0, width: width, height: height)
         }
         return (width, height, pixels)
     }

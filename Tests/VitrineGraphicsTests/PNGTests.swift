@@ -225,12 +225,7 @@ final class PNGTests: XCTestCase {
                 rows: Array(repeating: Array(repeating: 7, count: 24), count: 8)))
         corrupt[50] ^= 0xFF  // inside IDAT: the header is sound, the data is not
         try Data(corrupt).write(to: URL(fileURLWithPath: path))
-        let deferred = try DeferredImage(contentsOfFile: path)
-        var later = "", now = ""
-        XCTAssertThrowsError(try deferred.decode()) { later = "\($0)" }
-        XCTAssertThrowsError(try Image(contentsOfFile: path)) { now = "\($0)" }
-        XCTAssertEqual(later, now)
-        XCTAssertTrue(now.hasPrefix("\(path): not a valid PNG: "), now)
+        try assertDecodingLaterFailsAsAtOnce(path, "not a valid PNG")
 
         try Data("definitely not an image".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try DeferredImage(contentsOfFile: path)) { error in
