@@ -275,7 +275,10 @@ public final class Player {
             // The first frame shows the first scene, whose images are decoded: the others'
             // are decoded once it is on screen (`startDecodingImages`), or from the next frame.
             if current != nil { images.startDecoding() }
-            if let failure = images.failure { throw PlayerError.imagesNotDecoded(failure) }
+            if images.isDone {
+                if let failure = images.failure { throw PlayerError.imagesNotDecoded(failure) }
+                playlist.pendingImages = nil  // all decoded: nothing to ask from now on
+            }
         }
         engine.beginFrame(at: t)
         applyPixelShift(at: t)

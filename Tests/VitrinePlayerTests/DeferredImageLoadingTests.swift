@@ -92,6 +92,11 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try still(second, scene: 1), secondStill)
         try XCTUnwrap(second.pendingImages).waitForImages(ofScene: 0)
         XCTAssertEqual(try still(second, scene: 0), firstStill)
+        // A player asks no more once all decoded.
+        let player = Player(playlist: second, screenSize: Size(width: 32, height: 24), onlyScene: "second")
+        XCTAssertNotNil(player.playlist.pendingImages)
+        try player.frameWillRender(at: 0)
+        XCTAssertNil(player.playlist.pendingImages)
 
         // The same as decoded at once (sharing the images decoded above).
         let whole = try PlaylistLoader.load(file: config)
