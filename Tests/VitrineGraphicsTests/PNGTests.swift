@@ -236,6 +236,23 @@ final class PNGTests: XCTestCase {
         }
     }
 
+    /// Premultiplying eight pixels at a time gives what one at a time gives, for every alpha
+    /// and channel value, in whole blocks and in the rest.
+    func testPremultiplyingInBlocksMatchesOnePixelAtATime() {
+        var straight: [UInt32] = []
+        for a in UInt32(0)...255 {
+            for c in UInt32(0)...255 { straight.append(a << 24 | c << 16 | (255 - c) << 8 | (c &* 7) & 0xFF) }
+        }
+        straight += [0x80FF_FFFF, 0x0112_3456, 0xFF00_0000]  // a rest of three after whole blocks
+        var blocks = straight
+        blocks.withUnsafeMutableBufferPointer { PNGCodec.premultiply($0.baseAddress!, count: $0.count) }
+        for (i, v) in straight.enumerated() {
+            let a = v >> 24
+            let expected = a == 255 ? v : a == 0 ? 0 : (PixelMath.scale(v, a) & 0x00FF_FFFF) | a << 24
+            if blocks[i] != expected { return XCTFail("pixel \(i): \(blocks[i]) for \(v), expected \(expected)") }
+        }
+    }
+
     // MARK: - Bad input
 
     func testCorruptTruncatedAndMissingFilesThrow() throws {
