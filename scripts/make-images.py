@@ -115,5 +115,5 @@ photo.save(f"{out}/lake.png", optimize=True)
 # The default playlist shows the JPEG: it decodes in a fraction of the PNG's time, which the
 # first frame waits for.
 photo.save(f"{out}/lake.jpg", quality=92, optimize=True)
-# The sheet is decoded at start-up too (the playlist is checked whole before it plays).
+# The sheet is decoded by every `check` and reload, and while the player's first scene plays.
 save_fast_png(coin_sheet(), f"{out}/coin-sheet.png")

@@ -11,12 +11,10 @@ public final class PendingImages: @unchecked Sendable {
     private var decodings: [DeferredDecoding]
     /// The scenes (by index) that show an image still to decode.
     private let scenes: Set<Int>
-    private let lock = Lock()
-    private let done = CountingSemaphore()
-    // Under `lock`.
+    private let state = Condition()
+    // Under `state`'s lock.
     private var isStarted = false
-    private var isFinished = false
-    private var errors = TOMLFieldErrors()
+    private var errors: TOMLFieldErrors?
 
     init(_ decodings: [DeferredDecoding]) {
         self.decodings = decodings
@@ -26,7 +24,7 @@ public final class PendingImages: @unchecked Sendable {
     /// Starts decoding, on a thread of its own (on the caller's when none can be had); does
     /// nothing when started already.
     public func startDecoding() {
-        let starts = lock.withLock {
+        let starts = state.withLock {
             defer { isStarted = true }
             return !isStarted
         }
@@ -41,22 +39,15 @@ public final class PendingImages: @unchecked Sendable {
     private func decodeAll() {
         var errors = TOMLFieldErrors()
         for decoding in decodings { errors.append(contentsOf: TOMLFieldErrors(decoding.decode())) }
-        lock.withLock {
+        state.announce {
             self.errors = errors
             decodings = []
-            isFinished = true
         }
-        done.signal()
     }
 
-    /// Whether every image was tried.
-    public var isDone: Bool { lock.withLock { isFinished } }
-
-    /// The errors of the images that did not decode, each at a key naming its file: nil until
-    /// every image was tried, and when all decoded.
-    public var failure: TOMLFieldErrors? {
-        lock.withLock { isFinished && !errors.isEmpty ? errors : nil }
-    }
+    /// Nil until every image was tried; then the errors of those that did not decode, each at
+    /// a key naming its file (none when all decoded).
+    public var outcome: TOMLFieldErrors? { state.withLock { errors } }
 
     /// Returns at once when the scene at `index` shows no image still to decode; else starts
     /// decoding if it has not started, waits until every image was tried, and throws their
@@ -64,10 +55,7 @@ public final class PendingImages: @unchecked Sendable {
     public func waitForImages(ofScene index: Int) throws {
         guard scenes.contains(index) else { return }
         startDecoding()
-        if !isDone {
-            done.wait()
-            done.signal()  // for the next waiter
-        }
-        if let failure { throw failure }
+        state.wait { errors != nil }
+        if let errors = outcome, !errors.isEmpty { throw errors }
     }
 }

@@ -49,13 +49,11 @@ public final class DeferredImage: @unchecked Sendable {
             try JPEGCodec.decode(bytes, source: path, into: pixels, width: image.width, height: image.height)
             return
         }
-        let swaps = orientation.rawValue >= 5
-        let (width, height) = swaps ? (image.height, image.width) : (image.width, image.height)
+        // Stored turned: decoded aside, then laid upright into the image.
+        let (width, height) = orientation.rawValue >= 5 ? (image.height, image.width) : (image.width, image.height)
         let stored = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
         defer { stored.deallocate() }
         try JPEGCodec.decode(bytes, source: path, into: stored, width: width, height: height)
-        let (_, _, turned) = orientation.apply(to: stored, width: width, height: height)
-        pixels.initialize(from: turned, count: count)
-        turned.deallocate()
+        orientation.apply(to: stored, width: width, height: height, into: pixels)
     }
 }

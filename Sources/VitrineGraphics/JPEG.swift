@@ -164,9 +164,16 @@ enum EXIFOrientation: Int, Equatable {
     func apply(
         to pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int
     ) -> (Int, Int, UnsafeMutablePointer<UInt32>) {
-        let swaps = rawValue >= 5
-        let (outWidth, outHeight) = swaps ? (height, width) : (width, height)
         let out = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        apply(to: pixels, width: width, height: height, into: out)
+        return rawValue >= 5 ? (height, width, out) : (width, height, out)
+    }
+
+    /// The stored `width × height` pixels turned upright into `out`, as many pixels.
+    func apply(
+        to pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, into out: UnsafeMutablePointer<UInt32>
+    ) {
+        let outWidth = rawValue >= 5 ? height : width
         for y in 0..<height {
             for x in 0..<width {
                 // Where the stored pixel (x, y) belongs in the upright picture.
@@ -184,6 +191,5 @@ enum EXIFOrientation: Int, Equatable {
                 out[uy * outWidth + ux] = pixels[y * width + x]
             }
         }
-        return (outWidth, outHeight, out)
     }
 }

@@ -158,10 +158,7 @@ enum PNGCodec {
             guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
                 throw PNGError.invalidPNG(source: source, message: message(of: &image))
             }
-            guard Int(image.width) == width, Int(image.height) == height else {
-                png_image_free(&image)
-                throw PNGError.unsupportedSize(source: source, width: Int(image.width), height: Int(image.height))
-            }
+            precondition(Int(image.width) == width && Int(image.height) == height, "not the size `size(of:)` gave")
             image.format = formatBGRA
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
             pixels.initialize(repeating: 0, count: width * height)

@@ -271,14 +271,11 @@ public final class Player {
     /// `PlayerError.imagesNotDecoded` when an image the load left for later does not decode.
     @discardableResult
     public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
-        if let images = playlist.pendingImages {
-            // The first frame shows the first scene, whose images are decoded: the others'
-            // are decoded once it is on screen (`startDecodingImages`), or from the next frame.
-            if current != nil { images.startDecoding() }
-            if images.isDone {
-                if let failure = images.failure { throw PlayerError.imagesNotDecoded(failure) }
-                playlist.pendingImages = nil  // all decoded: nothing to ask from now on
-            }
+        // The first scene's images are decoded; the others' decode once it is on screen
+        // (`startDecodingImages`), and a later scene waits for them (`show`).
+        if let outcome = playlist.pendingImages?.outcome {
+            if !outcome.isEmpty { throw PlayerError.imagesNotDecoded(outcome) }
+            playlist.pendingImages = nil  // all decoded: nothing to ask from now on
         }
         engine.beginFrame(at: t)
         applyPixelShift(at: t)

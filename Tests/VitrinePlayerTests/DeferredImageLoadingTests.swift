@@ -79,11 +79,10 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
             file: try writeConfig(first: "a.png", second: "b.png"), decoding: .firstScene(named: nil))
         let pending = try XCTUnwrap(started.pendingImages)
         try pending.waitForImages(ofScene: 0)  // decoded at load: nothing to wait for, nothing started
-        XCTAssertFalse(pending.isDone)
+        XCTAssertNil(pending.outcome)
         let firstStill = try still(started, scene: 0)
         try pending.waitForImages(ofScene: 1)
-        XCTAssertTrue(pending.isDone)
-        XCTAssertNil(pending.failure)
+        XCTAssertEqual(pending.outcome, TOMLFieldErrors())
         let secondStill = try still(started, scene: 1)
 
         // `vitrine play --scene second` shows the second first: the first scene's image waits.
@@ -130,8 +129,8 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try player.frameWillRender(at: 0), [.sceneStarted(index: 0, name: "first")])
         player.startDecodingImages()  // as the session does once the first frame is on screen
         let deadline = Date().addingTimeInterval(10)
-        while !pending.isDone && Date() < deadline { usleep(1000) }
-        XCTAssertEqual(pending.failure.map { "\($0)" }, refusal)
+        while pending.outcome == nil && Date() < deadline { usleep(1000) }
+        XCTAssertEqual(pending.outcome.map { "\($0)" }, refusal)
         XCTAssertThrowsError(try player.frameWillRender(at: 0.2)) { error in
             XCTAssertEqual("\(error)", refusal)
             guard case PlayerError.imagesNotDecoded? = error as? PlayerError else { return XCTFail("\(error)") }
