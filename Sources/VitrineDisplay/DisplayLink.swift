@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import VitrineSystem
 
@@ -52,7 +51,8 @@ public final class DisplayLink {
 
     /// A descriptor that becomes readable after `resume()`: a loop must include it in its poll
     /// and call `acknowledgeWake()` when it is.
-    public let wakeDescriptor: Int32
+    public var wakeDescriptor: Int32 { wakeUp.fileDescriptor }
+    private let wakeUp: WakeUpDescriptor
 
     /// Whether `start(at:)` has placed the grid.
     public private(set) var isStarted = false
@@ -68,24 +68,17 @@ public final class DisplayLink {
     public init(clock: MonotonicClock, preferredFramesPerSecond: Int = 60) throws {
         self.clock = clock
         self.preferredFramesPerSecond = min(1000, max(1, preferredFramesPerSecond))
-        wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeDescriptor >= 0 else { throw SystemError("create a wake-up descriptor (eventfd)") }
+        wakeUp = try WakeUpDescriptor()
     }
-
-    deinit { close(wakeDescriptor) }
 
     /// Unpauses the link from any thread: one write(2) to `wakeDescriptor`, safe in a signal
     /// handler; the loop's thread then clears `isPaused`. On the loop's thread, setting
     /// `isPaused = false` does the same without the wake-up.
-    public func resume() {
-        var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
-    }
+    public func resume() { wakeUp.post() }
 
     /// Called by the loop when `wakeDescriptor` is readable: drains it and unpauses.
     public func acknowledgeWake() {
-        var count: UInt64 = 0
-        _ = read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+        wakeUp.drain()
         isPaused = false
     }
 

@@ -1,15 +1,15 @@
-import CLinux
-import Glibc
 import VitrineAnimation
 import VitrineConfig
+import VitrineDisplay
 import VitrineSystem
 
 /// Loads and builds a playlist on a thread of its own, so a reload (parsing, decoding images,
 /// loading fonts, building every scene) never delays a frame: the frame loop watches
 /// `fileDescriptor` and takes the result with `takeResult()` between two frames.
 public final class PlaylistBuilder {
-    /// An eventfd that turns readable when a build has finished.
-    let fileDescriptor: Int32
+    /// Turns readable when a build has finished.
+    var fileDescriptor: Int32 { finishedNotice.fileDescriptor }
+    private let finishedNotice: WakeUpDescriptor
     /// Whether a build has been started and its result not yet taken.
     private(set) var isBuilding = false
 
@@ -17,12 +17,8 @@ public final class PlaylistBuilder {
     private var finished: Result<Playlist, Error>?
 
     init() throws {
-        fileDescriptor = try systemCall("create a wake-up descriptor (eventfd)") {
-            eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        }
+        finishedNotice = try WakeUpDescriptor()
     }
-
-    deinit { close(fileDescriptor) }
 
     /// The playlist `load` reads, with every scene built once (valid text is not enough: its
     /// images must decode and its fonts load before the playing one is given up). What
@@ -42,8 +38,7 @@ public final class PlaylistBuilder {
         isBuilding = true
         let finish = { [self] (result: Result<Playlist, Error>) in
             lock.withLock { finished = result }
-            var one: UInt64 = 1
-            _ = Glibc.write(fileDescriptor, &one, MemoryLayout<UInt64>.size)
+            finishedNotice.post()
         }
         do {
             // The loader parses TOML and decodes images: the main thread's 8 MiB of stack.
@@ -57,8 +52,7 @@ public final class PlaylistBuilder {
 
     /// The result of the build, once `fileDescriptor` turned readable; nil while it runs.
     func takeResult() -> Result<Playlist, Error>? {
-        var count: UInt64 = 0
-        _ = Glibc.read(fileDescriptor, &count, MemoryLayout<UInt64>.size)
+        finishedNotice.drain()
         lock.lock()
         defer { lock.unlock() }
         guard let result = finished else { return nil }
