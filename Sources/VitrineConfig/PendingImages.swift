@@ -15,19 +15,23 @@ public final class PendingImages: @unchecked Sendable {
     // Under `state`'s lock.
     private var isStarted = false
     private var errors: TOMLFieldErrors?
+    private var whenTried: (@Sendable () -> Void)?
 
     init(_ decodings: [DeferredDecoding]) {
         self.decodings = decodings
         scenes = decodings.reduce(into: []) { $0.formUnion($1.scenes) }
     }
 
-    /// Starts decoding, on a thread of its own (on the caller's when none can be had); does
-    /// nothing when started already.
-    public func startDecoding() {
-        let starts = state.withLock {
+    /// Starts decoding, on a thread of its own (on the caller's when none can be had), unless
+    /// started already. `whenTried` (replacing one given before) runs once every image was
+    /// tried, on the thread that tried them, or at once when they were.
+    public func startDecoding(whenTried action: (@Sendable () -> Void)? = nil) {
+        let (starts, tried) = state.withLock {
             defer { isStarted = true }
-            return !isStarted
+            if let action, errors == nil { whenTried = action }
+            return (!isStarted, errors != nil)
         }
+        if tried { action?() }
         guard starts else { return }
         do {
             try SystemThread.start(name: "vitrine-images") { [self] in decodeAll() }
@@ -39,10 +43,13 @@ public final class PendingImages: @unchecked Sendable {
     private func decodeAll() {
         var errors = TOMLFieldErrors()
         for decoding in decodings { errors.append(contentsOf: TOMLFieldErrors(decoding.decode())) }
-        state.announce {
+        let action = state.announce {
             self.errors = errors
             decodings = []
+            defer { whenTried = nil }
+            return whenTried
         }
+        action?()
     }
 
     /// Nil until every image was tried; then the errors of those that did not decode, each at

@@ -257,9 +257,18 @@ public final class Player {
     /// Starts decoding the images the load left for later (`Playlist.pendingImages`), on a
     /// thread of their own: called once the first frame is on screen, so that a first scene
     /// that holds still (no frame after its first until it ends) does not leave them all to the
-    /// next scene's start. Does nothing when there are none, or they were started.
-    public func startDecodingImages() {
-        playlist.pendingImages?.startDecoding()
+    /// next scene's start. `whenTried` runs (on that thread) once every one was tried: then
+    /// `undecodedImages` says whether the player can go on. Does nothing when there are none.
+    public func startDecodingImages(whenTried: (@Sendable () -> Void)? = nil) {
+        playlist.pendingImages?.startDecoding(whenTried: whenTried)
+    }
+
+    /// The errors of the images the load left for later that did not decode, once all were
+    /// tried (the next frame throws them as `PlayerError.imagesNotDecoded`); nil while they
+    /// decode, when all decoded, or when there were none.
+    public var undecodedImages: TOMLFieldErrors? {
+        guard let outcome = playlist.pendingImages?.outcome, !outcome.isEmpty else { return nil }
+        return outcome
     }
 
     // MARK: - Frames

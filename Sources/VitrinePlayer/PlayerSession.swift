@@ -122,6 +122,12 @@ public final class PlayerSession {
     private var malformedInput = RateLimiter(burst: 5, interval: 10)
     /// Builds reloaded playlists off the frame loop (nil: on it).
     private let builder: PlaylistBuilder?
+    /// Turns readable when the images the start's load left for later were all tried, so
+    /// that one that did not decode stops the player at once, not at the next frame (a first
+    /// scene that holds still has none until it ends). Nil (no eventfd left): at that frame.
+    private let imagesTried = try? WakeUpDescriptor()
+    /// What ended the run early besides a frame's error: images that did not decode.
+    private var failure: Error?
     private var reloadAgain = false
 
     /// The control socket, while running (nil: none asked for, or it could not listen).
@@ -194,6 +200,7 @@ public final class PlayerSession {
         }
         loop.watch(presenter) { [unowned self] events in self.handle(events) }
         if let builder { loop.watch(builder.fileDescriptor) { [unowned self] in self.takeBuiltPlaylist() } }
+        if let imagesTried { loop.watch(imagesTried.fileDescriptor) { [unowned self] in self.checkImages() } }
         openInputs(for: player.playlist)
         if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
         startedAt = link.clock.now()
@@ -215,6 +222,7 @@ public final class PlayerSession {
             inputs = [:]
         }
         try loop.run { [unowned self] frame in try self.render(frame) }
+        if let failure { throw failure }
         logger.info("stopped after \(framesPresented) frames; \(link.missedFrameCount) frame deadlines missed")
         return outcome ?? .terminated
     }
@@ -235,7 +243,7 @@ public final class PlayerSession {
             if readyPending {
                 readyPending = false
                 notifier?.ready()
-                player.startDecodingImages()
+                startDecodingImages()
             }
             return
         }
@@ -277,7 +285,7 @@ public final class PlayerSession {
             readyPending = false
             notifier?.ready()
             startClockWithFirstFrameOnScreen()
-            player.startDecodingImages()
+            startDecodingImages()
         }
         if let status = statusPending {
             statusPending = nil
@@ -300,6 +308,21 @@ public final class PlayerSession {
             // through the pause.
             frames.renderer.releaseUnused()
         }
+    }
+
+    /// Once the first frame is on screen: the player decodes the images its load left for
+    /// later, and the loop hears when they were all tried.
+    private func startDecodingImages() {
+        player.startDecodingImages(whenTried: { [imagesTried] in imagesTried?.post() })
+    }
+
+    /// The images left for later were all tried: one that did not decode ends the run with
+    /// its config error (as the next frame would, `PlayerError.imagesNotDecoded`).
+    private func checkImages() {
+        imagesTried?.drain()
+        guard let errors = player.undecodedImages else { return }
+        failure = PlayerError.imagesNotDecoded(errors)
+        loop.stop()
     }
 
     /// What plays starts when its first frame is on screen: deadlines that passed while the

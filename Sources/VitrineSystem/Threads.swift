@@ -69,12 +69,14 @@ public final class Condition: @unchecked Sendable {
         return try body()
     }
 
-    /// Makes `change` holding the mutex and wakes every waiting thread.
-    public func announce(_ change: () -> Void) {
+    /// Makes `change` holding the mutex and wakes every waiting thread; what `change` returns.
+    @discardableResult
+    public func announce<Result>(_ change: () -> Result) -> Result {
         pthread_mutex_lock(mutex)
-        change()
+        let result = change()
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
+        return result
     }
 
     /// Sleeps until `isMet` (checked holding the mutex) is true.

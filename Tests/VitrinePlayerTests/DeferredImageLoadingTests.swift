@@ -11,7 +11,7 @@ import XCTest
 /// that does not decode is still a config error at its key.
 final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
     /// Two scenes, each showing one image (files in the temporary directory).
-    private func writeConfig(first: String, second: String) throws -> String {
+    private func writeConfig(first: String, second: String, firstDuration: Int = 1) throws -> String {
         let config = directory + "/playlist.toml"
         try writeFile(
             config,
@@ -22,7 +22,7 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
 
             [[scene]]
             name = "first"
-            duration = 1
+            duration = \(firstDuration)
 
             [[scene.layer]]
             type = "image"
@@ -139,6 +139,26 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
         XCTAssertThrowsError(try pending.waitForImages(ofScene: 1)) { XCTAssertEqual("\($0)", refusal) }
     }
 
+    /// Whoever starts the decoding hears when every image was tried (a session wakes its loop
+    /// with it), and one asking after that hears it at once; then the player has the errors.
+    func testStartingTheDecodingSaysWhenEveryImageWasTried() throws {
+        try writeImage("a.png", seed: 1)
+        try writeCorruptImage("b.png")
+        let started = try PlaylistLoader.load(
+            file: try writeConfig(first: "a.png", second: "b.png"), decoding: .firstScene(named: nil))
+        let player = Player(playlist: started, screenSize: Size(width: 32, height: 24))
+        _ = try player.frameWillRender(at: 0)
+        XCTAssertNil(player.undecodedImages)
+        let tried = expectation(description: "every image tried")
+        player.startDecodingImages(whenTried: { tried.fulfill() })
+        wait(for: [tried], timeout: 10)
+        let errors = try XCTUnwrap(player.undecodedImages)
+        XCTAssertTrue("\(errors)".contains("cannot load image 'b.png'"), "\(errors)")
+        let triedBefore = expectation(description: "told at once")
+        player.startDecodingImages(whenTried: { triedBefore.fulfill() })
+        wait(for: [triedBefore], timeout: 0)
+    }
+
     /// A real `vitrine play`: the first scene is on screen (READY=1), then the image of the
     /// second fails to decode and the player exits 78 with the error, as a config error.
     func testThePlayerExitsWithTheConfigStatusWhenALaterImageDoesNotDecode() throws {
@@ -155,5 +175,22 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
             player.standardError.contains(
                 "playlist.toml:20:12: scene 'second' › layer 1 › contents: cannot load image 'b.png': "),
             player.standardError)
+    }
+
+    /// The same on a real X server with a first scene that holds still for a minute: a player
+    /// on a screen draws no frame until it ends (headless, every frame is written), and does
+    /// not wait for one to stop with the error.
+    func testAStillFirstSceneDoesNotDelayTheErrorOfALaterImage() throws {
+        try writeImage("a.png", seed: 1)
+        try writeCorruptImage("b.png")
+        let config = try writeConfig(first: "a.png", second: "b.png", firstDuration: 60)
+        let xvfb = try XvfbServer(width: 32, height: 24)
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1"), player.standardError)
+        XCTAssertEqual(player.waitForExit(seconds: 10), 78, player.standardError)
+        XCTAssertTrue(player.standardError.contains("cannot load image 'b.png': "), player.standardError)
     }
 }
