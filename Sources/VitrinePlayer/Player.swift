@@ -258,17 +258,19 @@ public final class Player {
     /// thread of their own: called once the first frame is on screen, so that a first scene
     /// that holds still (no frame after its first until it ends) does not leave them all to the
     /// next scene's start. `whenTried` runs (on that thread) once every one was tried: then
-    /// `undecodedImages` says whether the player can go on. Does nothing when there are none.
+    /// `checkPendingImages()` says whether the player can go on. Does nothing when there are
+    /// none.
     public func startDecodingImages(whenTried: (@Sendable () -> Void)? = nil) {
         playlist.pendingImages?.startDecoding(whenTried: whenTried)
     }
 
-    /// The errors of the images the load left for later that did not decode, once all were
-    /// tried (the next frame throws them as `PlayerError.imagesNotDecoded`); nil while they
-    /// decode, when all decoded, or when there were none.
-    public var undecodedImages: TOMLFieldErrors? {
-        guard let outcome = playlist.pendingImages?.outcome, !outcome.isEmpty else { return nil }
-        return outcome
+    /// Throws `PlayerError.imagesNotDecoded` once the images the load left for later were all
+    /// tried and some did not decode; when all decoded, lets go of them (nothing to ask from
+    /// then on). Every frame asks first; a session asks as soon as they were tried.
+    public func checkPendingImages() throws {
+        guard let outcome = playlist.pendingImages?.outcome else { return }
+        if !outcome.isEmpty { throw PlayerError.imagesNotDecoded(outcome) }
+        playlist.pendingImages = nil
     }
 
     // MARK: - Frames
@@ -282,10 +284,7 @@ public final class Player {
     public func frameWillRender(at t: Double) throws -> [PlayerEvent] {
         // The first scene's images are decoded; the others' decode once it is on screen
         // (`startDecodingImages`), and a later scene waits for them (`show`).
-        if let outcome = playlist.pendingImages?.outcome {
-            if !outcome.isEmpty { throw PlayerError.imagesNotDecoded(outcome) }
-            playlist.pendingImages = nil  // all decoded: nothing to ask from now on
-        }
+        try checkPendingImages()
         engine.beginFrame(at: t)
         applyPixelShift(at: t)
         var events: [PlayerEvent] = []

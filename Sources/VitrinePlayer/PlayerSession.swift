@@ -317,12 +317,13 @@ public final class PlayerSession {
     }
 
     /// The images left for later were all tried: one that did not decode ends the run with
-    /// its config error (as the next frame would, `PlayerError.imagesNotDecoded`).
+    /// its config error, as the next frame would have.
     private func checkImages() {
         imagesTried?.drain()
-        guard let errors = player.undecodedImages else { return }
-        failure = PlayerError.imagesNotDecoded(errors)
-        loop.stop()
+        do { try player.checkPendingImages() } catch {
+            failure = error
+            loop.stop()
+        }
     }
 
     /// What plays starts when its first frame is on screen: deadlines that passed while the

@@ -148,12 +148,14 @@ final class DeferredImageLoadingTests: TemporaryDirectoryTestCase {
             file: try writeConfig(first: "a.png", second: "b.png"), decoding: .firstScene(named: nil))
         let player = Player(playlist: started, screenSize: Size(width: 32, height: 24))
         _ = try player.frameWillRender(at: 0)
-        XCTAssertNil(player.undecodedImages)
+        XCTAssertNoThrow(try player.checkPendingImages())  // not tried yet
         let tried = expectation(description: "every image tried")
         player.startDecodingImages(whenTried: { tried.fulfill() })
         wait(for: [tried], timeout: 10)
-        let errors = try XCTUnwrap(player.undecodedImages)
-        XCTAssertTrue("\(errors)".contains("cannot load image 'b.png'"), "\(errors)")
+        XCTAssertThrowsError(try player.checkPendingImages()) { error in
+            guard case PlayerError.imagesNotDecoded? = error as? PlayerError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("cannot load image 'b.png'"), "\(error)")
+        }
         let triedBefore = expectation(description: "told at once")
         player.startDecodingImages(whenTried: { triedBefore.fulfill() })
         wait(for: [triedBefore], timeout: 0)
