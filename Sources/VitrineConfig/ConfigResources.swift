@@ -46,17 +46,22 @@ final class ConfigResources {
             return deferred[index].file.image
         }
         if let cached = images[path] { return cached }
-        if defersDecoding, DecodedImages.known(at: path) == nil {
-            let file = try DeferredImage(contentsOfFile: path)
-            var decoding = DeferredDecoding(file: file, identity: DecodedImages.identity(of: path))
-            decoding.show(inScene: sceneBeingLoaded, failure: failure)
-            deferredByPath[path] = deferred.count
-            deferred.append(decoding)
-            return file.image
-        }
-        let image = try DecodedImages.image(at: path)
+        let image = try defersDecoding ? deferredImage(at: path, failure: failure) : DecodedImages.image(at: path)
         images[path] = image
         return image
+    }
+
+    /// The image an earlier load decoded from the file at `path` as it is now; else the file
+    /// read and its header checked, to decode later (`deferred`).
+    private func deferredImage(at path: String, failure: @escaping (any Error) -> TOMLFieldError) throws -> Image {
+        let identity = DecodedImages.identity(of: path)
+        if let known = identity.flatMap(DecodedImages.known) { return known }
+        let file = try DeferredImage(contentsOfFile: path)
+        var decoding = DeferredDecoding(file: file, identity: identity)
+        decoding.show(inScene: sceneBeingLoaded, failure: failure)
+        deferredByPath[path] = deferred.count
+        deferred.append(decoding)
+        return file.image
     }
 
     /// Whether fontconfig finds a font that loads for `family` (a size is needed to load one;
@@ -105,11 +110,9 @@ enum DecodedImages {
             modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
     }
 
-    /// The image an earlier load decoded from the file at `path` as it is now, if something
-    /// still holds it.
-    static func known(at path: String) -> Image? { identity(of: path).flatMap(known) }
-
-    private static func known(_ identity: Identity) -> Image? {
+    /// The image an earlier load decoded from the file `identity` names, if something still
+    /// holds it.
+    static func known(_ identity: Identity) -> Image? {
         lock.withLock { table[identity]?.image }
     }
 
