@@ -145,6 +145,12 @@ final class Rasterizer {
     var inlinesShortPieces = true
     /// The last pair of edges `windOppositely` looked at.
     @exclusivity(unchecked) private var pair = PairLines()
+    /// A thin stroke's two sides, as `mark` meets them cell after cell: a cell whose word is
+    /// `strokeSideWord` (the tag of one edge, its only writer) and that `strokeOtherSide` (the
+    /// tag of an edge the pair test answered for every pixel) writes again takes that edge as
+    /// its second chain, without a call. 0 for none (no writer's tag is 0).
+    @exclusivity(unchecked) private var strokeSideWord: UInt64 = 0
+    @exclusivity(unchecked) private var strokeOtherSide: UInt64 = 0
 
     /// The device rectangle shapes are clipped to (within 0…width × 0…height).
     @exclusivity(unchecked) private(set) var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -239,6 +245,7 @@ final class Rasterizer {
     private func resetChains() {
         edgeCount = 0
         pair = PairLines()
+        (strokeSideWord, strokeOtherSide) = (0, 0)
         events.removeAll(keepingCapacity: true)
         eventsReady = false
         lastEndX = -1
@@ -753,6 +760,8 @@ final class Rasterizer {
         if word & bit == 0 {
             rowMarks[x >> 6] = word | bit
             chain.pointee = writer
+        } else if chain.pointee == strokeSideWord && writer == strokeOtherSide {
+            chain.pointee = Rasterizer.withSecondChain(of: writer, strokeSideWord)
         } else {
             chainAgain(chain, rowCells, rowMarks, x: x, writer)
         }
@@ -808,6 +817,13 @@ final class Rasterizer {
 
     static let conflictTag: UInt64 = 16
 
+    /// The word of a cell whose one chain is `word` (no second one) once the edge of tag
+    /// `writer` starts its second chain, of one edge.
+    @inline(__always)
+    static func withSecondChain(of writer: UInt64, _ word: UInt64) -> UInt64 {
+        ((writer >> 6 & 0x3FF_FFFF) &+ 1) << 34 | (1 << 32) | word
+    }
+
     /// A second or later writer of a cell: extends one of the cell's chains, starts its second
     /// one, or marks a conflict.
     @inline(never)
@@ -821,9 +837,9 @@ final class Rasterizer {
             return
         }
         if old & 16 != 0 { return }
-        // The two common cases with one chain in the cell, as `chainAgainInGeneral` concludes
-        // them, without taking the cell's word apart or saving the registers its other cases
-        // need.
+        // The common case with one chain in the cell (after a thin stroke's sides, which `mark`
+        // pairs), as `chainAgainInGeneral` concludes it, without taking the cell's word apart
+        // or saving the registers its other cases need.
         let index = Int(truncatingIfNeeded: (tag >> 6) & 0x3FF_FFFF)
         let last = Int(truncatingIfNeeded: (old >> 6) & 0x3FF_FFFF)
         if old >> 32 == 0 {
@@ -834,11 +850,6 @@ final class Rasterizer {
                     chain.pointee = (UInt64(index) << 6) | longer | signs
                     return
                 }
-            } else if old & 12 == 4 && pair.first == last && pair.second == index && pair.uniform == true {
-                // A thin stroke's other side, cell after cell: a chain of one edge met by an
-                // edge of another chain, a pair the last test answered for every pixel.
-                chain.pointee = (UInt64(index &+ 1) << 34) | (1 << 32) | old
-                return
             }
         }
         chainAgainInGeneral(chain, rowCells, rowMarks, x: x, tag, old: old)
@@ -875,6 +886,10 @@ final class Rasterizer {
                     && (count < 2 || windOppositely(last &- 1, index, cell: rowCells, x: x))
                 {
                     chain.pointee = (UInt64(index &+ 1) << 34) | (UInt64(otherCount &+ 1) << 32) | (old & 0xFFFF_FFFF)
+                    if count == 1 && otherLast < 0 && pair.uniform == true {
+                        // A thin stroke's sides: `mark` pairs them in the cells that follow.
+                        (strokeSideWord, strokeOtherSide) = (old, tag)
+                    }
                     return
                 }
                 // Two edges sharing an end are one two-piece polyline, which nothing may join

@@ -437,6 +437,34 @@ final class RasterizerTests: XCTestCase {
         return abs(area) / 2
     }
 
+    /// A thin stroke's two sides cross the same pixels all along it, and the chains pair them
+    /// there (a cheap test per pixel) instead of marking the pixels to be computed exactly:
+    /// along a 0.5-px circle, whose sides are polygons of many short edges, only the two pixels
+    /// where the sides close on their starts are (a contour's last edge and its first are not
+    /// consecutive in the path). The same circle filled twice over, whose contours do need exact
+    /// pixels all round, shows the count is real.
+    func testAThinStrokesSidesNeedNoExactPixels() {
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 6.3, y: 5.2, width: 50.4, height: 50.4))
+        let stroke = circle.strokeOutline(StrokeStyle(lineWidth: 0.5))
+        var twice = circle
+        twice.addPath(circle)
+        let rasterizer = Rasterizer(width: 64, height: 64)
+        func exactPixels(_ path: Path) -> Int {
+            rasterizer.reset(clip: IntRect(x: 0, y: 0, width: 64, height: 64))
+            rasterizer.addPath(path, transform: .identity)
+            XCTAssertLessThanOrEqual(rasterizer.bounds.height, Rasterizer.bandHeight, "accumulated at once")
+            var count = 0
+            for word in 0..<(rasterizer.bandRows * rasterizer.wordsPerRow) {
+                count += rasterizer.conflicts[word].nonzeroBitCount
+            }
+            rasterizer.discard()
+            return count
+        }
+        XCTAssertLessThanOrEqual(exactPixels(stroke), 2)
+        XCTAssertGreaterThan(exactPixels(twice), 100)
+    }
+
     func testAccumulatorIsCleanAfterEveryDraw() {
         // Draw, then draw a disjoint shape: no residue of the first may leak into the second.
         let bitmap = Bitmap(width: 200, height: 100)
