@@ -152,6 +152,9 @@ public final class GraphicsContext {
     let spans: UnsafeMutablePointer<CoverageSpan>
     /// One row of image samples.
     let samples: UnsafeMutablePointer<UInt32>
+    /// Image rows filtered across, kept for the next device rows of an image drawn enlarged
+    /// (made when the context first draws an image).
+    lazy var filteredRows = FilteredRows()
     /// The colour tables of recent gradients.
     let gradientTables = GradientTables()
     let pool: BufferPool
@@ -450,7 +453,9 @@ public final class GraphicsContext {
         guard let inverse = imageToDevice.inverted() else { return }
         let rasterizer = startShape(clip: state.clipBox)
         guard rasterizer.addRoundedRect(r, cornerRadius: 0, transform: state.transform) else { return }
-        let sampler = resampledImages.sampler(for: image, imageToDevice: imageToDevice, inverse: inverse)
+        var sampler = resampledImages.sampler(for: image, imageToDevice: imageToDevice, inverse: inverse)
+        filteredRows.reset()
+        sampler.filteredRows = filteredRows
         let region = rasterizer.bounds
         guard !region.isEmpty else { return }
         let mask = state.clipMask

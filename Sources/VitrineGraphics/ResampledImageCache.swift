@@ -174,8 +174,9 @@ final class ResampledRows: @unchecked Sendable {
 
     deinit { states.deallocate() }
 
-    /// Makes sure row `y` (0..<height) holds its pixels.
-    func fill(_ y: Int) {
+    /// Makes sure row `y` (0..<height) holds its pixels, filtering it with the calling thread's
+    /// `filteredRows` when it has to.
+    func fill(_ y: Int, through filteredRows: FilteredRows? = nil) {
         // Almost every read finds its row filtered: no lock for those.
         let state = states + y
         if vitrine_flag_load(state) == Self.done { return }
@@ -193,6 +194,8 @@ final class ResampledRows: @unchecked Sendable {
             condition.wait { vitrine_flag_load(state) == Self.done }
             return
         }
+        var source = self.source
+        source.filteredRows = filteredRows
         source.sample(x: 0, y: y, count: width, into: copy + y * width)
         condition.announce {
             vitrine_flag_store(state, Self.done)

@@ -1066,6 +1066,87 @@ final class ResampledImageTests: XCTestCase {
         }
     }
 
+    /// An image drawn larger than it is reads each of its rows in several device rows: the
+    /// rows filtered across are kept (`FilteredRows`) and give the pixels of filtering every
+    /// device row whole, read top to bottom, bottom to top, out of order, in spans that change,
+    /// flipped, and across the image's edges (where the whole filter takes over) — and fewer
+    /// image rows are filtered across than device rows read.
+    func testRowsFilteredAcrossGiveThePixelsOfTheWholeFilter() throws {
+        var numbers = PixelNumbers(seed: 11)
+        let (width, height) = (37, 29)
+        let texels = (0..<(width * height)).map { _ in numbers.premultiplied() }
+        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let maps = [
+            Transform2D(scaleX: 0.2, y: 0.2).concatenating(Transform2D(translationX: 0.37, y: -0.61)),
+            Transform2D(scaleX: 0.43, y: 0.51).concatenating(Transform2D(translationX: -3.3, y: 1.7)),
+            Transform2D(scaleX: 1.7, y: 0.31).concatenating(Transform2D(translationX: 2.1, y: 0.25)),
+            Transform2D(scaleX: -0.45, y: -0.3).concatenating(Transform2D(translationX: 36.2, y: 28.4))
+        ]
+        let rowCount = 110
+        let orders = [
+            Array(0..<rowCount), Array((0..<rowCount).reversed()), (0..<rowCount).map { ($0 * 37) % rowCount }
+        ]
+        for (index, inverse) in maps.enumerated() {
+            let whole = ImageSampler(image: image, inverse: inverse, anchor: (3, -2))
+            var kept = whole
+            let filteredRows = FilteredRows()
+            kept.filteredRows = filteredRows
+            for (o, order) in orders.enumerated() {
+                filteredRows.reset()
+                let before = filteredRows.rowsFilteredAcross
+                for y in order {
+                    // Spans that change every few rows, some past the image's sides.
+                    let x = -12 + (y / 25) % 3 * 5, count = 100 - (y / 40) % 2 * 40
+                    var expected = [UInt32](repeating: 0, count: count), actual = expected
+                    whole.sample(x: x, y: y - 5, count: count, into: &expected)
+                    kept.sample(x: x, y: y - 5, count: count, into: &actual)
+                    if actual != expected { return XCTFail("map \(index), order \(o), row \(y - 5) differs") }
+                }
+                if o == 0 {
+                    let filtered = filteredRows.rowsFilteredAcross - before
+                    XCTAssertGreaterThan(filtered, 0, "map \(index): rows kept at all")
+                    XCTAssertLessThan(filtered, rowCount, "map \(index): image rows reused")
+                }
+            }
+        }
+        // A resampled copy's rows filtered through the drawing thread's kept rows.
+        let direct = ImageSampler(image: image, inverse: maps[0])
+        let (copyWidth, copyHeight) = (180, 140)
+        let copy = Image(width: copyWidth, height: copyHeight, unwrittenOpaque: image.isOpaque)
+        let rows = ResampledRows(of: copy, from: direct)
+        let filteredRows = FilteredRows()
+        let reader = ImageSampler(image: copy, inverse: Transform2D(translationX: 0, y: 0), filling: rows)
+        for y in 0..<copyHeight {
+            rows.fill(y, through: filteredRows)
+            var expected = [UInt32](repeating: 0, count: copyWidth)
+            direct.sample(x: 0, y: y, count: copyWidth, into: &expected)
+            let filled = Array(
+                UnsafeBufferPointer(start: reader.pixelsInPlace(x: 0, y: y, count: copyWidth), count: copyWidth))
+            if filled != expected { return XCTFail("copy row \(y) differs") }
+        }
+        XCTAssertLessThan(filteredRows.rowsFilteredAcross, copyHeight, "the copy's rows reuse image rows")
+    }
+
+    /// `ImageSampler.inside` is the run of positions a pixel-by-pixel test finds inside,
+    /// stepping either way, from inside, outside or across the image.
+    func testTheInsideOfASpanIsWhatEachPositionSays() {
+        var state: UInt64 = 0x1234_5678
+        func next(_ range: ClosedRange<Int64>) -> Int64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Int64(state >> 33) % (range.upperBound - range.lowerBound + 1)
+        }
+        for _ in 0..<2000 {
+            let maxX = Int(next(1...40)), count = Int(next(0...60))
+            let u = next(-20 << 16...60 << 16), du = next(-3 << 16...3 << 16)
+            let expected = (0..<count).filter { i in
+                let position = u + Int64(i) * du
+                return position >= 0 && position >> 16 < maxX
+            }
+            let inside = ImageSampler.inside(u: u, du: du, count: count, maxX: maxX)
+            XCTAssertEqual(Array(inside), expected, "u \(u), du \(du), count \(count), maxX \(maxX)")
+        }
+    }
+
     /// The same image at the same scale and phase in two places of a frame (two photos side by
     /// side on a 4K screen): each place reads the one copy where it is drawn, frame after frame.
     /// (The copy's position was once the first draw's, so the second frame on drew the photo on
