@@ -1095,7 +1095,7 @@ final class ResampledImageTests: XCTestCase {
                 filteredRows.reset()
                 let before = filteredRows.rowsFilteredAcross
                 for y in order {
-                    // Spans that change every few rows, some past the image's sides.
+                    // Spans that change every 25 and 40 rows, reaching past the image's sides.
                     let x = -12 + (y / 25) % 3 * 5, count = 100 - (y / 40) % 2 * 40
                     var expected = [UInt32](repeating: 0, count: count), actual = expected
                     whole.sample(x: x, y: y - 5, count: count, into: &expected)
