@@ -111,18 +111,19 @@ struct ImageSampler {
             // lie inside the image go through the kept rows; the few at its sides are clamped.
             let inside = ImageSampler.inside(u: u, du: du, count: count, maxX: maxX)
             if inside.count > 1 {
-                for i in 0..<inside.lowerBound {
-                    out[i] = PixelMath.bilinearClamped(
-                        pixels, width, maxX: maxX, maxY: maxY, u: Int(u &+ Int64(i) &* du), v: Int(v))
+                let (start, row) = (u, Int(v))
+                func clamped(_ range: Range<Int>) {
+                    for i in range {
+                        out[i] = PixelMath.bilinearClamped(
+                            pixels, width, maxX: maxX, maxY: maxY, u: Int(start &+ Int64(i) &* du), v: row)
+                    }
                 }
+                clamped(0..<inside.lowerBound)
+                clamped(inside.upperBound..<count)
                 filteredRows.sample(
-                    pixels, width, row: Int(v >> 16), fy: UInt32(truncatingIfNeeded: (v >> 8) & 0xFF),
-                    u: u &+ Int64(inside.lowerBound) &* du, du: du, count: inside.count, lanes: lanes,
+                    pixels, width, row: row >> 16, fy: UInt32(truncatingIfNeeded: (row >> 8) & 0xFF),
+                    u: start &+ Int64(inside.lowerBound) &* du, du: du, count: inside.count, lanes: lanes,
                     into: out + inside.lowerBound)
-                for i in inside.upperBound..<count {
-                    out[i] = PixelMath.bilinearClamped(
-                        pixels, width, maxX: maxX, maxY: maxY, u: Int(u &+ Int64(i) &* du), v: Int(v))
-                }
                 return
             }
         }

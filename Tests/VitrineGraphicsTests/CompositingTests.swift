@@ -618,9 +618,7 @@ final class CompositingTests: XCTestCase {
     /// rows of its resampled copy that the draw reads, no others (those under the clip, and
     /// under a mask only those it shows).
     func testAnImageDrawnUnseenFiltersTheRowsOfItsCopyThatItReads() throws {
-        var numbers = PixelNumbers(seed: 3)
-        let texels = (0..<(48 * 40)).map { _ in numbers.premultiplied() }
-        let image = try XCTUnwrap(Image(width: 48, height: 40, premultipliedPixels: texels))
+        let image = try randomImage(seed: 3, width: 48, height: 40)
         let place = Rect(x: 3.25, y: 5.5, width: 81.6, height: 68)  // device rows 5..<74
         func unseenRows(maskRows: Range<Int>?) -> Int {
             let bitmap = Bitmap(width: 90, height: 80)
@@ -1039,9 +1037,7 @@ final class ResampledImageTests: XCTestCase {
     /// rotated and sheared, inside and across the image's edges. (A clip that cuts a span short,
     /// a damage rectangle, must not change the pixels it leaves.)
     func testASampleIsTheSameWhateverSpanReadsIt() throws {
-        var numbers = PixelNumbers(seed: 3)
-        let texels = (0..<(37 * 29)).map { _ in numbers.premultiplied() }
-        let image = try XCTUnwrap(Image(width: 37, height: 29, premultipliedPixels: texels))
+        let image = try randomImage(seed: 3, width: 37, height: 29)
         let maps = [
             Transform2D(scaleX: 0.43, y: 0.51).concatenating(Transform2D(translationX: -3.3, y: 1.7)),
             Transform2D(rotationAngle: 0.3).concatenating(Transform2D(scaleX: 0.6, y: 0.45)),
@@ -1072,10 +1068,8 @@ final class ResampledImageTests: XCTestCase {
     /// flipped, and across the image's edges (where the whole filter takes over) — and fewer
     /// image rows are filtered across than device rows read.
     func testRowsFilteredAcrossGiveThePixelsOfTheWholeFilter() throws {
-        var numbers = PixelNumbers(seed: 11)
         let (width, height) = (37, 29)
-        let texels = (0..<(width * height)).map { _ in numbers.premultiplied() }
-        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let image = try randomImage(seed: 11, width: width, height: height)
         let maps = [
             Transform2D(scaleX: 0.2, y: 0.2).concatenating(Transform2D(translationX: 0.37, y: -0.61)),
             Transform2D(scaleX: 0.43, y: 0.51).concatenating(Transform2D(translationX: -3.3, y: 1.7)),
@@ -1177,9 +1171,7 @@ final class ResampledImageTests: XCTestCase {
     /// pixels those direct draws make, the same image drawn twice at one place (a draw split
     /// into bands) is not copied, and a copy the next frame does not draw is let go then.
     func testAnImageDrawnInTwoPlacesIsCopiedInItsFirstFrame() throws {
-        var numbers = PixelNumbers(seed: 5)
-        let texels = (0..<(20 * 20)).map { _ in numbers.premultiplied() }
-        let image = try XCTUnwrap(Image(width: 20, height: 20, premultipliedPixels: texels))
+        let image = try randomImage(seed: 5, width: 20, height: 20)
         let places = [Rect(x: 3, y: 5, width: 20, height: 20), Rect(x: 51, y: 5, width: 20, height: 20)]
         func pixels(_ context: GraphicsContext) -> [UInt32] {
             (0..<100).flatMap { y in (0..<100).map { context.bitmap[$0, y] } }
@@ -1215,9 +1207,7 @@ final class ResampledImageTests: XCTestCase {
     /// filtered, the others not yet) draws the rest right once it appears: the last frame is
     /// the one a context drawing the image whole all along made.
     func testACopyMadeWhilePartlyShownDrawsTheRestWhenItAppears() throws {
-        var numbers = PixelNumbers(seed: 11)
-        let texels = (0..<(48 * 40)).map { _ in numbers.premultiplied() }
-        let image = try XCTUnwrap(Image(width: 48, height: 40, premultipliedPixels: texels))
+        let image = try randomImage(seed: 11, width: 48, height: 40)
         func lastFrame(showingTheTopFirst: Bool) -> [UInt32] {
             let bitmap = Bitmap(width: 90, height: 80)
             let context = GraphicsContext(bitmap: bitmap)
@@ -1242,10 +1232,8 @@ final class ResampledImageTests: XCTestCase {
     /// the in-place one, each get the direct filter's rows, and the copy holds them after.
     /// Until every row has been read the copy is not complete.
     func testACopysRowsAreFilteredWhenFirstReadByAnyThread() throws {
-        var numbers = PixelNumbers(seed: 5)
         let (width, height) = (23, 19)
-        let texels = (0..<(width * height)).map { _ in numbers.premultiplied() }
-        let image = try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+        let image = try randomImage(seed: 5, width: width, height: height)
         let direct = ImageSampler(
             image: image,
             inverse: Transform2D(scaleX: 0.37, y: 0.41).concatenating(Transform2D(translationX: 0.2, y: 0.3)))
@@ -1469,6 +1457,13 @@ final class ResampledImageTests: XCTestCase {
 
 /// Pseudo-random pixels from a seed (a linear congruential generator), so a failing case
 /// reproduces.
+/// A `width` × `height` image of random premultiplied pixels, the same for the same `seed`.
+private func randomImage(seed: UInt32, width: Int, height: Int) throws -> Image {
+    var numbers = PixelNumbers(seed: seed)
+    let texels = (0..<(width * height)).map { _ in numbers.premultiplied() }
+    return try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
+}
+
 private struct PixelNumbers {
     var state: UInt32
     init(seed: UInt32) { state = seed }
