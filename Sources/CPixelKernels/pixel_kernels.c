@@ -426,6 +426,79 @@ AVX2 void vitrine_bilinear_runs16_avx2(
     }
 }
 
+/// `ProjectiveImageSampler.position`: the image position (16.16, about texel centres, clamped
+/// to ±10⁶ texels) at device column `px`'s centre, the row's terms given; false at or behind
+/// the eye. The same operations in the same order, so the same position to the bit.
+static inline bool projective_position(
+    const double *m, double u_row, double v_row, double w_row, long px, int64_t *u, int64_t *v) {
+    // Swift never fuses a multiply and an add; neither may this.
+#pragma STDC FP_CONTRACT OFF
+    const double x = (double)px + 0.5;
+    const double w = m[6] * x + w_row + m[8];
+    if (!(w > 0)) return false;
+    const double r = 1 / w;
+    const double pu = (m[0] * x + u_row + m[2]) * r - 0.5, pv = (m[3] * x + v_row + m[5]) * r - 0.5;
+    if (pu != pu || pv != pv) return false;
+    *u = (int64_t)((pu < -1e6 ? -1e6 : (pu > 1e6 ? 1e6 : pu)) * 65536);
+    *v = (int64_t)((pv < -1e6 ? -1e6 : (pv > 1e6 ? 1e6 : pv)) * 65536);
+    return true;
+}
+
+AVX2 long vitrine_projective_chunks_avx2(
+    const uint32_t *pixels, long width, long height, const double *m, long x, long y, long from, long count,
+    int64_t *start, uint32_t *out, int avx512) {
+    const double cy = (double)y + 0.5;
+    const double u_row = m[1] * cy, v_row = m[4] * cy, w_row = m[7] * cy;
+    const int64_t max_x = width - 1, max_y = height - 1;
+    int32_t runs[4 * 16];
+    long waiting = 0, first = from;
+    int64_t au = start[0], av = start[1];
+    long i = from;
+    for (; i + 16 <= count; i += 16) {
+        int64_t bu, bv;
+        if (!projective_position(m, u_row, v_row, w_row, x + i + 16, &bu, &bv)) break;
+        const int64_t du = (bu - au) / 16, dv = (bv - av) / 16;
+        const int64_t last_u = au + du * 15, last_v = av + dv * 15;
+        const int64_t low_u = au < last_u ? au : last_u, high_u = au < last_u ? last_u : au;
+        const int64_t low_v = av < last_v ? av : last_v, high_v = av < last_v ? last_v : av;
+        if (!(low_u >= 0 && (high_u >> 16) < max_x && low_v >= 0 && (high_v >> 16) < max_y)) break;
+        // The texels three chunks ahead, both rows: a row of the image seen at a slant begins a
+        // new cache line every few pixels, and the hardware prefetcher only follows straight runs.
+        int64_t ahead_x = (4 * bu - 3 * au) >> 16, ahead_y = (4 * bv - 3 * av) >> 16;
+        ahead_x = ahead_x < 0 ? 0 : (ahead_x > max_x ? max_x : ahead_x);
+        ahead_y = ahead_y < 0 ? 0 : (ahead_y > max_y ? max_y : ahead_y);
+        const uint32_t *ahead = pixels + ahead_y * width + ahead_x;
+        __builtin_prefetch(ahead);
+        __builtin_prefetch(ahead_y < max_y ? ahead + width : ahead);
+        int32_t *run = runs + 4 * waiting;
+        run[0] = (int32_t)au;
+        run[1] = (int32_t)av;
+        run[2] = (int32_t)du;
+        run[3] = (int32_t)dv;
+        if (++waiting == 16) {
+            if (avx512) {
+                vitrine_bilinear_runs16_avx512(pixels, width, runs, waiting, out + first);
+            } else {
+                vitrine_bilinear_runs16_avx2(pixels, width, runs, waiting, out + first);
+            }
+            waiting = 0;
+            first = i + 16;
+        }
+        au = bu;
+        av = bv;
+    }
+    if (waiting > 0) {
+        if (avx512) {
+            vitrine_bilinear_runs16_avx512(pixels, width, runs, waiting, out + first);
+        } else {
+            vitrine_bilinear_runs16_avx2(pixels, width, runs, waiting, out + first);
+        }
+    }
+    start[0] = au;
+    start[1] = av;
+    return i;
+}
+
 #else
 
 // Elsewhere (arm64: NEON through Swift's SIMD types) the Swift loops handle every pixel.
@@ -461,5 +534,11 @@ long vitrine_bilinear_run_avx2(
     return 0;
 }
 void vitrine_bilinear_runs16_avx2(const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out) {}
+long vitrine_projective_chunks_avx2(
+    const uint32_t *pixels, long width, long height, const double *m, long x, long y, long from, long count,
+    int64_t *start, uint32_t *out, int avx512) {
+    return from;
+}
 
 #endif
+

@@ -167,68 +167,52 @@ struct ProjectiveImageSampler {
     }
 
     func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        // Whole chunks inside the image go to the AVX-512 kernel (or the AVX2 one) a batch at a
-        // time, each with its own start and steps: one call instead of one a chunk (the same
-        // samples).
-        guard PixelKernels.avx2, fitsInLanes else { return sample(x: x, y: y, count: count, into: out, batch: nil) }
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * Self.batch) { runs in
-            sample(x: x, y: y, count: count, into: out, batch: runs.baseAddress)
-        }
+        sample(x: x, y: y, count: count, into: out, kernels: PixelKernels.avx2 && fitsInLanes)
     }
 
-    /// Chunks of the sixteen-sample kernel given at most this many at a time.
-    static let batch = 16
-
-    /// `sample(x:y:count:into:)`, whole chunks inside the image given to the AVX-512 kernel
-    /// (the AVX2 one without it) up to `ProjectiveImageSampler.batch` at a time when `batch`
-    /// (room for their starts and steps) is given, which a kernel must then be available for;
-    /// else one by one. `avx512` false keeps to the AVX2 kernels (tests compare the two).
+    /// `sample(x:y:count:into:)`, stretches of whole chunks inside the image given to the C
+    /// loop (`vitrine_projective_chunks_avx2`: their ends found and their samples filtered by the
+    /// AVX2 kernel, the AVX-512 one when `avx512`) when `kernels`, which must then be available;
+    /// else, and for the chunks between those stretches, chunk by chunk here. Tests compare the
+    /// two. Returns how many stretches the C loop drew.
+    @discardableResult
     func sample(
-        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, batch: UnsafeMutablePointer<Int32>?,
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, kernels: Bool,
         avx512: Bool = PixelKernels.avx512
-    ) {
+    ) -> Int {
         let pixels = image.pixels, width = image.width, maxX = image.width - 1, maxY = image.height - 1
         let cy = Double(y) + 0.5
         let avx2 = PixelKernels.avx2
-        var i = 0
-        // Chunks waiting in `batch`, the first at `out + batched`.
-        var waiting = 0, batched = 0
-        func flush() {
-            guard waiting > 0, let batch else { return }
-            if avx512 {
-                vitrine_bilinear_runs16_avx512(pixels, width, batch, waiting, out + batched)
-            } else {
-                vitrine_bilinear_runs16_avx2(pixels, width, batch, waiting, out + batched)
-            }
-            waiting = 0
-        }
+        let p = inverse
+        // A homogeneous tuple is laid out as an array: the C loop's nine entries.
+        let entries = (p.m00, p.m01, p.m02, p.m10, p.m11, p.m12, p.m20, p.m21, p.m22)
+        var i = 0, stretches = 0
         // Where the next chunk begins: where the last one ended.
         var next = position(Double(x) + 0.5, cy)
-        // Where this chunk and the three after it end, found together: their divisions
-        // overlap instead of each waiting for the one before.
-        var ends: ((u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?, (u: Int, v: Int)?) = (nil, nil, nil, nil)
-        let chunks = (count + Self.chunk - 1) / Self.chunk
         while i < count {
+            if kernels, let start = next {
+                var position = (Int64(start.u), Int64(start.v))
+                let stop = withUnsafePointer(to: entries) {
+                    $0.withMemoryRebound(to: Double.self, capacity: 9) { m in
+                        withUnsafeMutablePointer(to: &position) {
+                            $0.withMemoryRebound(to: Int64.self, capacity: 2) {
+                                vitrine_projective_chunks_avx2(
+                                    pixels, width, image.height, m, x, y, i, count, $0, out, avx512 ? 1 : 0)
+                            }
+                        }
+                    }
+                }
+                if stop > i {
+                    stretches += 1
+                    i = stop
+                    next = (Int(position.0), Int(position.1))
+                    if i >= count { break }
+                }
+            }
             let n = min(Self.chunk, count - i)
             let start = next
-            // Every chunk but a row's last is whole, so this one is chunk `i / chunk`.
-            let chunkIndex = i / Self.chunk, lane = chunkIndex & 3
-            if lane == 0 {
-                // None past the row's last chunk: a short span (an edge pixel's) finds one end.
-                @inline(__always) func end(_ k: Int) -> (u: Int, v: Int)? {
-                    guard chunkIndex + k <= chunks else { return nil }
-                    return position(Double(x + min((chunkIndex + k) * Self.chunk, count)) + 0.5, cy)
-                }
-                ends = (end(1), end(2), end(3), end(4))
-            }
-            switch lane {
-            case 0: next = ends.0
-            case 1: next = ends.1
-            case 2: next = ends.2
-            default: next = ends.3
-            }
+            next = position(Double(x + i + n) + 0.5, cy)
             guard let a = start, let b = next else {
-                flush()
                 // A chunk touching the eye plane: pixel by pixel, none drawn where w ≤ 0.
                 for k in i..<(i + n) {
                     out[k] =
@@ -256,19 +240,6 @@ struct ProjectiveImageSampler {
             let lastU = u &+ du &* (n - 1), lastV = v &+ dv &* (n - 1)
             let inside =
                 min(u, lastU) >= 0 && max(u, lastU) >> 16 < maxX && min(v, lastV) >= 0 && max(v, lastV) >> 16 < maxY
-            if inside, n == Self.chunk, let batch {
-                if waiting == 0 { batched = i }
-                let run = batch + 4 &* waiting
-                run[0] = Int32(truncatingIfNeeded: u)
-                run[1] = Int32(truncatingIfNeeded: v)
-                run[2] = Int32(truncatingIfNeeded: du)
-                run[3] = Int32(truncatingIfNeeded: dv)
-                waiting &+= 1
-                if waiting == Self.batch { flush() }
-                i += n
-                continue
-            }
-            flush()
             if inside {
                 PixelMath.bilinearRun(
                     pixels, width, u: u, v: v, du: du, dv: dv, count: n, lanes: fitsInLanes, into: out + i,
@@ -282,6 +253,6 @@ struct ProjectiveImageSampler {
             }
             i += n
         }
-        flush()
+        return stretches
     }
 }

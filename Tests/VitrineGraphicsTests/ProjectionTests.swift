@@ -172,36 +172,38 @@ final class ProjectionTests: XCTestCase {
         return (inverse, x, y, Int.random(in: 1...700, using: &random))
     }
 
-    /// A row sampled through a projection with its whole chunks given to the AVX2 kernel (and
-    /// the AVX-512 one, where the machine has it) a batch at a time is the row sampled chunk by
-    /// chunk, to the bit: maps seen at a slant, rows of every length, chunks inside, outside and
-    /// across the image's edges, and near the eye.
-    func testBatchedProjectiveSamplingMatchesChunkByChunk() throws {
-        try XCTSkipUnless(PixelKernels.avx2, "the batched kernels need AVX2")
+    /// A row sampled through a projection with its stretches of whole chunks inside the image
+    /// given to the C loop (their ends found there, their samples filtered by the AVX2 kernel, and
+    /// the AVX-512 one where the machine has it) is the row sampled chunk by chunk in Swift, to the
+    /// bit: maps seen at a slant, rows of every length, chunks inside, outside and across the
+    /// image's edges, and near the eye.
+    func testProjectiveSamplingThroughTheKernelsMatchesChunkByChunk() throws {
+        try XCTSkipUnless(PixelKernels.avx2, "the C loop needs AVX2")
         var random = SystemRandomNumberGenerator()
         let image = try noiseImage(&random)
-        let batched = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
+        let kernels = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
         let single = UnsafeMutablePointer<UInt32>.allocate(capacity: 700)
-        let runs = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * ProjectiveImageSampler.batch)
         defer {
-            batched.deallocate()
+            kernels.deallocate()
             single.deallocate()
-            runs.deallocate()
         }
+        var stretches = 0
         for _ in 0..<300 {
             let (inverse, x, y, count) = slantedRow(&random)
             let sampler = ProjectiveImageSampler(image: image, inverse: inverse)
             single.update(repeating: 0x8765_4321, count: count)
-            sampler.sample(x: x, y: y, count: count, into: single, batch: nil)
+            sampler.sample(x: x, y: y, count: count, into: single, kernels: false)
             for avx512 in PixelKernels.avx512 ? [false, true] : [false] {
-                batched.update(repeating: 0x1234_5678, count: count)
-                sampler.sample(x: x, y: y, count: count, into: batched, batch: runs, avx512: avx512)
+                kernels.update(repeating: 0x1234_5678, count: count)
+                stretches += sampler.sample(x: x, y: y, count: count, into: kernels, kernels: true, avx512: avx512)
                 XCTAssertEqual(
-                    Array(UnsafeBufferPointer(start: batched, count: count)),
+                    Array(UnsafeBufferPointer(start: kernels, count: count)),
                     Array(UnsafeBufferPointer(start: single, count: count)),
                     "row \(y) from \(x), \(count) samples, AVX-512 \(avx512)")
             }
         }
+        // The C loop drew some of them (rows that cross the image for more than a chunk).
+        XCTAssertGreaterThan(stretches, 50)
     }
 
     /// A row sampled through a projection steps linearly across each chunk of sixteen pixels

@@ -76,6 +76,19 @@ long vitrine_bilinear_run_avx2(
 /// are missing.
 void vitrine_bilinear_runs16_avx2(const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out);
 
+/// `ProjectiveImageSampler`'s chunks of sixteen samples of device row `y`, from column
+/// `x + from` (a chunk's first, whose image position, 16.16 about texel centres, is `start`),
+/// through `m` (device → image, nine entries row by row): each chunk's end found as the
+/// sampler's `position` finds it (the same operations in the same order), its samples stepped
+/// linearly from its start and given to `vitrine_bilinear_runs16_avx2` (`..._avx512` when
+/// `avx512`) sixteen chunks at a time. Stops before the first chunk that is not whole (ends past
+/// `count`), whose end is at or behind the eye, or whose samples are not all inside the image
+/// (with the texel right and below); returns the column it stopped at and leaves that chunk's
+/// start in `start`. Returns `from` where the kernels are missing.
+long vitrine_projective_chunks_avx2(
+    const uint32_t *pixels, long width, long height, const double *m, long x, long y, long from, long count,
+    int64_t *start, uint32_t *out, int avx512);
+
 /// 1 when the AVX-512 kernels below may run (x86-64 with AVX-512F and AVX-512BW), else 0.
 /// They compute the pixels of the AVX2 kernels of the same names sixteen at a time and return
 /// how many they handled (a multiple of sixteen): the AVX2 kernel and the Swift loop finish.
