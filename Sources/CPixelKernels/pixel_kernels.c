@@ -426,6 +426,45 @@ AVX2 void vitrine_bilinear_runs16_avx2(
     }
 }
 
+/// `GradientSampler.fillAxial`'s pixels, eight at a time: the table index of each (its 16.16
+/// place clamped to the table, rounded half up), its entry gathered, the dither thresholds of
+/// its column added to the 8.4 channels, four bits dropped and the channels packed to bytes.
+AVX2 long vitrine_gradient_axial_avx2(
+    const uint64_t *table, int64_t u, int64_t du, int64_t top, const uint64_t *thresholds, long count,
+    uint32_t *out) {
+    const __m256i zero = _mm256_setzero_si256(), highest = _mm256_set1_epi64x(top);
+    const __m256i half = _mm256_set1_epi64x(32768);
+    const __m256i dither = _mm256_loadu_si256((const __m256i *)thresholds);
+    // The places of pixels 0…3 and 4…7.
+    __m256i first = _mm256_setr_epi64x(u, u + du, u + 2 * du, u + 3 * du);
+    __m256i second = _mm256_add_epi64(first, _mm256_set1_epi64x(4 * du));
+    const __m256i step = _mm256_set1_epi64x(8 * du);
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i a = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, first), first);
+        __m256i b = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, second), second);
+        a = _mm256_blendv_epi8(a, highest, _mm256_cmpgt_epi64(a, highest));
+        b = _mm256_blendv_epi8(b, highest, _mm256_cmpgt_epi64(b, highest));
+        a = _mm256_srli_epi64(_mm256_add_epi64(a, half), 16);
+        b = _mm256_srli_epi64(_mm256_add_epi64(b, half), 16);
+        // Loaded one by one: a gather is slower than its eight loads on the processors at hand.
+        int64_t at[8];
+        _mm256_storeu_si256((__m256i *)at, a);
+        _mm256_storeu_si256((__m256i *)(at + 4), b);
+        __m256i ea = _mm256_setr_epi64x(
+            (long long)table[at[0]], (long long)table[at[1]], (long long)table[at[2]], (long long)table[at[3]]);
+        __m256i eb = _mm256_setr_epi64x(
+            (long long)table[at[4]], (long long)table[at[5]], (long long)table[at[6]], (long long)table[at[7]]);
+        ea = _mm256_srli_epi16(_mm256_add_epi16(ea, dither), 4);
+        eb = _mm256_srli_epi16(_mm256_add_epi16(eb, dither), 4);
+        // Packed per 128-bit lane (pixels 0 1 4 5 | 2 3 6 7), then put in order.
+        store8(out + i, _mm256_permute4x64_epi64(_mm256_packus_epi16(ea, eb), 0xD8));
+        first = _mm256_add_epi64(first, step);
+        second = _mm256_add_epi64(second, step);
+    }
+    return i;
+}
+
 /// `ProjectiveImageSampler.position`: the image position (16.16, about texel centres, clamped
 /// to ±10⁶ texels) at device column `px`'s centre, the row's terms given; false at or behind
 /// the eye. The same operations in the same order, so the same position to the bit.
@@ -538,6 +577,11 @@ long vitrine_projective_chunks_avx2(
     const uint32_t *pixels, long width, long height, const double *m, long x, long y, long from, long count,
     int64_t *start, uint32_t *out, int avx512) {
     return from;
+}
+long vitrine_gradient_axial_avx2(
+    const uint64_t *table, int64_t u, int64_t du, int64_t top, const uint64_t *thresholds, long count,
+    uint32_t *out) {
+    return 0;
 }
 
 #endif

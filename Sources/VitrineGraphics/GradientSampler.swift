@@ -1,4 +1,5 @@
 import Glibc
+import CPixelKernels
 
 /// Premultiplied pixels of a gradient at device pixel centres: each pixel's place in the
 /// gradient's space (the inverse of its transform), its position `t` along the gradient, and
@@ -81,12 +82,15 @@ struct GradientSampler {
     /// The 4 × 4 Bayer matrix: thresholds 0…15, each spread as far from its neighbours as can be.
     private static let bayer: [UInt64] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
 
-    /// `count` pixels of row `y` from device x `x`, into `out`.
-    func sample(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+    /// `count` pixels of row `y` from device x `x`, into `out`; a slanted axial gradient's through
+    /// the AVX2 kernel when `kernels` (tests compare the two).
+    func sample(
+        x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, kernels: Bool = PixelKernels.avx2
+    ) {
         // One loop per kind, the kind's position function inlined into it.
         switch kind {
         case .axial:
-            if fillAxial(x: x, y: y, count: count, into: out) { return }
+            if fillAxial(x: x, y: y, count: count, into: out, kernels: kernels) { return }
             let axis = axis
             fill(x: x, y: y, count: count, into: out) { px, py in px * axis.x + py * axis.y }
         case .radial:
@@ -244,7 +248,7 @@ struct GradientSampler {
     /// (0.03 of an entry across a 4K row), so an index differs only where the exact place is
     /// that close to halfway between two entries. False (nothing written) when the row's places
     /// are too far out for fixed point; `fill` draws it then.
-    private func fillAxial(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) -> Bool {
+    private func fillAxial(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, kernels: Bool) -> Bool {
         // Stepped from the row's column 0, so a pixel's index does not depend on the span.
         let origin = inverse.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
         let last = Double(Self.tableSize - 1)
@@ -266,12 +270,34 @@ struct GradientSampler {
                 index: Int(truncatingIfNeeded: (min(max(u, 0), top) &+ 32768) >> 16))
             return true
         }
-        writeRow(x: x, y: y, count: count, into: out) {
+        // Eight pixels at a time through the AVX2 kernel (the same pixels), the rest here.
+        var done = 0
+        if kernels && count >= 8 {
+            let thresholds = Self.thresholds(x: x, y: y)
+            done = table.withUnsafeBufferPointer { table in
+                withUnsafePointer(to: thresholds) {
+                    $0.withMemoryRebound(to: UInt64.self, capacity: 4) {
+                        vitrine_gradient_axial_avx2(table.baseAddress!, u, du, top, $0, count, out)
+                    }
+                }
+            }
+            u &+= Int64(done) &* du
+        }
+        writeRow(x: x &+ done, y: y, count: count &- done, into: out + done) {
             let index = Int(truncatingIfNeeded: (min(max(u, 0), top) &+ 32768) >> 16)
             u &+= du
             return index
         }
         return true
+    }
+
+    /// The dither thresholds of the four pixels of row `y` from device x `x` (then repeating),
+    /// each added to all four channels of its pixel's entry.
+    @inline(__always)
+    private static func thresholds(x: Int, y: Int) -> SIMD4<UInt64> {
+        let row = (y & 3) * 4
+        @inline(__always) func threshold(_ k: Int) -> UInt64 { bayer[row + ((x &+ k) & 3)] &* 0x0001_0001_0001_0001 }
+        return SIMD4(threshold(0), threshold(1), threshold(2), threshold(3))
     }
 
     /// The pixels of `sample`, `position` giving each one's place along the gradient from its
@@ -312,18 +338,15 @@ struct GradientSampler {
     private func writeRow(
         x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, _ nextIndex: () -> Int
     ) {
-        let row = (y & 3) * 4
-        @inline(__always) func threshold(_ k: Int) -> UInt64 {
-            Self.bayer[row + ((x &+ k) & 3)] &* 0x0001_0001_0001_0001
-        }
-        let th0 = threshold(0), th1 = threshold(1), th2 = threshold(2), th3 = threshold(3)
+        let thresholds = Self.thresholds(x: x, y: y)
+        let th0 = thresholds[0], th1 = thresholds[1], th2 = thresholds[2]
         table.withUnsafeBufferPointer { table in
             @inline(__always) func next(_ threshold: UInt64) -> UInt32 {
                 Self.pixel(table[nextIndex()], threshold: threshold)
             }
             // Four pixels a turn as one vector of sixteen 16-bit channels: thresholds added,
             // four bits dropped, each channel narrowed to its byte (b, g, r, a: the pixels).
-            let thresholds = unsafeBitCast(SIMD4<UInt64>(th0, th1, th2, th3), to: SIMD16<UInt16>.self)
+            let thresholds = unsafeBitCast(thresholds, to: SIMD16<UInt16>.self)
             let raw = UnsafeMutableRawPointer(out)
             var i = 0
             while i &+ 4 <= count {

@@ -185,4 +185,39 @@ final class GradientRowTests: XCTestCase {
             }
         }
     }
+
+    /// A slanted axial gradient's rows through the AVX2 kernel (eight pixels at a time, the rest
+    /// in Swift) are the Swift loop's pixels: any slant and scale, places before the start and
+    /// past the end (clamped to the table), any span start (the dither's phase), any length.
+    func testAxialRowsThroughTheKernelAreTheSwiftLoopsPixels() throws {
+        try XCTSkipUnless(PixelKernels.avx2, "the kernel needs AVX2")
+        var random = SystemRandomNumberGenerator()
+        let tables = GradientTables()
+        var compared = 0
+        for _ in 0..<200 {
+            let colors = (0..<Int.random(in: 2...5, using: &random)).map { _ in
+                Color(
+                    red: .random(in: 0...1, using: &random), green: .random(in: 0...1, using: &random),
+                    blue: .random(in: 0...1, using: &random), alpha: .random(in: 0.2...1, using: &random))
+            }
+            let start = Point(x: .random(in: -100...300, using: &random), y: .random(in: -100...300, using: &random))
+            let end = Point(x: .random(in: -100...300, using: &random), y: .random(in: -100...300, using: &random))
+            let gradient = Gradient(kind: .axial, colors: colors, start: start, end: end)
+            let transform = Transform2D.identity.rotated(by: .random(in: -3...3, using: &random))
+                .scaledBy(x: .random(in: 0.2...4, using: &random), y: .random(in: 0.2...4, using: &random))
+            let alpha = Double.random(in: 0.3...1, using: &random)
+            let sampler = try XCTUnwrap(GradientSampler(gradient, transform: transform, alpha: alpha, tables: tables))
+            let x = Int.random(in: -300...600, using: &random), y = Int.random(in: -300...600, using: &random)
+            let count = Int.random(in: 1...400, using: &random)
+            var kernel = [UInt32](repeating: 0x1234_5678, count: count)
+            var swift = [UInt32](repeating: 0x8765_4321, count: count)
+            kernel.withUnsafeMutableBufferPointer { sampler.sample(x: x, y: y, count: count, into: $0.baseAddress!) }
+            swift.withUnsafeMutableBufferPointer {
+                sampler.sample(x: x, y: y, count: count, into: $0.baseAddress!, kernels: false)
+            }
+            XCTAssertEqual(kernel, swift, "row \(y) from \(x), \(count) pixels, \(start) → \(end)")
+            compared += count
+        }
+        XCTAssertGreaterThan(compared, 10_000)
+    }
 }

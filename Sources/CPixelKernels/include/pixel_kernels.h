@@ -89,6 +89,14 @@ long vitrine_projective_chunks_avx2(
     const uint32_t *pixels, long width, long height, const double *m, long x, long y, long from, long count,
     int64_t *start, uint32_t *out, int avx512);
 
+/// `GradientSampler.fillAxial`'s row of `count` pixels (eight at a time; returns how many): the
+/// pixel at k is table entry `(min(max(u + k·du, 0), top) + 32768) >> 16` with `thresholds[k & 3]`
+/// (four 64-bit dither thresholds, one per channel) added before each 8.4 channel's four extra
+/// bits are dropped.
+long vitrine_gradient_axial_avx2(
+    const uint64_t *table, int64_t u, int64_t du, int64_t top, const uint64_t *thresholds, long count,
+    uint32_t *out);
+
 /// 1 when the AVX-512 kernels below may run (x86-64 with AVX-512F and AVX-512BW), else 0.
 /// They compute the pixels of the AVX2 kernels of the same names sixteen at a time and return
 /// how many they handled (a multiple of sixteen): the AVX2 kernel and the Swift loop finish.
