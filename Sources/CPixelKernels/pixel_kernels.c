@@ -427,8 +427,8 @@ AVX2 void vitrine_bilinear_runs16_avx2(
 }
 
 /// `GradientSampler.fillAxial`'s pixels, eight at a time: the table index of each (its 16.16
-/// place clamped to the table, rounded half up), its entry gathered, the dither thresholds of
-/// its column added to the 8.4 channels, four bits dropped and the channels packed to bytes.
+/// place clamped to the table, rounded half up), its entry loaded, the dither thresholds of its
+/// column added to the 8.4 channels, four bits dropped and the channels packed to bytes.
 AVX2 long vitrine_gradient_axial_avx2(
     const uint64_t *table, int64_t u, int64_t du, int64_t top, const uint64_t *thresholds, long count,
     uint32_t *out) {
@@ -585,4 +585,3 @@ long vitrine_gradient_axial_avx2(
 }
 
 #endif
-

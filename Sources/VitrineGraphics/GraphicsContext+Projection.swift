@@ -191,10 +191,11 @@ struct ProjectiveImageSampler {
         var next = position(Double(x) + 0.5, cy)
         while i < count {
             if kernels, let start = next {
-                var position = (Int64(start.u), Int64(start.v))
+                // In: where the chunk at i begins; out: where the one the loop stopped at begins.
+                var reached = (Int64(start.u), Int64(start.v))
                 let stop = withUnsafePointer(to: entries) {
                     $0.withMemoryRebound(to: Double.self, capacity: 9) { m in
-                        withUnsafeMutablePointer(to: &position) {
+                        withUnsafeMutablePointer(to: &reached) {
                             $0.withMemoryRebound(to: Int64.self, capacity: 2) {
                                 vitrine_projective_chunks_avx2(
                                     pixels, width, image.height, m, x, y, i, count, $0, out, avx512 ? 1 : 0)
@@ -205,7 +206,7 @@ struct ProjectiveImageSampler {
                 if stop > i {
                     stretches += 1
                     i = stop
-                    next = (Int(position.0), Int(position.1))
+                    next = (Int(reached.0), Int(reached.1))
                     if i >= count { break }
                 }
             }
