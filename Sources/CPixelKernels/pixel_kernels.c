@@ -483,6 +483,17 @@ static inline bool projective_position(
     return true;
 }
 
+/// `count` runs of sixteen bilinear samples (`vitrine_bilinear_runs16_avx2`'s) through the AVX-512
+/// kernel when `avx512`, else the AVX2 one.
+static inline AVX2 void bilinear_runs16(
+    const uint32_t *pixels, long width, const int32_t *runs, long count, uint32_t *out, int avx512) {
+    if (avx512) {
+        vitrine_bilinear_runs16_avx512(pixels, width, runs, count, out);
+    } else {
+        vitrine_bilinear_runs16_avx2(pixels, width, runs, count, out);
+    }
+}
+
 AVX2 long vitrine_projective_chunks_avx2(
     const uint32_t *pixels, long width, long height, const double *m, long x, long y, long from, long count,
     int64_t *start, uint32_t *out, int avx512) {
@@ -515,24 +526,14 @@ AVX2 long vitrine_projective_chunks_avx2(
         run[2] = (int32_t)du;
         run[3] = (int32_t)dv;
         if (++waiting == 16) {
-            if (avx512) {
-                vitrine_bilinear_runs16_avx512(pixels, width, runs, waiting, out + first);
-            } else {
-                vitrine_bilinear_runs16_avx2(pixels, width, runs, waiting, out + first);
-            }
+            bilinear_runs16(pixels, width, runs, waiting, out + first, avx512);
             waiting = 0;
             first = i + 16;
         }
         au = bu;
         av = bv;
     }
-    if (waiting > 0) {
-        if (avx512) {
-            vitrine_bilinear_runs16_avx512(pixels, width, runs, waiting, out + first);
-        } else {
-            vitrine_bilinear_runs16_avx2(pixels, width, runs, waiting, out + first);
-        }
-    }
+    if (waiting > 0) bilinear_runs16(pixels, width, runs, waiting, out + first, avx512);
     start[0] = au;
     start[1] = av;
     return i;
