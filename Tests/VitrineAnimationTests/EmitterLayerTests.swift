@@ -159,6 +159,7 @@ final class EmitterLayerTests: XCTestCase {
         full.frames.damageTracking = false
         // Rectangles cheap against pixels (as in a far larger frame): the finest grid.
         tracked.frames.damagePolicy.pixelsPerRect = 64
+        tracked.frames.damagePolicy.frameFractionPerRect = 0
         let frame = 960 * 540
         for i in 0...30 {
             let t = 4 + Double(i) / 60

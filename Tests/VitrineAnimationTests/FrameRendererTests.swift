@@ -388,9 +388,10 @@ final class FrameRendererTests: XCTestCase {
         let pieces = (0..<300).map { _ in
             Rect(x: random.uniform(-20, 1920), y: random.uniform(-20, 1080), width: 24, height: 30)
         }
-        func gathered(pixelsPerRect: Int) -> [IntRect] {
+        func gathered(pixelsPerRect: Int, frameFraction: Double = 0) -> [IntRect] {
             var policy = DamagePolicy()
             policy.pixelsPerRect = pixelsPerRect
+            policy.frameFractionPerRect = frameFraction
             policy.fullFrameFraction = 1
             let rects = policy.deviceRects(for: pieces, frame: frame)
             for (i, a) in rects.enumerated() {
@@ -412,6 +413,13 @@ final class FrameRendererTests: XCTestCase {
         let chosen = gathered(pixelsPerRect: 8192)
         XCTAssertLessThanOrEqual(cost(chosen), cost(finest))
         XCTAssertLessThanOrEqual(cost(chosen), 8192 + frame.area)
+        // By default a rectangle weighs a 128th of the frame when that is more (16,200 pixels
+        // here): fewer, larger rectangles than at 8,192.
+        let byDefault = gathered(pixelsPerRect: DamagePolicy().pixelsPerRect, frameFraction: 1.0 / 128)
+        XCTAssertEqual(byDefault, gathered(pixelsPerRect: 16200))
+        XCTAssertLessThan(byDefault.count, chosen.count)
+        XCTAssertEqual(
+            gathered(pixelsPerRect: 8192, frameFraction: .nan), chosen, "a fraction that is not a number adds nothing")
     }
 
     func testDamagePolicyMergesAndFallsBack() {
