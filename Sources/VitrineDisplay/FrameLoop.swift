@@ -13,9 +13,7 @@ import VitrineSystem
 /// link's or a timer's) or a descriptor; ready sources run, then due timers; then the due frame,
 /// if any, is delivered. A due frame that a watched presenter is not ready for
 /// (`Presenter.isReadyForFrame`) waits: the loop sleeps on descriptors and timers only until the
-/// presenter's descriptor wakes it. While a frame is due later, the presenters' descriptors do
-/// not wake the loop (a put's completion would, right after each frame): what they have is
-/// taken just before that frame, so a running animation sleeps once a frame.
+/// presenter's descriptor wakes it.
 public final class FrameLoop {
     /// Identifies a watched source, for `unwatch`.
     public struct SourceID: Hashable { fileprivate let value: Int }
@@ -48,10 +46,6 @@ public final class FrameLoop {
     private var nextTimerID = 0
     private var stopRequested = false
     private var pollSet: [pollfd] = []
-    /// The sources of the poll set being waited on, by index (kept: no allocation per frame).
-    private var polledSources: [Int] = []
-    /// Whether the last wait left the presenters out, so their input waits for the frame.
-    private var presentersDeferred = false
 
     /// A loop driving `link` (and waiting through the link's clock).
     public init(link: DisplayLink) { self.link = link }
@@ -149,18 +143,13 @@ public final class FrameLoop {
                 // The earlier of the two (no array: this runs every frame).
                 var deadline = nextTimerDeadline
                 if let frame = frameDeadline { deadline = deadline.map { min(frame, $0) } ?? frame }
-                try waitForInput(until: deadline, deferringPresenters: frameDeadline != nil)
+                try waitForInput(until: deadline)
                 if stopRequested { return }
                 now = link.clock.now()
                 try runDueTimers(at: now)
                 if stopRequested { return }
             }
 
-            if presentersDeferred {
-                presentersDeferred = false
-                try takeDeferredPresenterInput()
-                if stopRequested { return }
-            }
             if !framesAreHeld, let frame = link.frame(at: now) {
                 try onFrame(frame)
                 link.frameDidEnd(at: link.clock.now())
@@ -168,22 +157,13 @@ public final class FrameLoop {
         }
     }
 
-    /// Waits for the deadline or a watched descriptor. With `deferringPresenters` (a frame is
-    /// due at the deadline), presenters' descriptors are left out: their events can wait until
-    /// just before that frame (`takeDeferredPresenterInput`).
-    private func waitForInput(until deadline: MonotonicInstant?, deferringPresenters: Bool) throws {
+    private func waitForInput(until deadline: MonotonicInstant?) throws {
         // Sources that a handler adds or removes take effect on the next pass.
         let watched = sources
         pollSet.removeAll(keepingCapacity: true)
-        polledSources.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: link.wakeDescriptor, events: Int16(POLLIN), revents: 0))
-        for (i, source) in watched.enumerated() {
-            if deferringPresenters && source.holdsFrames != nil {
-                presentersDeferred = true
-                continue
-            }
+        for source in watched {
             pollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
-            polledSources.append(i)
         }
 
         let ready = try link.clock.wait(until: deadline, descriptors: &pollSet)
@@ -191,27 +171,8 @@ public final class FrameLoop {
         guard ready > 0 else { return }
 
         if pollSet[0].revents != 0 { link.acknowledgeWake() }
-        for (k, i) in polledSources.enumerated() where pollSet[k + 1].revents != 0 {
-            try watched[i].handler()
-            if stopRequested { return }
-        }
-    }
-
-    /// Runs the handler of each presenter whose descriptor became readable while the loop
-    /// waited without it (a look, not a wait: poll() with no timeout).
-    private func takeDeferredPresenterInput() throws {
-        let watched = sources
-        pollSet.removeAll(keepingCapacity: true)
-        polledSources.removeAll(keepingCapacity: true)
-        for (i, source) in watched.enumerated() where source.holdsFrames != nil && source.descriptor >= 0 {
-            pollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
-            polledSources.append(i)
-        }
-        guard !pollSet.isEmpty else { return }
-        let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
-        guard ready > 0 else { return }
-        for (k, i) in polledSources.enumerated() where pollSet[k].revents != 0 {
-            try watched[i].handler()
+        for (i, source) in watched.enumerated() where pollSet[i + 1].revents != 0 {
+            try source.handler()
             if stopRequested { return }
         }
     }

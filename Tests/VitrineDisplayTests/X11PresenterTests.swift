@@ -257,39 +257,6 @@ final class X11PresenterTests: XCTestCase {
         assertPixelsEqual(try client.screenshot(width: 200, height: 150), Frames.rgb(frame), width: 200, "after resize")
     }
 
-    /// A frame loop presenting every frame sleeps once a frame: the completion event of each put
-    /// does not wake it before the next deadline; the presenter's events (a resize here) are
-    /// taken before the frame after them.
-    func testARunningLoopSleepsOnceAFrameAndTakesThePresentersEventsBeforeTheNext() throws {
-        let server = try XvfbServer(width: 200, height: 150)
-        let client = try XClient(server.name)
-        let presenter = try X11Presenter(displayName: server.name, logger: quiet)
-        defer { presenter.close() }
-        let bitmap = try XCTUnwrap(try presenter.makeFrameBitmap(size: presenter.size))
-        let loop = FrameLoop(link: try DisplayLink(clock: try SystemClock(), preferredFramesPerSecond: 60))
-        var reported: [(PresenterEvent, frame: Int)] = []
-        var frames = 0
-        loop.watch(presenter) { events in reported += events.map { ($0, frames) } }
-        var resizedAt: Int?
-        try loop.run { _ in
-            frames += 1
-            presenter.prepareFrameBitmap()
-            let dot = IntRect(x: frames % 150, y: 60, width: 8, height: 8)
-            bitmap.fill(0xFF00_FF00 | UInt32(frames), in: dot)
-            try presenter.present(bitmap, dirty: [dot])
-            if frames == 20 {
-                try client.resizeScreen(width: 160, height: 120)
-                resizedAt = frames
-            }
-            if frames == 90 || !reported.isEmpty { loop.stop() }
-        }
-        XCTAssertEqual(reported.map(\.0), [.resized(PixelSize(width: 160, height: 120))])
-        let taken = try XCTUnwrap(reported.first?.frame)
-        XCTAssertLessThanOrEqual(taken - resizedAt!, 3, "the resize waited \(taken - resizedAt!) frames")
-        // One wait a frame (a frame missed on a busy machine needs none), the first one's included.
-        XCTAssertLessThanOrEqual(loop.wakeUps, frames + 1, "\(loop.wakeUps) waits for \(frames) frames")
-    }
-
     /// Polls the presenter's descriptor and handles its events until `done` says so or time runs out.
     private func waitForEvents(
         _ presenter: X11Presenter, until deadline: Date,
