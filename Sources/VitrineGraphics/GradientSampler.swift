@@ -367,13 +367,10 @@ struct GradientSampler {
     /// Writes `count` pixels of row `y` from device x `x`, all of table entry `index`: its four
     /// dithered values, then the row as that pattern repeated, four pixels a store.
     private func writeRow(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, index: Int) {
-        let row = (y & 3) * 4
+        let thresholds = Self.thresholds(x: x, y: y)
         var pattern = SIMD4<UInt32>()
         table.withUnsafeBufferPointer { table in
-            for k in 0..<4 {
-                pattern[k] = Self.pixel(
-                    table[index], threshold: Self.bayer[row + ((x &+ k) & 3)] &* 0x0001_0001_0001_0001)
-            }
+            for k in 0..<4 { pattern[k] = Self.pixel(table[index], threshold: thresholds[k]) }
         }
         let raw = UnsafeMutableRawPointer(out)
         var i = 0

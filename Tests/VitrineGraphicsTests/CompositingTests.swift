@@ -1455,8 +1455,6 @@ final class ResampledImageTests: XCTestCase {
     }
 }
 
-/// Pseudo-random pixels from a seed (a linear congruential generator), so a failing case
-/// reproduces.
 /// A `width` × `height` image of random premultiplied pixels, the same for the same `seed`.
 private func randomImage(seed: UInt32, width: Int, height: Int) throws -> Image {
     var numbers = PixelNumbers(seed: seed)
@@ -1464,6 +1462,8 @@ private func randomImage(seed: UInt32, width: Int, height: Int) throws -> Image 
     return try XCTUnwrap(Image(width: width, height: height, premultipliedPixels: texels))
 }
 
+/// Pseudo-random pixels from a seed (a linear congruential generator), so a failing case
+/// reproduces.
 private struct PixelNumbers {
     var state: UInt32
     init(seed: UInt32) { state = seed }

@@ -215,7 +215,10 @@ final class GradientRowTests: XCTestCase {
             swift.withUnsafeMutableBufferPointer {
                 sampler.sample(x: x, y: y, count: count, into: $0.baseAddress!, kernels: false)
             }
-            XCTAssertEqual(kernel, swift, "row \(y) from \(x), \(count) pixels, \(start) → \(end)")
+            XCTAssertEqual(
+                kernel, swift,
+                "row \(y) from \(x), \(count) pixels, \(start) → \(end), colours \(colors), \(transform), alpha \(alpha)"
+            )
             compared += count
         }
         XCTAssertGreaterThan(compared, 10_000)
