@@ -185,6 +185,17 @@ public final class GraphicsContext {
     private var visibleParts: [(key: VisiblePartKey, path: Path)] = []
     private var nextVisiblePartSlot = 0
     private static let visiblePartSlots = 4
+    /// The last few stroke outlines, in user space, and what they were made from: a stroke
+    /// drawn again at the same scale (in another damage rectangle, or a frame later while the
+    /// layer does not change) is only rasterized again.
+    private(set) var strokeOutlines: [StrokeOutline] = []
+    private var strokeOutlineUses = 0
+    /// Strokes drawn from a kept outline (for tests).
+    private(set) var strokeOutlinesReused = 0
+    static let strokeOutlineSlots = 8
+    /// Outlines of more points than this are not kept (16 bytes a point: a slot holds at most
+    /// 256 KB).
+    private static let largestKeptOutline = 1 << 14
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public convenience init(bitmap: Bitmap) {
@@ -382,10 +393,47 @@ public final class GraphicsContext {
     /// Puts the outline of the stroke of `path` into the rasterizer; false when it draws nothing.
     private func rasterizeStroke(of path: Path, style: StrokeStyle, strokeStart: Double, strokeEnd: Double) -> Bool {
         guard style.lineWidth > 0, strokeEnd > strokeStart else { return false }
-        // The outline goes from the context's own stroker straight into the rasterizer: no
-        // outline path, and no allocation once the stroker's buffers have grown.
+        // The outline goes from the context's own stroker into the rasterizer and is kept, in
+        // user space: no outline path, and no allocation once the buffers have grown.
         guard style.lineWidth.isFinite else { return false }
         let tolerance = Path.strokeTolerance(Flattening.defaultTolerance / max(state.transform.maxScale, 1e-6))
+        let key = StrokeOutlineKey(tolerance: tolerance, strokeStart: strokeStart, strokeEnd: strokeEnd, style: style)
+        strokeOutlineUses &+= 1
+        for kept in strokeOutlines where kept.key == key && kept.pathElements == path.elements {
+            kept.lastUse = strokeOutlineUses
+            strokeOutlinesReused &+= 1
+            startShape(clip: state.clipBox)
+            return rasterizer.addPolygons(kept.points, ends: kept.ends, transform: state.transform)
+        }
+        guard
+            strokeOutline(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd, tolerance: tolerance)
+        else { return false }
+        startShape(clip: state.clipBox)
+        guard stroker.points.count <= Self.largestKeptOutline else {
+            return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
+        }
+        // Copied into the slot used longest ago, whose storage grows to the largest outline it
+        // has held and stays.
+        let outline: StrokeOutline
+        if strokeOutlines.count < Self.strokeOutlineSlots {
+            outline = StrokeOutline(key: key)
+            strokeOutlines.append(outline)
+        } else {
+            var oldest = strokeOutlines[0]
+            for kept in strokeOutlines where kept.lastUse < oldest.lastUse { oldest = kept }
+            outline = oldest
+            outline.key = key
+        }
+        outline.lastUse = strokeOutlineUses
+        outline.keep(stroker.points, ends: stroker.contourEnds, of: path)
+        return rasterizer.addPolygons(outline.points, ends: outline.ends, transform: state.transform)
+    }
+
+    /// Outlines `path`'s stroke, trimmed to `strokeStart`…`strokeEnd`, into the stroker;
+    /// returns whether there is one to draw.
+    private func strokeOutline(
+        of path: Path, style: StrokeStyle, strokeStart: Double, strokeEnd: Double, tolerance: Double
+    ) -> Bool {
         let start = min(max(strokeStart, 0), 1), end = min(max(strokeEnd, 0), 1)
         if style.dashPattern.isEmpty && (start > 0 || end < 1) {
             // Trimmed by the stroker, which cuts the whole path's centre line: the pixels away
@@ -399,8 +447,7 @@ public final class GraphicsContext {
             stroker.reset(style: style, tolerance: tolerance)
             stroker.stroke(visible.elements)
         }
-        startShape(clip: state.clipBox)
-        return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
+        return true
     }
 
     /// The part of `path` a stroke draws: trimmed to `strokeStart`…`strokeEnd`, then dashed.
@@ -674,6 +721,39 @@ public final class GraphicsContext {
             let y0 = whole(min(ay, by)), let y1 = whole(max(ay, by))
         else { return nil }
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// What a stroke outline is made from besides its path: with the same path elements, the
+/// same style, trim and flattening tolerance give the same contours, to the bit.
+struct StrokeOutlineKey: Equatable {
+    var tolerance: Double
+    var strokeStart: Double
+    var strokeEnd: Double
+    var style: StrokeStyle
+}
+
+/// A kept stroke outline: its contours in user space, back to back, where each ends, and the
+/// path they outline. The path's elements are a copy: holding the caller's array would make a
+/// path rebuilt in place every frame (a scratch path) copy its storage on the next write.
+final class StrokeOutline {
+    var key: StrokeOutlineKey
+    private(set) var pathElements: [PathElement] = []
+    private(set) var points: [Point] = []
+    private(set) var ends: [Int] = []
+    /// When it was last drawn, by the context's count of strokes.
+    var lastUse = 0
+
+    init(key: StrokeOutlineKey) { self.key = key }
+
+    /// Keeps a copy of `points` and `ends`, the outline of `path`, in this outline's storage.
+    func keep(_ points: [Point], ends: [Int], of path: Path) {
+        pathElements.removeAll(keepingCapacity: true)
+        pathElements.append(contentsOf: path.elements)
+        self.points.removeAll(keepingCapacity: true)
+        self.points.append(contentsOf: points)
+        self.ends.removeAll(keepingCapacity: true)
+        self.ends.append(contentsOf: ends)
     }
 }
 
