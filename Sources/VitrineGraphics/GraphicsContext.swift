@@ -189,6 +189,12 @@ public final class GraphicsContext {
     /// drawn again at the same scale (in another damage rectangle, or a frame later while the
     /// layer does not change) is only rasterized again.
     private(set) var strokeOutlines: [StrokeOutline] = []
+    /// Whether strokes keep their outlines for the next drawing (on by default; a benchmark
+    /// timing frame after frame of the same strokes against other renderers turns it off, so
+    /// each frame outlines every stroke anew as theirs do).
+    public var keepsStrokeOutlines = true {
+        didSet { if !keepsStrokeOutlines { strokeOutlines.removeAll() } }
+    }
     private var strokeOutlineUses = 0
     /// Strokes drawn from a kept outline (for tests).
     private(set) var strokeOutlinesReused = 0
@@ -409,7 +415,7 @@ public final class GraphicsContext {
             strokeOutline(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd, tolerance: tolerance)
         else { return false }
         startShape(clip: state.clipBox)
-        guard stroker.points.count <= Self.largestKeptOutline else {
+        guard keepsStrokeOutlines, stroker.points.count <= Self.largestKeptOutline else {
             return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
         }
         // Copied into the slot used longest ago, whose storage grows to the largest outline it

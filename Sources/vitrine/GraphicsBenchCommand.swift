@@ -42,6 +42,8 @@ struct GraphicsBenchCommand: ParsableCommand {
             let scene = try loadScene(arguments[0], arguments[1])
             let bitmap = Bitmap(width: scene.width, height: scene.height)
             let ctx = GraphicsContext(bitmap: bitmap)
+            // Every frame outlines its strokes anew, as the other renderers' frames do.
+            ctx.keepsStrokeOutlines = false
             let (median, minimum) = time(scene, ctx, frames: Int(arguments[2])!, warmup: Int(arguments[3])!)
             let bytes = UnsafeRawBufferPointer(start: bitmap.pixels, count: bitmap.width * bitmap.height * 4)
             try Files.write(bytes, to: arguments[4] + "/\(arguments[1])_ext.argb32")
@@ -52,6 +54,7 @@ struct GraphicsBenchCommand: ParsableCommand {
         for (name, scene) in builtInScenes() where only.isEmpty || only.contains(name) {
             let bitmap = Bitmap(width: scene.width, height: scene.height)
             let ctx = GraphicsContext(bitmap: bitmap)
+            ctx.keepsStrokeOutlines = false
             let (median, minimum) = time(scene, ctx, frames: frames, warmup: 5, cpuTime: true)
             print(
                 name + String(repeating: " ", count: max(0, 18 - name.count))

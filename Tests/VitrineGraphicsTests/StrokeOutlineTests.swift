@@ -4,7 +4,8 @@ import XCTest
 /// A context keeps its last few stroke outlines (in user space) and rasterizes a stroke drawn
 /// again from the kept one: the pixels must be those of the stroke outlined anew, in every
 /// damage rectangle, under any placement at the same scale, and any change of what the outline
-/// is made from (path, width, join, cap, dashes, trim, scale) must outline it again.
+/// is made from (path, width, join, cap, dashes, trim, scale) must outline it again. A context
+/// told not to keep them (a benchmark's) outlines every stroke anew.
 final class StrokeOutlineTests: XCTestCase {
     private let size = 160
     private let orange = Color(red: 0.9, green: 0.5, blue: 0.1, alpha: 0.8)
@@ -86,6 +87,21 @@ final class StrokeOutlineTests: XCTestCase {
         }
         let kept = assertSameAsOutlinedAnew(strokes)
         XCTAssertEqual(kept.strokeOutlinesReused, strokes.count - 1, "outlined once, reused after")
+    }
+
+    func testAContextThatKeepsNoOutlinesOutlinesEveryStrokeAnew() {
+        let stroke = Stroke(path: ring(), style: StrokeStyle(lineWidth: 9.5, lineJoin: .round))
+        let notKeeping = GraphicsContext(bitmap: Bitmap(width: size, height: size))
+        notKeeping.keepsStrokeOutlines = false
+        let keeping = GraphicsContext(bitmap: Bitmap(width: size, height: size))
+        for _ in 0..<3 {
+            draw(stroke, in: notKeeping)
+            draw(stroke, in: keeping)
+        }
+        XCTAssertEqual(pixels(notKeeping.bitmap), pixels(keeping.bitmap))
+        XCTAssertEqual(notKeeping.strokeOutlinesReused, 0)
+        XCTAssertEqual(notKeeping.strokeOutlines.count, 0)
+        XCTAssertEqual(keeping.strokeOutlinesReused, 2, "the default keeps them")
     }
 
     func testAnyChangeToWhatTheOutlineIsMadeOfOutlinesItAgain() {
