@@ -199,9 +199,10 @@ public final class GraphicsContext {
     /// Strokes drawn from a kept outline (for tests).
     private(set) var strokeOutlinesReused = 0
     static let strokeOutlineSlots = 8
-    /// Outlines of more points than this are not kept (16 bytes a point: a slot holds at most
-    /// 256 KB).
-    private static let largestKeptOutline = 1 << 14
+    /// Outlines of more points than this, or of paths of more elements, are not kept (a point
+    /// is 16 bytes and an element 56: a slot holds at most about 300 KB; the playlist's
+    /// largest, a 4K track, has under a thousand points).
+    private static let largestKeptOutline = 1 << 12
 
     /// A context drawing into `bitmap`, with the identity transform, alpha 1 and no clip.
     public convenience init(bitmap: Bitmap) {
@@ -415,7 +416,9 @@ public final class GraphicsContext {
             strokeOutline(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd, tolerance: tolerance)
         else { return false }
         startShape(clip: state.clipBox)
-        guard keepsStrokeOutlines, stroker.points.count <= Self.largestKeptOutline else {
+        guard keepsStrokeOutlines, stroker.points.count <= Self.largestKeptOutline,
+            path.elements.count <= Self.largestKeptOutline
+        else {
             return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
         }
         // Copied into the slot used longest ago, whose storage grows to the largest outline it
