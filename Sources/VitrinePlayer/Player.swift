@@ -129,12 +129,14 @@ public final class Player {
     public var viewportFrame: Rect { viewport.frame }
 
     /// When a frame must run even if nothing animates: the end of the scene playing (or of its
-    /// hold after progress completed), or of the transition. Nil when only input can end it.
+    /// hold after progress completed), or of the transition, or its next scheduled message.
+    /// Nil when only input can end it.
     public var nextDeadline: Double? {
         guard !holdsScene else { return nil }
         let nextShift = shiftStep.flatMap { step in playlist.settings.pixelShift.map { Double(step + 1) * $0.every } }
         guard !isFinished else { return nextShift }
-        return [transitionEnd, current.flatMap(endTime), nextShift].compactMap { $0 }.min()
+        let nextMessage = current?.instance.nextScheduledMessageTime(after: engine.currentMediaTime)
+        return [transitionEnd, current.flatMap(endTime), nextMessage, nextShift].compactMap { $0 }.min()
     }
 
     // MARK: - Requests (carried out by the next frame)

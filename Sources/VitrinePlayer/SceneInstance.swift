@@ -84,6 +84,17 @@ public final class SceneInstance {
         }
     }
 
+    /// The engine time of the first `messages` entry due after engine time `t`; nil when none
+    /// is left, none can show (no text layer "message") or the scene's time does not run
+    /// forwards. A scene that only changes by its schedule draws nothing between entries, so the
+    /// player sleeps then and must wake for the next one.
+    public func nextScheduledMessageTime(after t: Double) -> Double? {
+        guard root.speed > 0, layersByID["message"] is TextLayer else { return nil }
+        let sceneTime = root.localTime(fromParentTime: t)
+        guard let next = definition.messages.first(where: { $0.time > sceneTime }) else { return nil }
+        return root.parentTime(fromLocalTime: next.time)
+    }
+
     /// Shows the scene's latest `messages` entry due at engine time `t`. Its transition plays
     /// from the entry's own time, so a frame shows the same whatever frames came before (one
     /// long over is set without it).

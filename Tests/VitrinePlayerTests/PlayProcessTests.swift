@@ -164,6 +164,46 @@ final class PlayProcessTests: XCTestCase {
         XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
     }
 
+    /// A scene that changes only by its `messages` schedule: the player sleeps between entries
+    /// (nothing animates) and wakes for each one.
+    func testAStillSceneShowsItsScheduledMessages() throws {
+        let xvfb = try XvfbServer(width: 64, height: 48)
+        let screen = try ScreenReader(xvfb.name)
+        let config = directory + "/playlist.toml"
+        try writeFile(
+            config,
+            """
+            [player]
+            fps = 30
+            background = "#000000"
+            canvas = [64, 48]
+
+            [[scene]]
+            name = "schedule"
+            duration = 600
+            messages = [[0, ""], [0.8, "MM"]]
+
+            [[scene.layer]]
+            id = "message"
+            type = "text"
+            frame = [0, 0, 64, 48]
+            fontSize = 40
+            foregroundColor = "#ffffff"
+            """)
+        let notify = try NotifyLog()
+        let player = try PlayProcess(
+            arguments: ["play", config, "--backend", "x11", "--display", xvfb.name],
+            environment: ["NOTIFY_SOCKET": notify.listener.name])
+        XCTAssertTrue(notify.wait(for: "READY=1"), "no READY=1; stderr:\n\(player.standardError)")
+        func lit() -> Int { screen.capture(width: 64, height: 48)?.filter { $0 != 0 }.count ?? 0 }
+        XCTAssertEqual(lit(), 0, "the empty first message")
+        let deadline = Date().addingTimeInterval(4)
+        while lit() == 0 && Date() < deadline { usleep(50_000) }
+        XCTAssertGreaterThan(lit(), 100, "the second message, due 0.8 s in; stderr:\n\(player.standardError)")
+        player.send(SIGTERM)
+        XCTAssertEqual(player.waitForExit(seconds: 5), 0, player.standardError)
+    }
+
     func testAStalledXServerStopsTheWatchdogEvenWhileIdle() throws {
         let xvfb = try XvfbServer(width: 64, height: 48)
         let config = directory + "/playlist.toml"

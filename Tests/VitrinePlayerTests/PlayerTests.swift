@@ -283,6 +283,44 @@ final class PlayerTests: XCTestCase {
         XCTAssertEqual(player.nextDeadline, 5.5)
     }
 
+    /// A scene whose only change is its `messages` schedule draws nothing between entries, so
+    /// the player sleeps then: each entry is a deadline it wakes for, in the engine's time (the
+    /// scene started after another one).
+    func testScheduledMessagesAreDeadlines() throws {
+        let text =
+            Self.playlistText(scenes: [("first", "1", "#202020")]) + """
+
+                [[scene]]
+                name = "messages"
+                duration = 10
+                messages = [[0, "one"], [2.5, "two"], [6, "three"]]
+
+                [[scene.layer]]
+                id = "message"
+                type = "text"
+                frame = [0, 0, 40, 30]
+                transition = { type = "fade", duration = 0.5 }
+                """
+        let player = Player(playlist: try Self.load(text), screenSize: Size(40, 30))
+        func frame(_ t: Double) throws {
+            try player.frameWillRender(at: t)
+            player.engine.tick(at: t)
+        }
+        try frame(0)
+        XCTAssertEqual(player.nextDeadline, 1, "the first scene's end")
+        try frame(1)
+        XCTAssertEqual(player.currentSceneName, "messages")
+        XCTAssertEqual(try XCTUnwrap(player.nextDeadline), 3.5, accuracy: 1e-9, "\"two\", 2.5 s into the scene")
+        let message = try XCTUnwrap(player.currentHolder?.sublayers.first?.sublayers.first as? TextLayer)
+        XCTAssertEqual(message.string, "one")
+        try frame(3.5)
+        XCTAssertEqual(message.string, "two")
+        XCTAssertEqual(try XCTUnwrap(player.nextDeadline), 7, accuracy: 1e-9)
+        try frame(7.2)
+        XCTAssertEqual(message.string, "three")
+        XCTAssertEqual(player.nextDeadline, 11, "none left: the scene's end")
+    }
+
     func testLetterboxKeepsTheAspectAndCentres() {
         let wide = Letterbox(canvas: Size(1920, 1080), screen: Size(1280, 1024))
         XCTAssertEqual(wide.scale, 2.0 / 3.0, accuracy: 1e-12)
