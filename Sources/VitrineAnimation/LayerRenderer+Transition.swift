@@ -27,6 +27,19 @@ extension LayerRenderer {
             var box = deviceExtent(of: layer, toDevice: layer.transformToSuperlayer.concatenating(ctx.transform))
             box = box.union(deviceExtent(of: old, toDevice: old.transformToSuperlayer.concatenating(ctx.transform)))
             ctx.clip(toDeviceRect: box)
+            if dissolvesOpaqueLooksInPlace, bothPaintOpaque(old, layer, in: ctx) {
+                // Both looks cover the clip opaque, so the dissolve is opaque there and hides
+                // what is below: the old look drawn in place, the new one composited over it at
+                // p, give old × (1 − p) + new × p (byte weights 255 − f and f, the groups'
+                // within one). One level instead of three, and where both looks show the same
+                // background the composite leaves the pixels alone.
+                inPlaceDissolves.add(1)
+                renderLayer(old, in: ctx, movedBy: .zero)
+                ctx.beginTransparencyLayer(alpha: p)
+                renderLayer(layer, in: ctx, movedBy: .zero)
+                ctx.endTransparencyLayer()
+                return
+            }
             ctx.beginTransparencyLayer(alpha: 1)
             ctx.beginTransparencyLayer(alpha: 1 - p)
             renderLayer(old, in: ctx, movedBy: .zero)
@@ -47,6 +60,18 @@ extension LayerRenderer {
                 renderLayer(layer, in: ctx, movedBy: newMove)
             }
         }
+    }
+
+    /// Whether the old look and the new both paint all of the clip opaque as they begin to draw,
+    /// drawn at full alpha and unmasked.
+    private func bothPaintOpaque(_ old: Layer, _ new: Layer, in ctx: GraphicsContext) -> Bool {
+        guard ctx.alpha >= 1, !ctx.hasClipMask else { return false }
+        func covers(_ look: Layer, ownLook: Bool) -> Bool {
+            let toDevice = look.transformToSuperlayer.concatenating(ctx.transform)
+            return opaqueInterior(of: look, toDevice: toDevice, levels: 4, ownLook: ownLook)?
+                .contains(ctx.clipBoundingBox) ?? false
+        }
+        return covers(old, ownLook: false) && covers(new, ownLook: true)
     }
 
     /// Clips to `bounds` in `layer`'s own coordinates; false when the layer cannot be placed.

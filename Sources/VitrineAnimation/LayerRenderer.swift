@@ -32,7 +32,7 @@ public final class LayerRenderer {
     public var contentDrawCount: Int { contentDraws.value }
     /// The counts the threads drawing bands add to, each without taking `cacheLock`.
     private let contentDraws = SharedCount(), coveredBackgrounds = SharedCount()
-    let hiddenShadows = SharedCount()
+    let hiddenShadows = SharedCount(), inPlaceDissolves = SharedCount()
 
     private var stores: [ObjectIdentifier: BackingStore] = [:]
     /// The blurred shapes of layer shadows.
@@ -67,6 +67,12 @@ public final class LayerRenderer {
     /// Whether a shadow is left unpainted under the part of its layer's body that paints
     /// opaque as it begins (`opaqueInterior`); off only to compare in tests.
     var skipsHiddenShadows = true
+    /// Whether a fade between two looks that both paint all of its clip opaque draws the old
+    /// look in place and composites the new one over it (`renderTransition`); off only to
+    /// compare in tests.
+    var dissolvesOpaqueLooksInPlace = true
+    /// Fades drawn so, since the renderer was made (for tests).
+    var inPlaceDissolveCount: Int { inPlaceDissolves.value }
     /// Shadow pixels left unpainted so, since the renderer was made (for tests).
     var hiddenShadowPixels: Int { hiddenShadows.value }
     /// Dirty rectangles over this many pixels are drawn in bands of whole rows holding at least
@@ -356,9 +362,11 @@ public final class LayerRenderer {
     /// opaque background or gradient, or else its first sublayer's (down to `levels` levels,
     /// within its bounds when it masks to them). Nil when none is certain. What is drawn before
     /// it there (a background under a scene, the layer's shadow) would be painted over at once.
-    func opaqueInterior(of layer: Layer, toDevice: Transform2D, levels: Int) -> IntRect? {
+    /// With `ownLook`, `layer` as `renderLayer(_:in:movedBy:)` draws it, without its transition.
+    func opaqueInterior(of layer: Layer, toDevice: Transform2D, levels: Int, ownLook: Bool = false) -> IntRect? {
         let local = layer.transformToSuperlayer
-        guard levels > 0, !layer.isHidden, layer.opacity >= 1, layer.mask == nil, layer.transitionState == nil,
+        guard levels > 0, !layer.isHidden, layer.opacity >= 1, layer.mask == nil,
+            ownLook || layer.transitionState == nil,
             !(layer is TransformLayer), !layer.isProjected, !(layer is ReplicatorLayer),
             local.determinant != 0, layer.isDoubleSided || local.determinant > 0, toDevice.b == 0, toDevice.c == 0
         else { return nil }
