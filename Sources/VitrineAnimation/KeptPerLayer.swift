@@ -5,7 +5,8 @@
 /// copies (`setNeedsDisplay`).
 final class KeptPerLayer<Value> {
     private final class Entry {
-        /// The model layer's reference (its layer is nil once the model layer is gone).
+        /// The owner's reference (`Layer.cacheOwner`: the model layer, or a transition's old
+        /// look; its layer is nil once the owner is gone).
         let owner: LayerReference
         /// The presentation copy the value was made from.
         let source: Layer
@@ -27,8 +28,8 @@ final class KeptPerLayer<Value> {
     /// The kept value for `layer` when `serves` accepts it (given the copy it was made from),
     /// marked as used by `pass`; else nil.
     func servedValue(for layer: Layer, pass: Int, serves: (_ source: Layer, _ value: Value) -> Bool) -> Value? {
-        let model = layer.model()
-        guard let entry = entries[ObjectIdentifier(model)], entry.owner === model.reference,
+        let owner = layer.cacheOwner()
+        guard let entry = entries[ObjectIdentifier(owner)], entry.owner === owner.reference,
             serves(entry.source, entry.value)
         else { return nil }
         entry.lastPass = pass
@@ -40,19 +41,20 @@ final class KeptPerLayer<Value> {
     /// a 4K frame's worth) and the one it replaces are not held at once: the peak of resident
     /// memory. A thread drawing with the old one holds its own reference.
     func removeValue(for layer: Layer) -> Value? {
-        entries.removeValue(forKey: ObjectIdentifier(layer.model()))?.value
+        entries.removeValue(forKey: ObjectIdentifier(layer.cacheOwner()))?.value
     }
 
-    /// Keeps `value`, made from `layer` (a presentation copy), for its model layer.
+    /// Keeps `value`, made from `layer` (a presentation copy), for its model layer (for a
+    /// transition's old look, for the look: `Layer.cacheOwner`).
     func insert(_ value: Value, for layer: Layer, pass: Int) {
-        let model = layer.model()
+        let owner = layer.cacheOwner()
         renderCount += 1
-        entries[ObjectIdentifier(model)] = Entry(owner: model, source: layer, value: value, pass: pass)
+        entries[ObjectIdentifier(owner)] = Entry(owner: owner, source: layer, value: value, pass: pass)
     }
 
     /// Keeps the layer's value (if any) through a pass that does not draw it.
     func keep(_ layer: Layer, pass: Int) {
-        guard !entries.isEmpty, let entry = entries[ObjectIdentifier(layer.model())] else { return }
+        guard !entries.isEmpty, let entry = entries[ObjectIdentifier(layer.cacheOwner())] else { return }
         entry.lastPass = pass
     }
 

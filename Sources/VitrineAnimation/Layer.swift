@@ -173,6 +173,10 @@ open class Layer {
     var hasRequestedDisplay = false
     /// Presentation copies only: the transition running on the layer.
     var transitionState: TransitionState?
+    /// A transition's old look (the copy shown when the change was made, kept while the
+    /// transition plays): its drawing is stored apart from its model's, which the new look
+    /// draws in the same frames.
+    var isLeavingLook = false
     /// The engine running this tree (set on its root).
     weak var attachedEngine: Engine?
     /// The copy of the most recent frame (model layers only). The engine reuses it for the next
@@ -368,6 +372,14 @@ open class Layer {
         return self
     }
 
+    /// The layer whose renderer caches (backing store, shadow, flat image in space) this one
+    /// draws through: its model layer, but a transition's old look its own (sharing its model's
+    /// with the new look, each would be made again for one look and then the other, every frame
+    /// of the transition).
+    func cacheOwner() -> Layer {
+        isLeavingLook ? self : model()
+    }
+
     // MARK: Display
 
     /// Whether changing `key` requires the layer to redraw its contents. Default false; a layer
@@ -492,6 +504,7 @@ open class Layer {
             }
         }
         transitionState = nil
+        isLeavingLook = false
         superlayer = nil
         maskOwner = nil
     }

@@ -70,7 +70,7 @@ extension LayerRenderer {
             cacheLock.unlock()
             return kept.image
         }
-        let id = ObjectIdentifier(layer.model())
+        let id = ObjectIdentifier(layer.cacheOwner())
         if let job = planeJobs[id], serves(job.source, job.scale, job.box) {
             cacheLock.unlock()
             job.drawStrips()

@@ -79,10 +79,11 @@ extension LayerRenderer {
         if layer.masksToBounds { ctx.restoreGState() }
     }
 
-    /// The lock under which the shadow of `layer`'s model layer is made this pass.
+    /// The lock under which the shadow of `layer`'s model layer (`Layer.cacheOwner`) is made
+    /// this pass.
     private func shadowJob(for layer: Layer) -> Lock {
         cacheLock.withLock {
-            let id = ObjectIdentifier(layer.model())
+            let id = ObjectIdentifier(layer.cacheOwner())
             if let job = shadowJobs[id] { return job }
             let job = Lock(recursive: true)
             shadowJobs[id] = job

@@ -717,13 +717,13 @@ public final class LayerRenderer {
 
     /// The layer's store, made on first use, marked as used by this pass.
     private func backingStore(for layer: Layer) -> BackingStore {
-        let model = layer.model()
-        let id = ObjectIdentifier(model)
-        if let store = stores[id], store.owner === model {
+        let owner = layer.cacheOwner()
+        let id = ObjectIdentifier(owner)
+        if let store = stores[id], store.owner === owner {
             store.lastPass = pass
             return store
         }
-        let store = BackingStore(owner: model)
+        let store = BackingStore(owner: owner)
         store.lastPass = pass
         stores[id] = store
         return store
@@ -734,7 +734,7 @@ public final class LayerRenderer {
         cacheLock.lock()
         defer { cacheLock.unlock() }
         shadows.keep(layer, pass: pass)
-        if !stores.isEmpty, let store = stores[ObjectIdentifier(layer.model())] { store.lastPass = pass }
+        if !stores.isEmpty, let store = stores[ObjectIdentifier(layer.cacheOwner())] { store.lastPass = pass }
     }
 
     /// Keeps the stores of a subtree that is not drawn this pass (hidden, clipped away).

@@ -67,7 +67,9 @@ extension Layer {
         animation.transition = transition
         // A transition begun during another leaves the other's look as it was, without the
         // chain of looks before it (which would otherwise grow with every quick change).
-        animation.old = shown.transitionState == nil ? shown : Engine.detachedCopy(of: shown)
+        let old = shown.transitionState == nil ? shown : Engine.detachedCopy(of: shown)
+        old.isLeavingLook = true
+        animation.old = old
         animation.duration = transition.duration > 0 && transition.duration.isFinite ? transition.duration : 0.25
         animation.timingFunction = .easeInEaseOut
         add(animation, forKey: LayerTransition.animationKey)

@@ -83,6 +83,41 @@ final class LayerTransitionTests: XCTestCase {
         XCTAssertNil(old.transitionState, "the old look is one look, not a chain")
     }
 
+    /// A text layer fading between two strings: each look keeps a backing store and a shadow of
+    /// its own (sharing them, each was made again for one look and then the other, every
+    /// frame), and every frame equals the same frame drawn afresh.
+    func testBothLooksKeepTheirStoresThroughTheTransition() {
+        func make() -> (RenderScene, TextLayer) {
+            let scene = RenderScene(width: 320, height: 120, background: .black)
+            scene.frames.damageTracking = false
+            let text = TextLayer()
+            text.frame = Rect(x: 20, y: 20, width: 280, height: 80)
+            text.fontSize = 30
+            text.string = "first message"
+            text.backgroundColor = Color(red: 0.15, green: 0.2, blue: 0.3)
+            text.shadowOpacity = 0.6
+            text.shadowRadius = 3
+            text.transition = LayerTransition(kind: .fade, duration: 1)
+            scene.root.addSublayer(text)
+            scene.frame(at: 0)
+            scene.frame(at: 1)
+            text.string = "the second one"
+            return (scene, text)
+        }
+        let (kept, _) = make()
+        kept.frame(at: 1)
+        let draws = kept.frames.renderer.contentDrawCount, shadows = kept.frames.renderer.shadows.renderCount
+        for i in 1...19 {
+            let t = 1 + Double(i) * 0.05
+            kept.frame(at: t)
+            let (fresh, _) = make()
+            fresh.frame(at: t)
+            XCTAssertEqual(maximumChannelDifference(kept.bitmap, fresh.bitmap), 0, "t = \(t)")
+        }
+        XCTAssertLessThanOrEqual(kept.frames.renderer.contentDrawCount - draws, 2, "each look drawn once")
+        XCTAssertLessThanOrEqual(kept.frames.renderer.shadows.renderCount - shadows, 2, "and its shadow made once")
+    }
+
     func testDamageTrackedFramesEqualWholeRepaints() {
         func make() -> (RenderScene, TextLayer) {
             let scene = RenderScene(width: 400, height: 300, background: .black)
