@@ -80,6 +80,11 @@ extension PlayerSession {
                 notifier?.status("playing '\(player.currentSceneName ?? "")'")
             }
         case .screenshot(let path):
+            if let screenshots {
+                // Answered when the file is written (`answerScreenshots`), off the frame loop.
+                screenshots.request(path, from: client, frame: frames.bitmap)
+                return
+            }
             do {
                 try frames.bitmap.writePNG(to: path, fast: true)
                 reply["path"] = path
@@ -89,6 +94,34 @@ extension PlayerSession {
         }
         control?.reply(client, reply)
         wake()
+    }
+
+    /// Answers the clients whose screenshots were written (or could not be), once the writer
+    /// says so; the requests that waited meanwhile go on with a copy of the frame now on screen.
+    func answerScreenshots() {
+        guard let done = screenshots?.takeFinished(frame: frames.bitmap) else { return }
+        replyTo(done)
+    }
+
+    /// At the end of the run: the screenshot being written is finished and answered; those
+    /// waiting for the next copy are refused.
+    func finishScreenshots() {
+        guard let screenshots else { return }
+        screenshots.waitUntilWritten()
+        if let done = screenshots.takeFinished(frame: nil) { replyTo(done) }
+        for request in screenshots.dropWaiting() {
+            respond(request.client, ["ok": false, "error": "the player stopped before the screenshot was taken"])
+        }
+    }
+
+    private func replyTo(_ screenshots: [(ScreenshotWriter<ControlServer.ClientID>.Request, Error?)]) {
+        for (request, error) in screenshots {
+            if let error {
+                respond(request.client, ["ok": false, "error": "\(error)"])
+            } else {
+                respond(request.client, ["ok": true, "path": request.path])
+            }
+        }
     }
 
     private func respond(_ client: ControlServer.ClientID, _ reply: [String: Any]) {

@@ -132,6 +132,8 @@ public final class PlayerSession {
 
     /// The control socket, while running (nil: none asked for, or it could not listen).
     var control: ControlServer?
+    /// Writes screenshots off the frame loop (nil, no eventfd left: on it).
+    let screenshots = try? ScreenshotWriter<ControlServer.ClientID>()
     /// Control clients waiting for the reload under way to finish.
     var reloadReplies: [ControlServer.ClientID] = []
     /// Playlists played: 1, and one more for each reload that replaced the playlist.
@@ -201,6 +203,7 @@ public final class PlayerSession {
         loop.watch(presenter) { [unowned self] events in self.handle(events) }
         if let builder { loop.watch(builder.fileDescriptor) { [unowned self] in self.takeBuiltPlaylist() } }
         if let imagesTried { loop.watch(imagesTried.fileDescriptor) { [unowned self] in self.checkImages() } }
+        if let screenshots { loop.watch(screenshots.fileDescriptor) { [unowned self] in self.answerScreenshots() } }
         openInputs(for: player.playlist)
         if let interval = notifier?.watchdogInterval { scheduleWatchdog(every: interval) }
         startedAt = link.clock.now()
@@ -216,6 +219,8 @@ public final class PlayerSession {
         )
 
         defer {
+            // A screenshot being written is finished, and its clients answered, before the end.
+            finishScreenshots()
             control = nil
             notifier?.stopping()
             for (_, input) in inputs { input.watches.forEach(loop.unwatch) }
