@@ -1,3 +1,4 @@
+import Foundation
 import VitrineAnimation
 import VitrineGraphics
 import XCTest
@@ -104,6 +105,18 @@ final class SceneInstanceTests: XCTestCase {
         XCTAssertEqual(shown("b").position.x, 0, accuracy: 1e-9)
         engine.beginFrame(at: 1002.25)  // b's time 2.5: 2 s into a 4 s animation
         XCTAssertEqual(shown("b").position.x, 50, accuracy: 1e-9)
+    }
+
+    /// Every playlist shipped under config/ (the default and the examples) passes what `check`
+    /// runs: it loads, its images decode and every scene builds.
+    func testEveryShippedConfigBuilds() throws {
+        let root = ConfigPaths.repository + "/config"
+        let examples = try FileManager.default.contentsOfDirectory(atPath: root + "/examples")
+            .filter { $0.hasSuffix(".toml") }.sorted()
+        XCTAssertTrue(examples.contains("status-board.toml"), "\(examples)")
+        for file in ["default.toml"] + examples.map({ "examples/" + $0 }) {
+            XCTAssertNoThrow(try PlaylistBuilder.build(root + "/" + file), file)
+        }
     }
 
     func testLiveProgressGlidesAndCompletes() throws {
