@@ -3,11 +3,12 @@ import VitrineGraphics
 import VitrineSystem
 
 /// Writes the screenshots `vitrine ctl screenshot PATH` asks for on a thread of its own:
-/// encoding a frame as PNG takes about 50 ms at 1920x1080 and 120–160 ms at 3840x2160, which on
-/// the frame loop cost 2–3 and 7–9 frames each time. The loop hands over a copy of the frame on
-/// screen with the requests, watches `fileDescriptor`, and answers each request when its file
-/// is written. One copy at a time: requests that arrive meanwhile wait for the next copy (of a
-/// later frame), so whatever clients ask, it holds at most one frame.
+/// encoded as PNG on the frame loop, a screenshot took 50–60 ms at 1920x1080 and 120–190 ms at
+/// 3840x2160, and the frames stopped meanwhile (five of them missed 10 and 44 deadlines). The
+/// loop hands over a copy of the frame on screen with the requests, watches `fileDescriptor`,
+/// and answers each request when its file is written. One copy at a time: requests that arrive
+/// meanwhile wait for the next copy (of a later frame), so whatever clients ask, it holds at
+/// most one frame.
 final class ScreenshotWriter<Client> {
     /// A request: who asked, and the file to write.
     struct Request {
