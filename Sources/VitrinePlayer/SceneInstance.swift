@@ -119,10 +119,21 @@ public final class SceneInstance {
         }
     }
 
-    /// Removes what `attach(to:)` installed (when the scene leaves the screen).
+    /// Removes what `attach(to:)` installed and ends every animation of the tree (when the
+    /// scene leaves the screen). An animation holds its delegate, as Core Animation's does:
+    /// one whose delegate is a layer of the same tree (the pie, for its slices' growth) would
+    /// keep that part of the tree alive for good if the scene left before it finished.
+    /// Delegates hear `animationDidStop(_:finished: false)`.
     public func detach() {
         for (engine, token) in observers { engine.removeFrameObserver(token) }
         observers = []
+        Self.endAnimations(in: root)
+    }
+
+    private static func endAnimations(in layer: Layer) {
+        layer.removeAllAnimations()
+        if let mask = layer.mask { endAnimations(in: mask) }
+        for sublayer in layer.sublayers { endAnimations(in: sublayer) }
     }
 
     /// Starts the scene at `startTime`, a time of the root's parent (the engine's time when
