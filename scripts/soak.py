@@ -8,7 +8,10 @@ While the player plays the default playlist (plus a scene fed by a progress FIFO
 in parallel: SIGHUP every 0.1-2 s with the config replaced alternately by a valid and a broken
 one (atomically by rename, or rewritten in place mid-write); SIGUSR1 and SIGUSR2; progress
 writers sending valid lines, garbage bytes, invalid UTF-8, 1 MB lines without a newline, and
-opening and closing the FIFO; an image the config uses deleted and restored. Every second it
+opening and closing the FIFO; an image the config uses deleted and restored; control-socket
+clients sending every request (status, skips, goto, progress, message, pause and resume, reload),
+garbage, overlong lines, and connections closed at once or held idle, with a screenshot asked
+for every tenth second (right after that second's sample, waiting for the file). Every second it
 samples RSS, open descriptors, CPU time and the sd_notify datagrams, and fails unless: the
 player stays up; after the warm-up RSS does not move (the last third's median and peak within
 2 MB of the first third's) and descriptors do not grow; the longest gap between WATCHDOG=1 is under half of WatchdogSec; every RELOADING=1 is
@@ -114,13 +117,15 @@ def main():
     env = dict(os.environ, NOTIFY_SOCKET=notify_path, WATCHDOG_USEC=str(int(WATCHDOG_SEC * 1e6)), **display_env)
     for key in ("WATCHDOG_PID", "DISPLAY" if wayland else "WAYLAND_DISPLAY"):
         env.pop(key, None)
-    player = subprocess.Popen([binary, "play", config, "--backend", backend] + arguments[1:], stdout=log, stderr=log,
-                              env=env)
+    control = os.path.join(work, "control")
+    player = subprocess.Popen([binary, "play", config, "--backend", backend, "--control", control] + arguments[1:],
+                              stdout=log, stderr=log, env=env)
     pid = player.pid
 
     stop = threading.Event()
     counts = {"reloads valid": 0, "reloads broken": 0, "SIGUSR1": 0, "SIGUSR2": 0, "progress lines": 0,
-              "garbage writes": 0, "image removals": 0}
+              "garbage writes": 0, "image removals": 0, "control requests": 0, "control garbage": 0,
+              "control idle or dropped": 0, "screenshots": 0}
     lock = threading.Lock()
 
     def count(key):
@@ -195,6 +200,48 @@ def main():
             time.sleep(random.uniform(0.5, 2))
             shutil.copy(spare, image)
 
+    def ask(line, timeout=10.0):
+        """Sends one request line on a new connection and returns the reply line (b"" if none)."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.settimeout(timeout)
+            client.connect(control)
+            client.sendall(line)
+            reply = b""
+            while not reply.endswith(b"\n"):
+                chunk = client.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+            return reply
+
+    def controller():
+        requests = [b"status\n", b"status\n", b"status\n", b"next\n", b"previous\n", b"restart\n", b"goto pie\n",
+                    b"goto no-such-scene\n", b"progress 40\n", b"progress 250\n", b"message hello\n", b"reload\n"]
+        while not stop.wait(random.uniform(0.05, 0.5)):
+            kind = random.random()
+            try:
+                if kind < 0.6:
+                    ask(random.choice(requests))
+                    count("control requests")
+                elif kind < 0.65:
+                    ask(b"pause\n")
+                    time.sleep(random.uniform(0.1, 0.5))
+                    ask(b"resume\n")
+                    count("control requests")
+                elif kind < 0.8:
+                    ask(random.choice([os.urandom(random.randint(1, 200)) + b"\n", b"status \xff\xfe\n", b"\n",
+                                       b"x" * 5000 + b"\n", b"screenshot\n", b"goto\n"]))
+                    count("control garbage")
+                else:
+                    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+                        client.connect(control)
+                        if random.random() < 0.5:  # half a line, then silence
+                            client.sendall(b"sta")
+                            time.sleep(random.uniform(0.5, 3))
+                    count("control idle or dropped")
+            except OSError:
+                pass
+
     messages = []
 
     def listener():
@@ -205,7 +252,8 @@ def main():
                 continue
             messages.append((time.monotonic(), data.decode(errors="replace")))
 
-    threads = [threading.Thread(target=t, daemon=True) for t in (reloader, skipper, writer, image_remover, listener)]
+    threads = [threading.Thread(target=t, daemon=True)
+               for t in (reloader, skipper, writer, image_remover, controller, listener)]
     threads[-1].start()
     start = time.monotonic()
     while not any(m == "READY=1" for _, m in messages) and time.monotonic() - start < 20:
@@ -226,6 +274,16 @@ def main():
         fds = len(os.listdir(f"/proc/{pid}/fd"))
         shot = subprocess.run(screenshot, capture_output=True, env=dict(os.environ, **display_env)).stdout
         samples.append((time.monotonic() - start, rss, fds, cpu_seconds(pid), hashlib.sha1(shot).hexdigest()))
+        if len(samples) % 10 == 0:
+            # Right after a sample and waited for, so its copy of the frame (8 MB) is gone by the
+            # next: otherwise whether one is in flight at a sample would move the band.
+            picture = os.path.join(work, "screenshot.png")
+            try:
+                if b'"ok":true' in ask(f"screenshot {picture}\n".encode(), timeout=5) and os.path.getsize(picture) > 0:
+                    count("screenshots")
+                os.remove(picture)
+            except OSError:
+                pass
     stop.set()
     peak_hwm = int(status_of(pid)["VmHWM"].split()[0]) / 1024 if player.poll() is None else None
     if player.poll() is None:
@@ -293,6 +351,8 @@ def main():
     changes = sum(1 for a, b in zip(hashes, hashes[1:]) if a != b)
     if samples and changes < len(samples) / 4:
         failures.append(f"the screen changed in only {changes} of {len(samples)} seconds")
+    if len(samples) >= 20 and counts["screenshots"] < len(samples) // 10 // 2:
+        failures.append(f"only {counts['screenshots']} of {len(samples) // 10} screenshots were written")
     cpu = (samples[-1][3] - samples[0][3]) / (samples[-1][0] - samples[0][0]) * 100 if len(samples) > 1 else 0
 
     rss = [s[1] for s in samples]

@@ -79,9 +79,10 @@ final class ScreenshotWriter<Client> {
         isWriting = true
         let write = { [self] in
             var results: [(Request, Error?)] = []
+            copy.unpremultiplyInPlace()  // the copy is written and dropped: no second copy
             for request in requests {
                 do {
-                    try copy.writePNG(to: request.path, fast: true)
+                    try copy.writeUnpremultipliedPNG(to: request.path, fast: true)
                     results.append((request, nil))
                 } catch {
                     results.append((request, error))

@@ -1,5 +1,7 @@
 import Foundation
+import VitrineSystem
 import XCTest
+
 @testable import VitrineGraphics
 
 /// PNG reading and writing. Test files are built here by a minimal independent encoder
@@ -189,6 +191,43 @@ final class PNGTests: XCTestCase {
             }
             XCTAssertEqual(destination, "/nonexistent-dir/x.png")
         }
+    }
+
+    /// The file is the encoding `pngData()` makes, byte for byte, whether written from the
+    /// bitmap or from its pixels turned straight in place (a screenshot's copy), translucent
+    /// pixels and a row stride wider than the image included.
+    func testAFileWrittenAsItIsEncodedHoldsTheSameBytes() throws {
+        let width = 61, height = 23, stride = 64
+        let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: stride * height)
+        storage.initialize(repeating: 0xDEAD_BEEF, count: stride * height)  // the padding, never read
+        let bitmap = Bitmap(wrapping: storage, width: width, height: height, stride: stride) { storage.deallocate() }
+        for y in 0..<height {
+            for x in 0..<width {
+                let a = UInt32(x < 20 ? 255 : (x * 7 + y * 3) % 256)
+                let r = min(UInt32(x * 4), a), g = min(UInt32(y * 11), a), b = min(UInt32(x * y), a)
+                bitmap[x, y] = a << 24 | r << 16 | g << 8 | b
+            }
+        }
+        let expected = try bitmap.pngData()
+        let path = NSTemporaryDirectory() + "vitrine-png-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try bitmap.writePNG(to: path)
+        XCTAssertEqual(try Files.read(path, limit: 1 << 20), expected)
+        bitmap.unpremultiplyInPlace()
+        try bitmap.writeUnpremultipliedPNG(to: path)
+        XCTAssertEqual(try Files.read(path, limit: 1 << 20), expected)
+    }
+
+    /// A write that fails at the end (no space left on `/dev/full`) says why, and only a
+    /// regular file is removed for it: the device stays.
+    func testAFailedWriteSaysWhyAndLeavesWhatIsNotARegularFile() throws {
+        let bitmap = Bitmap(width: 300, height: 200)
+        bitmap.fill(0xFF20_4060)
+        XCTAssertThrowsError(try bitmap.writePNG(to: "/dev/full")) { error in
+            XCTAssertEqual(
+                error as? PNGError, .writeFailed(destination: "/dev/full", message: "no space left on device"))
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "/dev/full"))
     }
 
     /// A PNG decoded later (`DeferredImage`): its size at once, then the same pixels and the
