@@ -103,7 +103,7 @@ extension Bitmap {
     /// Writes the bitmap to `path` as an 8-bit RGBA PNG (colours un-premultiplied). `fast`
     /// trades size for speed (libpng's fast deflate settings): for streams of frames. The
     /// file is written as it is encoded (one un-premultiplied copy of the pixels in memory,
-    /// not the encoded file too); if anything fails, what was written is removed.
+    /// not the encoded file too); if anything fails, a regular file begun is removed.
     public func writePNG(to path: String, fast: Bool = false) throws {
         let straight = PNGCodec.straightPixels(of: self)
         try straight.withUnsafeBufferPointer {
@@ -216,8 +216,9 @@ enum PNGCodec {
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PNGError.writeFailed(destination: path, message: SystemError.describe(errno)) }
+        // Removed on failure only when the path itself names a regular file (not a link to one).
         var info = stat()
-        let isRegularFile = fstat(fd, &info) == 0 && FileKind(mode: info.st_mode) == .regularFile
+        let isRegularFile = lstat(path, &info) == 0 && FileKind(mode: info.st_mode) == .regularFile
         func fail(_ failure: String) -> PNGError {
             if isRegularFile { unlink(path) }
             return PNGError.writeFailed(destination: path, message: failure)
