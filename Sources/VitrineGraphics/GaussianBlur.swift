@@ -47,11 +47,6 @@ enum GaussianBlur {
         // the other rows are 0 and stay 0.
         let rows = max(b.y, o.y - pad)..<max(max(b.y, o.y - pad), min(b.maxY, o.maxY + pad))
         let across = Lines(boxes, input: b.x..<b.maxX, output: o.x..<o.maxX)
-        let down = Lines(boxes, input: rows, output: o.y..<o.maxY)
-        let capacity = max(across.longest, down.longest) * stripColumns
-        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: stripColumns)
         // The rows (then the columns) that differ from the one before them, in order.
         let distinct = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows.count, o.width))
         // For each row, which of the distinct rows it repeats (its place among them).
@@ -61,13 +56,24 @@ enum GaussianBlur {
         // others are blurred (a shadow's card: every row but the corners' is the same, and so
         // is every column between them), and a repeat reads or copies its neighbour's result.
         var distinctCount = 0
+        var run = (start: rows.lowerBound, longest: 0..<0)
         for y in rows {
             if !reusingRepeats || y == rows.lowerBound || memcmp(mask.row(y), mask.row(y - 1), b.width) != 0 {
                 distinct[distinctCount] = y
                 distinctCount += 1
+                run.start = y
             }
             rowSource[y - rows.lowerBound] = distinctCount - 1
+            if y + 1 - run.start > run.longest.count { run.longest = run.start..<(y + 1) }
         }
+        let skipped = reusingRepeats ? Self.skippedRows(of: run.longest, boxes, output: o.y..<o.maxY) : 0..<0
+        let down = Lines(
+            boxes, input: rows.lowerBound..<(rows.upperBound - skipped.count),
+            output: o.y..<(o.maxY - skipped.count))
+        let capacity = max(across.longest, down.longest) * stripColumns
+        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: stripColumns)
         // The distinct rows blurred across, one after the other: a card's shadow keeps a few
         // hundred rows here, not all of them (at 4K, about 0.3 MB of memory to fault in instead
         // of 2.5 MB).
@@ -120,8 +126,10 @@ enum GaussianBlur {
             let left = distinct[first]
             // Side by side (no repeats among them): whole runs of a row at a time.
             let adjacent = distinct[first + count - 1] - left == count - 1
-            for y in 0..<rows.count {
-                let line = strip + y * count, row = middle + rowSource[y] * o.width
+            // The rows `skipped` leaves out of the columns are taken out of the lines.
+            for q in 0..<(rows.count - skipped.count) {
+                let y = rows.lowerBound + q < skipped.lowerBound ? q : q + skipped.count
+                let line = strip + q * count, row = middle + rowSource[y] * o.width
                 if adjacent {
                     line.update(from: row + left, count: count)
                 } else {
@@ -130,7 +138,13 @@ enum GaussianBlur {
             }
             let result = down.blur(strip, scratch, lanes: count, sums: sums)
             for y in 0..<o.height {
-                let line = result + y * count, row = out.row(o.y + y)
+                // A row of the skipped run takes the result of the row before the run, which
+                // (like every row of the run) has the run's value on each column.
+                let p = o.y + y
+                let q =
+                    p < skipped.lowerBound
+                    ? y : (p >= skipped.upperBound ? y - skipped.count : skipped.lowerBound - 1 - o.y)
+                let line = result + q * count, row = out.row(p)
                 if adjacent {
                     (row + left).update(from: line, count: count)
                 } else {
@@ -155,6 +169,21 @@ enum GaussianBlur {
             x = end
         }
         return out
+    }
+
+    /// The rows of a run of equal mask rows (`run`) that the passes down can leave out, inside
+    /// `output`. The three passes together read `before` rows above a row and `after` below it,
+    /// so a row whose reach lies in the run gets the run's own values (a box's mean of equal
+    /// values is that value), and a run shortened by rows deep inside it gives every row
+    /// outside them the same values as the whole run. The rows left out start one row past
+    /// `before` into the run, so that the row before them has the run's values to lend them,
+    /// and end `after` before the run's end. A card's shadow: the rows between its corners,
+    /// most of each column's length. None when that saves too little.
+    private static func skippedRows(of run: Range<Int>, _ boxes: [Box], output: Range<Int>) -> Range<Int> {
+        let before = boxes.reduce(0) { $0 - $1.offset }, after = boxes.reduce(0) { $0 + $1.offset + $1.size - 1 }
+        let lower = max(run.lowerBound + before + 1, output.lowerBound + 1)
+        let upper = min(run.upperBound - after, output.upperBound)
+        return upper - lower >= 16 ? lower..<upper : 0..<0
     }
 
     /// The three passes along lines whose input is on positions `input` and whose result is

@@ -116,6 +116,59 @@ final class GaussianBlurTests: XCTestCase {
         }
     }
 
+    /// A tall card's columns are blurred without the rows deep inside its straight sides
+    /// (every box of every pass reads only equal rows around them): the values are the plain
+    /// blur's all the same, with the run of equal rows long or just long enough, even and odd
+    /// boxes, and windows that begin, end or lie inside the left-out rows.
+    func testRowsLeftOutOfTheColumnsGiveThePlainBlur() {
+        func card(width: Int, height: Int, radius: Double) -> AlphaMask {
+            let mask = AlphaMask(bounds: IntRect(x: -2, y: 4, width: width, height: height))
+            var path = Path()
+            path.addRoundedRect(
+                Rect(x: 0.3, y: 5.6, width: Double(width) - 4.5, height: Double(height) - 3.2), cornerRadius: radius)
+            let context = GraphicsContext(bitmap: Bitmap(width: width + 2, height: height + 8))
+            let drawn = context.renderAlphaMask { context.fill(path, color: .black) }
+            let d = drawn.bounds
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (px, py) = (x - 2, y + 4)
+                    let inside = px >= d.x && px < d.maxX && py >= d.y && py < d.maxY
+                    mask.bytes[y * width + x] = inside ? drawn.row(py)[px - d.x] : 0
+                }
+            }
+            return mask
+        }
+        let cases: [(mask: AlphaMask, sigma: Double)] = [
+            (card(width: 50, height: 400, radius: 9), 3), (card(width: 70, height: 300, radius: 20), 8),
+            (card(width: 40, height: 260, radius: 4), 12.5), (card(width: 30, height: 120, radius: 6), 5)
+        ]
+        for (mask, sigma) in cases {
+            let pad = GaussianBlur.spread(sigma: sigma)
+            let grown = mask.bounds.outset(by: pad)
+            let plain = Self.plainBlur(mask, sigma: sigma)
+            let middle = grown.y + grown.height / 2
+            let windows: [IntRect?] = [
+                nil, IntRect(x: -100, y: middle, width: 300, height: 400),
+                IntRect(x: 0, y: grown.y, width: 20, height: middle - grown.y),
+                IntRect(x: -100, y: middle - 30, width: 300, height: 60),
+                IntRect(x: 5, y: grown.y + 20, width: 9, height: grown.height - 40)
+            ]
+            for window in windows {
+                let fast = GaussianBlur.blurred(mask, sigma: sigma, within: window)
+                let o = fast.bounds
+                XCTAssertEqual(o, window.map { grown.intersection($0) } ?? grown)
+                var differing = 0
+                for y in o.y..<o.maxY {
+                    for x in o.x..<o.maxX where fast.row(y)[x - o.x] != plain[(y - grown.y) * grown.width + x - grown.x]
+                    {
+                        differing += 1
+                    }
+                }
+                XCTAssertEqual(differing, 0, "\(mask.bounds) σ \(sigma) window \(String(describing: window))")
+            }
+        }
+    }
+
     /// The widest blur a shadow can ask for on a small target: a mask the size of the target,
     /// not one grown by the spread of 28,000 pixels each way.
     func testAHugeBlurInsideASmallWindowStaysItsSize() {
