@@ -539,6 +539,47 @@ AVX2 long vitrine_projective_chunks_avx2(
     return i;
 }
 
+/// `GaussianBlur.blurColumns` for a box up to 256 wide: per output position the eight lanes'
+/// rounded means written ((sum + half)·multiplier24 >> 24), then the position entering the box
+/// added and the one leaving it taken away, in one step over the running sums.
+AVX2 void vitrine_box_pass_avx2(
+    const uint8_t *input, long from_lower, long from_upper, uint8_t *output, long to_lower, long to_upper,
+    long columns, long size, long offset, uint32_t half, uint32_t multiplier24, int32_t *sums) {
+    const __m256i halves = _mm256_set1_epi32((int)half), m = _mm256_set1_epi32((int)multiplier24);
+    memset(sums, 0, (size_t)columns * sizeof(int32_t));
+    for (long u = to_lower + offset; u < to_lower + offset + size; u++) {
+        if (u < from_lower || u >= from_upper) continue;
+        const uint8_t *values = input + (u - from_lower) * columns;
+        for (long x = 0; x < columns; x++) sums[x] += values[x];
+    }
+    for (long u = to_lower; u < to_upper; u++) {
+        uint8_t *out = output + (u - to_lower) * columns;
+        const long entering = u + offset + size, leaving = u + offset;
+        const uint8_t *added =
+            entering >= from_lower && entering < from_upper ? input + (entering - from_lower) * columns : NULL;
+        const uint8_t *taken =
+            leaving >= from_lower && leaving < from_upper ? input + (leaving - from_lower) * columns : NULL;
+        long x = 0;
+        for (; x + 8 <= columns; x += 8) {
+            __m256i sum = _mm256_loadu_si256((const __m256i *)(sums + x));
+            // The means (each at most 255) packed to bytes: 32 → 16 → 8 bits within each
+            // 128-bit half, then the halves' first four bytes side by side.
+            __m256i mean = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_add_epi32(sum, halves), m), 24);
+            __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(mean, mean), _mm256_setzero_si256());
+            __m128i eight = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+            _mm_storel_epi64((__m128i *)(out + x), eight);
+            if (added) sum = _mm256_add_epi32(sum, widen8(load_bytes8(added + x)));
+            if (taken) sum = _mm256_sub_epi32(sum, widen8(load_bytes8(taken + x)));
+            _mm256_storeu_si256((__m256i *)(sums + x), sum);
+        }
+        for (; x < columns; x++) {
+            out[x] = (uint8_t)(((uint32_t)sums[x] + half) * multiplier24 >> 24);
+            if (added) sums[x] += added[x];
+            if (taken) sums[x] -= taken[x];
+        }
+    }
+}
+
 #else
 
 // Elsewhere (arm64: NEON through Swift's SIMD types) the Swift loops handle every pixel.

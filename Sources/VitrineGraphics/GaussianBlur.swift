@@ -1,3 +1,5 @@
+import CPixelKernels
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -30,9 +32,11 @@ enum GaussianBlur {
     /// strip; the row passes run on strips of rows turned on their side. Each output is a box's
     /// sum divided by its width (`BoxMean`): the values of the plain loop, a row at a time and
     /// then a column at a time (`GaussianBlurTests` compares). A line equal to the one before it
-    /// takes that one's result (`reusingRepeats`, off only to compare in tests).
+    /// takes that one's result (`reusingRepeats`, off only to compare in tests). The box passes
+    /// run in an AVX2 kernel where the processor has it (`avx2`, off to compare in tests).
     static func blurred(
-        _ mask: AlphaMask, sigma: Double, within window: IntRect? = nil, reusingRepeats: Bool = true
+        _ mask: AlphaMask, sigma: Double, within window: IntRect? = nil, reusingRepeats: Bool = true,
+        avx2: Bool = PixelKernels.avx2
     ) -> AlphaMask {
         precondition(sigma > 0, "a blur of σ \(sigma)")
         let pad = spread(sigma: sigma)
@@ -97,7 +101,7 @@ enum GaussianBlur {
                 let row = mask.row(distinct[first + r])
                 for x in 0..<b.width { strip[x &* count &+ r] = row[x] }
             }
-            let result = across.blur(strip, scratch, lanes: count, sums: sums)
+            let result = across.blur(strip, scratch, lanes: count, sums: sums, avx2: avx2)
             for r in 0..<count {
                 let row = middle + (first + r) * o.width
                 for x in 0..<o.width { row[x] = result[x &* count &+ r] }
@@ -136,7 +140,7 @@ enum GaussianBlur {
                     for j in 0..<count { line[j] = row[distinct[first + j]] }
                 }
             }
-            let result = down.blur(strip, scratch, lanes: count, sums: sums)
+            let result = down.blur(strip, scratch, lanes: count, sums: sums, avx2: avx2)
             for y in 0..<o.height {
                 // A row of the skipped run takes the result of the row before the run, which
                 // (like every row of the run) has the run's value on each column.
@@ -220,13 +224,13 @@ enum GaussianBlur {
         /// out the same way from the output's first position.
         func blur(
             _ strip: UnsafeMutablePointer<UInt8>, _ scratch: UnsafeMutablePointer<UInt8>, lanes: Int,
-            sums: UnsafeMutablePointer<Int32>
+            sums: UnsafeMutablePointer<Int32>, avx2: Bool
         ) -> UnsafeMutablePointer<UInt8> {
             var from = input
             for (k, box) in boxes.enumerated() {
                 let (source, target) = k % 2 == 0 ? (strip, scratch) : (scratch, strip)
                 GaussianBlur.blurColumns(
-                    source, from, into: target, passes[k], columns: lanes, box, sums: sums)
+                    source, from, into: target, passes[k], columns: lanes, box, sums: sums, avx2: avx2)
                 from = passes[k]
             }
             return boxes.count % 2 == 1 ? scratch : strip
@@ -310,11 +314,18 @@ enum GaussianBlur {
 
     /// One box pass down `columns` columns: `input` holds positions `from` (`columns` bytes
     /// apart), every other position being 0; the result for positions `to` goes to `output`,
-    /// every column with its own running sum in `sums`.
+    /// every column with its own running sum in `sums`. With `avx2`, a box up to 256 wide runs
+    /// in `vitrine_box_pass_avx2`: the same values, eight columns a step.
     private static func blurColumns(
         _ input: UnsafeMutablePointer<UInt8>, _ from: Range<Int>, into output: UnsafeMutablePointer<UInt8>,
-        _ to: Range<Int>, columns: Int, _ box: Box, sums: UnsafeMutablePointer<Int32>
+        _ to: Range<Int>, columns: Int, _ box: Box, sums: UnsafeMutablePointer<Int32>, avx2: Bool
     ) {
+        if avx2, box.mean.multiplier24 != 0 {
+            vitrine_box_pass_avx2(
+                input, from.lowerBound, from.upperBound, output, to.lowerBound, to.upperBound, columns, box.size,
+                box.offset, box.mean.half, box.mean.multiplier24, sums)
+            return
+        }
         sums.update(repeating: 0, count: columns)
         @inline(__always) func add(_ u: Int, _ sign: Int32) {
             guard u >= from.lowerBound && u < from.upperBound else { return }

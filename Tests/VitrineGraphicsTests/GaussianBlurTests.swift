@@ -20,15 +20,18 @@ final class GaussianBlurTests: XCTestCase {
                     let inside = x > width / 5 && x < width * 4 / 5 && y > height / 6 && y < height * 5 / 6
                     mask.bytes[i] = solid ? (inside ? 255 : 0) : UInt8.random(in: 0...255, using: &random)
                 }
-                let fast = GaussianBlur.blurred(mask, sigma: sigma)
                 let plain = Self.plainBlur(mask, sigma: sigma)
                 let pad = GaussianBlur.spread(sigma: sigma)
-                XCTAssertEqual(
-                    fast.bounds, IntRect(x: 5 - pad, y: -3 - pad, width: width + 2 * pad, height: height + 2 * pad))
-                let count = fast.bounds.area
-                XCTAssertEqual(plain.count, count)
-                let differing = (0..<count).filter { fast.bytes[$0] != plain[$0] }.count
-                XCTAssertEqual(differing, 0, "\(width)x\(height) σ \(sigma) solid \(solid)")
+                // The Swift passes, and the AVX2 kernel's where the processor has it.
+                for avx2 in Set([false, PixelKernels.avx2]) {
+                    let fast = GaussianBlur.blurred(mask, sigma: sigma, avx2: avx2)
+                    XCTAssertEqual(
+                        fast.bounds, IntRect(x: 5 - pad, y: -3 - pad, width: width + 2 * pad, height: height + 2 * pad))
+                    let count = fast.bounds.area
+                    XCTAssertEqual(plain.count, count)
+                    let differing = (0..<count).filter { fast.bytes[$0] != plain[$0] }.count
+                    XCTAssertEqual(differing, 0, "\(width)x\(height) σ \(sigma) solid \(solid) AVX2 \(avx2)")
+                }
             }
         }
     }
@@ -154,17 +157,20 @@ final class GaussianBlurTests: XCTestCase {
                 IntRect(x: 5, y: grown.y + 20, width: 9, height: grown.height - 40)
             ]
             for window in windows {
-                let fast = GaussianBlur.blurred(mask, sigma: sigma, within: window)
-                let o = fast.bounds
-                XCTAssertEqual(o, window.map { grown.intersection($0) } ?? grown)
-                var differing = 0
-                for y in o.y..<o.maxY {
-                    for x in o.x..<o.maxX where fast.row(y)[x - o.x] != plain[(y - grown.y) * grown.width + x - grown.x]
-                    {
-                        differing += 1
+                for avx2 in Set([false, PixelKernels.avx2]) {
+                    let fast = GaussianBlur.blurred(mask, sigma: sigma, within: window, avx2: avx2)
+                    let o = fast.bounds
+                    XCTAssertEqual(o, window.map { grown.intersection($0) } ?? grown)
+                    var differing = 0
+                    for y in o.y..<o.maxY {
+                        for x in o.x..<o.maxX
+                        where fast.row(y)[x - o.x] != plain[(y - grown.y) * grown.width + x - grown.x] {
+                            differing += 1
+                        }
                     }
+                    XCTAssertEqual(
+                        differing, 0, "\(mask.bounds) σ \(sigma) window \(String(describing: window)) AVX2 \(avx2)")
                 }
-                XCTAssertEqual(differing, 0, "\(mask.bounds) σ \(sigma) window \(String(describing: window))")
             }
         }
     }

@@ -97,6 +97,16 @@ long vitrine_gradient_axial_avx2(
     const uint64_t *table, int64_t u, int64_t du, int64_t top, const uint64_t *thresholds, long count,
     uint32_t *out);
 
+/// One box pass of `GaussianBlur` down `columns` lanes (`GaussianBlur.blurColumns`'s values):
+/// `input` holds positions `from_lower..<from_upper` (`columns` bytes apart; others count as
+/// 0), the box of `size` starts `offset` from each output position, and the rounded means
+/// ((sum + half)·multiplier24 >> 24, a box at most 256 wide) of positions
+/// `to_lower..<to_upper` go to `output`; `sums` holds `columns` running sums. Nothing where the
+/// kernels are missing.
+void vitrine_box_pass_avx2(
+    const uint8_t *input, long from_lower, long from_upper, uint8_t *output, long to_lower, long to_upper,
+    long columns, long size, long offset, uint32_t half, uint32_t multiplier24, int32_t *sums);
+
 /// 1 when the AVX-512 kernels below may run (x86-64 with AVX-512F and AVX-512BW), else 0.
 /// They compute the pixels of the AVX2 kernels of the same names sixteen at a time and return
 /// how many they handled (a multiple of sixteen): the AVX2 kernel and the Swift loop finish.
