@@ -142,8 +142,8 @@ enum GaussianBlur {
             }
             let result = down.blur(strip, scratch, lanes: count, sums: sums, avx2: avx2)
             for y in 0..<o.height {
-                // A row of the skipped run takes the result of the row before the run, which
-                // (like every row of the run) has the run's value on each column.
+                // A skipped row takes the result of the row just before the skipped ones,
+                // which (like every row deep in the run) has the run's value on each column.
                 let p = o.y + y
                 let q =
                     p < skipped.lowerBound
