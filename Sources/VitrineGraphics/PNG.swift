@@ -213,8 +213,12 @@ enum PNGCodec {
         guard width > 0, height > 0, rowPixels <= Int(Int32.max) / 4 else {
             throw PNGError.writeFailed(destination: path, message: "cannot encode a \(width)x\(height) image")
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PNGError.writeFailed(destination: path, message: SystemError.describe(errno)) }
+        let fd: Int32
+        do {
+            fd = try Files.create(path)
+        } catch FileError.system(let failure) {
+            throw PNGError.writeFailed(destination: path, message: failure.reason)
+        }
         // Removed on failure only when the path itself names a regular file (not a link to one).
         var info = stat()
         let isRegularFile = lstat(path, &info) == 0 && FileKind(mode: info.st_mode) == .regularFile
@@ -230,8 +234,11 @@ enum PNGCodec {
         var image = describe(width: width, height: height, fast: fast)
         let encoded = png_image_write_to_stdio(&image, file, 0, pixels, Int32(rowPixels * 4), nil) != 0
         let writeError = errno
-        // A write that failed mid-way is the system's error (libpng's own says "Write Error").
-        var failure = encoded ? nil : ferror(file) != 0 ? SystemError.describe(writeError) : message(of: &image)
+        var failure: String?
+        if !encoded {
+            // A write that failed mid-way is the system's error (libpng's own says "Write Error").
+            failure = ferror(file) != 0 ? SystemError.describe(writeError) : message(of: &image)
+        }
         if fclose(file) != 0, failure == nil { failure = SystemError.describe(errno) }
         if let failure { throw fail(failure) }
     }

@@ -37,12 +37,22 @@ public enum Files {
         return bytes
     }
 
-    /// Writes `bytes` to `path` (created with mode 0644, or truncated): the whole of it, or an
-    /// error naming the file (a full disk is "no space left on device").
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+    /// A descriptor open for writing on `path`, created with mode 0644 or truncated; the
+    /// caller closes it.
+    public static func create(_ path: String) throws -> Int32 {
         do {
-            let fd = try systemCall("create", path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-            defer { close(fd) }
+            return try systemCall("create", path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        } catch let error as SystemError {
+            throw FileError.system(error)
+        }
+    }
+
+    /// Writes `bytes` to `path` (`create`d): the whole of it, or an error naming the file (a
+    /// full disk is "no space left on device").
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+        let fd = try create(path)
+        defer { close(fd) }
+        do {
             var written = 0
             while written < bytes.count {
                 written += try systemCall("write", path) {
