@@ -32,6 +32,9 @@ public final class FrameLoop {
         var hasBufferedInput: (() -> Bool)?
         /// Frames wait while this says no (a presenter not ready for one).
         var holdsFrames: (() -> Bool)?
+        /// Whether its input can wait for a frame that is due: the loop then sleeps until the
+        /// frame without waking for it, and looks at it when it wakes.
+        var waitsForFrames = false
         var handler: () throws -> Void
     }
 
@@ -46,6 +49,8 @@ public final class FrameLoop {
     private var nextTimerID = 0
     private var stopRequested = false
     private var pollSet: [pollfd] = []
+    /// The descriptors left out of a wait for a due frame, polled once it ends.
+    private var deferredPollSet: [pollfd] = []
 
     /// A loop driving `link` (and waiting through the link's clock).
     public init(link: DisplayLink) { self.link = link }
@@ -76,6 +81,7 @@ public final class FrameLoop {
         }
         if let index = sources.firstIndex(where: { $0.id == id }) {
             sources[index].holdsFrames = { !presenter.isReadyForFrame }
+            sources[index].waitsForFrames = presenter.eventsWaitForTheNextFrame
         }
         return id
     }
@@ -143,7 +149,7 @@ public final class FrameLoop {
                 // The earlier of the two (no array: this runs every frame).
                 var deadline = nextTimerDeadline
                 if let frame = frameDeadline { deadline = deadline.map { min(frame, $0) } ?? frame }
-                try waitForInput(until: deadline)
+                try waitForInput(until: deadline, frameIsDue: frameDeadline != nil)
                 if stopRequested { return }
                 now = link.clock.now()
                 try runDueTimers(at: now)
@@ -157,17 +163,39 @@ public final class FrameLoop {
         }
     }
 
-    private func waitForInput(until deadline: MonotonicInstant?) throws {
+    /// Waits for `deadline` or a watched descriptor. With `frameIsDue`, the descriptors of
+    /// sources whose input waits for frames are left out of the wait and polled, without
+    /// blocking, once it ends.
+    private func waitForInput(until deadline: MonotonicInstant?, frameIsDue: Bool) throws {
         // Sources that a handler adds or removes take effect on the next pass.
         let watched = sources
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: link.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+        var leftOut = false
         for source in watched {
-            pollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
+            // A negative descriptor is not polled: it keeps the source's place in the set.
+            let deferred = frameIsDue && source.waitsForFrames && source.descriptor >= 0
+            leftOut = leftOut || deferred
+            pollSet.append(pollfd(fd: deferred ? -1 : source.descriptor, events: Int16(POLLIN), revents: 0))
         }
 
-        let ready = try link.clock.wait(until: deadline, descriptors: &pollSet)
+        var ready = try link.clock.wait(until: deadline, descriptors: &pollSet)
         wakeUps += 1
+        if leftOut {
+            deferredPollSet.removeAll(keepingCapacity: true)
+            for (i, source) in watched.enumerated() where pollSet[i + 1].fd < 0 && source.descriptor >= 0 {
+                deferredPollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
+            }
+            let found = deferredPollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
+            if found > 0 {
+                var next = 0
+                for (i, source) in watched.enumerated() where pollSet[i + 1].fd < 0 && source.descriptor >= 0 {
+                    pollSet[i + 1].revents = deferredPollSet[next].revents
+                    next += 1
+                }
+                ready += Int(found)
+            }
+        }
         guard ready > 0 else { return }
 
         if pollSet[0].revents != 0 { link.acknowledgeWake() }

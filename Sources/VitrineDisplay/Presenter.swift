@@ -27,6 +27,11 @@ public protocol Presenter: AnyObject {
     /// frame, and its `eventDescriptor` turns readable when that changes; a frame loop holds
     /// due frames meanwhile.
     var isReadyForFrame: Bool { get }
+    /// Whether the output's events can wait for the next frame while frames are running:
+    /// none of them paces frames (X11's completion events and exposures). A frame loop with a
+    /// frame due then sleeps until it without waking for them, and looks for them when it
+    /// wakes: one wake a frame instead of two when the server answers each present.
+    var eventsWaitForTheNextFrame: Bool { get }
 
     /// Prepares the buffers for frames of `frameSize` (`present` also does this on a new size).
     func configure(frameSize: PixelSize) throws
@@ -58,6 +63,8 @@ public protocol Presenter: AnyObject {
 extension Presenter {
     /// Ready at any time: the display link alone paces the frames.
     public var isReadyForFrame: Bool { true }
+    /// Events wake the loop at once.
+    public var eventsWaitForTheNextFrame: Bool { false }
 
     /// No frame buffer of its own: frames come in any bitmap and are copied.
     public func makeFrameBitmap(size: PixelSize) throws -> Bitmap? { nil }

@@ -28,6 +28,9 @@ public final class X11Presenter: Presenter {
     public let refreshRate: Double?
     public var eventDescriptor: Int32? { display.map { XConnectionNumber($0) } }
     public var hasPendingEvents: Bool { display.map { XEventsQueued($0, QueuedAlready) > 0 } ?? false }
+    /// Nothing the server sends paces frames: a present's completion event is waited for when
+    /// its buffer is next drawn into, and an exposure is drawn again by the next frame.
+    public var eventsWaitForTheNextFrame: Bool { true }
 
     /// Whether frames travel through MIT-SHM (false: `XPutImage` over the connection).
     public private(set) var usesSharedMemory: Bool

@@ -257,6 +257,44 @@ final class X11PresenterTests: XCTestCase {
         assertPixelsEqual(try client.screenshot(width: 200, height: 150), Frames.rgb(frame), width: 200, "after resize")
     }
 
+    /// A frame loop presenting every frame sleeps once a frame: each present's completion event,
+    /// which the server sends between frames, waits for the next one instead of waking the loop
+    /// (two wakes a frame before). What the server sends meanwhile is still handled by the next
+    /// frame: a screen resized while frames run is reported within a few of them.
+    func testALoopPresentingEveryFrameWakesOnceAFrameAndStillHearsTheServer() throws {
+        let server = try XvfbServer(width: 320, height: 240)
+        let client = try XClient(server.name)
+        let presenter = try X11Presenter(displayName: server.name, logger: quiet)
+        defer { presenter.close() }
+        XCTAssertTrue(presenter.eventsWaitForTheNextFrame)
+        let loop = FrameLoop(link: try DisplayLink(clock: try SystemClock(), preferredFramesPerSecond: 60))
+        var frames = 0
+        var resizedAt: Int?
+        var resizedTo: [PresenterEvent] = []
+        loop.watch(presenter) { events in
+            resizedTo += events
+            if resizedAt == nil, !events.isEmpty { resizedAt = frames }
+        }
+        let frame = Frames.pattern(width: 320, height: 240, seed: 1)
+        let resizeAfter = 40
+        var wakesBeforeResize = 0
+        try loop.run { _ in
+            frames += 1
+            Frames.fill(frame, seed: UInt32(frames))
+            try presenter.present(frame, dirty: [IntRect(x: 0, y: 0, width: 32, height: 32)])
+            if frames == resizeAfter {
+                wakesBeforeResize = loop.wakeUps
+                try client.resizeScreen(width: 200, height: 150)
+            }
+            if frames == resizeAfter + 30 || (resizedAt.map { frames > $0 + 2 } ?? false) { loop.stop() }
+        }
+        // The first frame is due at once; each of the next 39 took one wait (or none, late).
+        XCTAssertLessThanOrEqual(wakesBeforeResize, resizeAfter - 1, "wakes in \(resizeAfter) frames")
+        XCTAssertEqual(resizedTo, [.resized(PixelSize(width: 200, height: 150))])
+        let late = try XCTUnwrap(resizedAt, "the resize was not reported") - resizeAfter
+        XCTAssertLessThanOrEqual(late, 5, "frames after the resize before it was reported")
+    }
+
     /// Polls the presenter's descriptor and handles its events until `done` says so or time runs out.
     private func waitForEvents(
         _ presenter: X11Presenter, until deadline: Date,
