@@ -71,10 +71,8 @@ public final class SystemClock: MonotonicClock {
             descriptors[i].revents = pollSet[i].revents
             if pollSet[i].revents != 0 { ready += 1 }
         }
-        if deadline != nil, pollSet[descriptors.count].revents != 0 {
-            var expirations: UInt64 = 0
-            _ = read(timer, &expirations, MemoryLayout<UInt64>.size)
-        }
+        // An expired timer is not read: arming it again (every wait with a deadline does) clears
+        // its expirations, and a wait without one leaves it out.
         return ready
     }
 

@@ -342,7 +342,12 @@ public final class X11Presenter: Presenter {
         var newScreenSize: PixelSize?
         var newWindowSize: PixelSize?
         var event = XEvent()
-        while XPending(display) > 0 {
+        var requested = false
+        // Events Xlib has queued already (a present's read took them in) are taken without
+        // touching the connection; it is read when none are queued, as when the loop calls this
+        // because it turned readable. Anything arriving meanwhile makes it readable again.
+        if XEventsQueued(display, QueuedAlready) == 0 { _ = XEventsQueued(display, QueuedAfterReading) }
+        while XEventsQueued(display, QueuedAlready) > 0 {
             XNextEvent(display, &event)
             let type = event.type
             if type == completionEventType {
@@ -370,6 +375,7 @@ public final class X11Presenter: Presenter {
             // window is ours to resize.
             if !usesWindowManager {
                 XMoveResizeWindow(display, window, 0, 0, UInt32(max(1, screen.width)), UInt32(max(1, screen.height)))
+                requested = true
                 newWindowSize = screen
             }
         }
@@ -378,8 +384,11 @@ public final class X11Presenter: Presenter {
             events.append(.resized(windowSize))
             exposed = size.bounds  // the frame moved to the new centre
         }
-        if !exposed.isEmpty { represent(exposed) }
-        XFlush(display)
+        if !exposed.isEmpty {
+            represent(exposed)
+            requested = true
+        }
+        if requested { XFlush(display) }
         logProtocolErrors()
         return events
     }
