@@ -49,8 +49,6 @@ public final class FrameLoop {
     private var nextTimerID = 0
     private var stopRequested = false
     private var pollSet: [pollfd] = []
-    /// The descriptors left out of a wait for a due frame, polled once it ends.
-    private var deferredPollSet: [pollfd] = []
 
     /// A loop driving `link` (and waiting through the link's clock).
     public init(link: DisplayLink) { self.link = link }
@@ -164,8 +162,8 @@ public final class FrameLoop {
     }
 
     /// Waits for `deadline` or a watched descriptor. With `frameIsDue`, the descriptors of
-    /// sources whose input waits for frames are left out of the wait and polled, without
-    /// blocking, once it ends.
+    /// sources whose input waits for frames are left out of the wait, and every descriptor is
+    /// polled, without blocking, once it ends.
     private func waitForInput(until deadline: MonotonicInstant?, frameIsDue: Bool) throws {
         // Sources that a handler adds or removes take effect on the next pass.
         let watched = sources
@@ -182,19 +180,11 @@ public final class FrameLoop {
         var ready = try link.clock.wait(until: deadline, descriptors: &pollSet)
         wakeUps += 1
         if leftOut {
-            deferredPollSet.removeAll(keepingCapacity: true)
-            for (i, source) in watched.enumerated() where pollSet[i + 1].fd < 0 && source.descriptor >= 0 {
-                deferredPollSet.append(pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0))
-            }
-            let found = deferredPollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
-            if found > 0 {
-                var next = 0
-                for (i, source) in watched.enumerated() where pollSet[i + 1].fd < 0 && source.descriptor >= 0 {
-                    pollSet[i + 1].revents = deferredPollSet[next].revents
-                    next += 1
-                }
-                ready += Int(found)
-            }
+            // All of them again, the left-out ones in, without waiting: what was ready still is
+            // (nothing has read it), and a zero timeout queues no waits. Interrupted, it finds
+            // nothing, and the next pass looks again.
+            for (i, source) in watched.enumerated() { pollSet[i + 1].fd = source.descriptor }
+            ready = max(0, Int(pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }))
         }
         guard ready > 0 else { return }
 
