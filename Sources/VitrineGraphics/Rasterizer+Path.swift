@@ -23,7 +23,7 @@ extension Rasterizer {
             }
         }
         guard bounds.isFinite else { return false }
-        guard var sink = beginShape(bounds) else { return true }
+        guard var sink = beginShape(bounds, convex: Rasterizer.isOneConvexContour(path)) else { return true }
         for element in path.elements {
             switch element {
             case .move(let p): sink.move(to: t.apply(to: p))
@@ -47,7 +47,9 @@ extension Rasterizer {
             var bounds = DeviceBounds()
             for p in points { bounds.add(t.apply(to: p)) }
             guard bounds.isFinite else { return false }
-            guard var sink = beginShape(bounds) else { return true }
+            // One polygon (a card's projection, a segment's stroke) may be convex.
+            let convex = ends.count == 1 && Rasterizer.isConvexPolygon(points.prefix(ends[0]))
+            guard var sink = beginShape(bounds, convex: convex) else { return true }
             var start = 0
             for end in ends where end > start {
                 sink.move(to: t.apply(to: points[start]))
@@ -71,7 +73,8 @@ extension Rasterizer {
         bounds.add(t.apply(to: Point(x: x0, y: y0))); bounds.add(t.apply(to: Point(x: x1, y: y0)))
         bounds.add(t.apply(to: Point(x: x1, y: y1))); bounds.add(t.apply(to: Point(x: x0, y: y1)))
         guard bounds.isFinite else { return false }
-        guard var sink = beginShape(bounds) else { return true }
+        // Under an affine transform a rounded rectangle stays one convex contour.
+        guard var sink = beginShape(bounds, convex: true) else { return true }
         let r = Rasterizer.clampedCornerRadius(cornerRadius, of: s)
         @inline(__always) func p(_ x: Double, _ y: Double) -> Point { t.apply(to: Point(x: x, y: y)) }
         if r == 0 {
@@ -91,6 +94,57 @@ extension Rasterizer {
         }
         sink.close()
         return true
+    }
+
+    /// Paths of more elements than this (polygons of four times as many points) are taken as
+    /// not convex without a test. An ellipse has 6, a rounded rectangle 10, a pie's wedge 4 to 8.
+    static let convexTestLimit = 16
+
+    /// Whether `path` is one convex contour: a single subpath whose points, control points
+    /// included, turn one way all around and go up and down (and left and right) once each.
+    /// Its curves then turn the same way (a Bézier curve crosses a line no more often than its
+    /// control polygon), and so does any affine image of it, flattened or not: every point
+    /// winds 0 or 1. A star that turns one way but goes round twice changes direction too
+    /// often.
+    static func isOneConvexContour(_ path: Path) -> Bool {
+        // Longer paths (a wave, a glyph, a morph's outline) are seldom convex: not worth the test.
+        guard path.elements.count <= convexTestLimit else { return false }
+        var contour = ConvexityCheck()
+        var started = false, closed = false
+        for element in path.elements {
+            if closed { return false }
+            switch element {
+            case .move(let p):
+                if started { return false }
+                started = true
+                contour.start(at: p)
+            case .line(let p):
+                guard started else { return false }
+                contour.add(p)
+            case .quad(let c, let p):
+                guard started else { return false }
+                contour.add(c); contour.add(p)
+            case .cubic(let c1, let c2, let p):
+                guard started else { return false }
+                contour.add(c1); contour.add(c2); contour.add(p)
+            case .close:
+                closed = true
+            }
+            if contour.failed { return false }
+        }
+        return started && contour.closes()
+    }
+
+    /// Whether the closed polygon through `points` is convex (`isOneConvexContour`'s test).
+    static func isConvexPolygon(_ points: Slice<UnsafeBufferPointer<Point>>) -> Bool {
+        guard let first = points.first, points.count <= 4 * convexTestLimit else { return false }
+        var contour = ConvexityCheck()
+        contour.start(at: first)
+        for p in points.dropFirst() {
+            contour.add(p)
+            if contour.failed { return false }
+        }
+        return contour.closes()
     }
 
     /// The corner radius `addRoundedRect` uses for the standardized `rect`: clamped to half its
@@ -119,7 +173,7 @@ extension Rasterizer {
     /// shape cannot touch the clip. (Entirely left of the clip counts as invisible too: a
     /// closed outline winds to zero at every point to its right.) The geometry is the shape's
     /// box within the target, whatever the clip, so the clip never moves an edge.
-    private func beginShape(_ b: DeviceBounds) -> EdgeSink? {
+    private func beginShape(_ b: DeviceBounds, convex: Bool = false) -> EdgeSink? {
         if b.maxY <= Double(clip.y) || b.minY >= Double(clip.maxY) || b.minX >= Double(clip.maxX)
             || b.maxX <= Double(clip.x) || !(b.minX <= b.maxX)
         {
@@ -127,7 +181,7 @@ extension Rasterizer {
         }
         let box = Rasterizer.geometryBox(
             minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
-        let (geometry, region) = beginRegion(box)
+        let (geometry, region) = beginRegion(box, convex: convex)
         guard !region.isEmpty else { return nil }
         // Clipping to the geometry is clipping to the target: the shape lies inside it
         // wherever the target's edges do not cut it.
@@ -343,5 +397,78 @@ private struct EdgeSink {
         rasterizer.addFixedEdge(
             x0: Rasterizer.fixedPoint(x0, from: left, to: right), y0: Rasterizer.fixedPoint(y0, from: top, to: bottom),
             x1: Rasterizer.fixedPoint(x1, from: left, to: right), y1: Rasterizer.fixedPoint(y1, from: top, to: bottom))
+    }
+}
+
+/// Follows a closed polygon point by point: whether it turns one way only and reverses its
+/// horizontal and its vertical direction at most twice each (a convex polygon's test, which a
+/// star going round twice fails).
+private struct ConvexityCheck {
+    private var firstX = 0.0, firstY = 0.0, lastX = 0.0, lastY = 0.0
+    /// The first edge and the last one.
+    private var startDX = 0.0, startDY = 0.0, edgeDX = 0.0, edgeDY = 0.0
+    private var count = 0
+    /// The sign of the turns so far (0: none yet).
+    private var turn = 0.0
+    /// The signs of the first and the last edges' moves along x and y (0: none yet), and how
+    /// often they reversed.
+    private var firstXSign = 0.0, firstYSign = 0.0, xSign = 0.0, ySign = 0.0
+    private var reversals = (x: 0, y: 0)
+    private(set) var failed = false
+
+    @inline(__always)
+    mutating func start(at p: Point) {
+        (firstX, firstY, lastX, lastY) = (p.x, p.y, p.x, p.y)
+        count = 1
+    }
+
+    @inline(__always)
+    mutating func add(_ p: Point) {
+        let dx = p.x - lastX, dy = p.y - lastY
+        if dx == 0 && dy == 0 { return }
+        if !(dx.isFinite && dy.isFinite) { return failed = true }
+        if count == 1 { (startDX, startDY) = (dx, dy) } else { turns(edgeDX, edgeDY, dx, dy) }
+        moves(dx, dy)
+        (edgeDX, edgeDY, lastX, lastY) = (dx, dy, p.x, p.y)
+        count += 1
+    }
+
+    /// Closes the polygon back to its first point; whether it is convex.
+    mutating func closes() -> Bool {
+        if failed || count < 3 { return !failed }
+        let dx = firstX - lastX, dy = firstY - lastY
+        if dx != 0 || dy != 0 {
+            turns(edgeDX, edgeDY, dx, dy)
+            moves(dx, dy)
+            (edgeDX, edgeDY) = (dx, dy)
+        }
+        turns(edgeDX, edgeDY, startDX, startDY)
+        // The moves wrap around: the first edge's against the last one's.
+        if firstXSign != 0 && xSign != 0 && firstXSign != xSign { reversals.x += 1 }
+        if firstYSign != 0 && ySign != 0 && firstYSign != ySign { reversals.y += 1 }
+        return !failed && reversals.x <= 2 && reversals.y <= 2
+    }
+
+    @inline(__always)
+    private mutating func turns(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+        let cross = ax * by - ay * bx
+        // Nearly straight on: no turn either way (rounding must not fail a straight side).
+        if abs(cross) <= (abs(ax) + abs(ay)) * (abs(bx) + abs(by)) * 1e-12 { return }
+        if turn == 0 { turn = cross } else if (turn > 0) != (cross > 0) { failed = true }
+    }
+
+    @inline(__always)
+    private mutating func moves(_ dx: Double, _ dy: Double) {
+        if dx != 0 {
+            let sign: Double = dx > 0 ? 1 : -1
+            if firstXSign == 0 { firstXSign = sign } else if xSign != sign { reversals.x += 1 }
+            xSign = sign
+        }
+        if dy != 0 {
+            let sign: Double = dy > 0 ? 1 : -1
+            if firstYSign == 0 { firstYSign = sign } else if ySign != sign { reversals.y += 1 }
+            ySign = sign
+        }
+        if reversals.x > 2 || reversals.y > 2 { failed = true }
     }
 }

@@ -13,6 +13,13 @@ struct FixedEdge {
     var connected: Bool
 }
 
+/// Whether a shape's cells are written watching who writes them (`Rasterizer.watchesWriters`):
+/// a type for each answer, so that the accumulation is compiled once for each and tests
+/// nothing per cell.
+protocol CellWatch { static var watchesWriters: Bool { get } }
+enum WatchedCells: CellWatch { static var watchesWriters: Bool { true } }
+enum UnwatchedCells: CellWatch { static var watchesWriters: Bool { false } }
+
 /// A run of pixels in one row that share one coverage value.
 struct CoverageSpan {
     /// First pixel (device x).
@@ -61,7 +68,10 @@ struct CoverageSpan {
 /// edges cannot be shown to leave two windings, or whose row holds ends of horizontal edges
 /// (events) that change the winding along it, is computed exactly from the shape's edges
 /// (`Rasterizer+ExactCoverage.swift`). That is a handful of pixels per shape, a thin stroke's
-/// two sides cost a cheap test per pixel, and every other pixel keeps the fast path.
+/// two sides cost a cheap test per pixel, and every other pixel keeps the fast path. A shape
+/// that is one convex contour (a rounded rectangle, an ellipse, a pie's wedge) winds 0 or 1
+/// everywhere, so its mean winding is always right: its cells are written without watching
+/// who writes them (`watchesWriters`), which saves a chain word a cell.
 ///
 /// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips to the
 /// target. One shape per `reset`: its region is fixed when it begins.
@@ -92,6 +102,13 @@ final class Rasterizer {
     /// Per cell, valid while its mark is set: which edges wrote it (see `chainTag`), so a
     /// cell whose pixel the accumulated area may get wrong is found as it is written.
     @exclusivity(unchecked) private var chains: UnsafeMutablePointer<UInt64>
+    /// Whether the current shape's cells record who writes them (`chains`) and its chains' ends
+    /// (`events`): off for a shape that is one convex contour, whose pixels never need exact
+    /// coverage (set by `beginRegion`).
+    @exclusivity(unchecked) private(set) var watchesWriters = true
+    /// Whether a convex contour is rasterized without watching its writers (on; tests turn it
+    /// off to compare the two).
+    var trustsConvexContours = true
     /// One bit per cell whose coverage is computed exactly (`exactCoverage`), laid out as `marks`.
     @exclusivity(unchecked) private(set) var conflicts: UnsafeMutablePointer<UInt64>
     /// How many cells (and chains), and how many mark (and conflict) words, the buffers hold.
@@ -257,7 +274,9 @@ final class Rasterizer {
 
     /// Fixes the current shape's `geometry` (`box` within the target) and its region (the
     /// geometry within the clip), and lays the cells out over the region. Once per `reset`.
-    func beginRegion(_ box: IntRect) -> (geometry: IntRect, region: IntRect) {
+    /// `convex`: the shape is one convex contour (its writers are not watched).
+    func beginRegion(_ box: IntRect, convex: Bool = false) -> (geometry: IntRect, region: IntRect) {
+        watchesWriters = !(convex && trustsConvexContours)
         geometry = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         bounds = geometry.intersection(clip)
         offsetX = bounds.x &- geometry.x
@@ -283,16 +302,19 @@ final class Rasterizer {
     /// Boundary crossings are shared by the pieces on both sides, so covers telescope exactly.
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
-        let connected = x0 == lastEndX && y0 == lastEndY && !chainBroken
-        if !connected {
-            endChain()
-            chainStartX = x0
-            chainStartY = y0
-            chainStartEvent = addEvent(x: x0, y: y0, delta: 1)
+        // An unwatched shape's edges form no chains (no cell needs to know its writers).
+        let connected = watchesWriters && x0 == lastEndX && y0 == lastEndY && !chainBroken
+        if watchesWriters {
+            if !connected {
+                endChain()
+                chainStartX = x0
+                chainStartY = y0
+                chainStartEvent = addEvent(x: x0, y: y0, delta: 1)
+            }
+            lastEndX = x1
+            lastEndY = y1
+            chainBroken = false
         }
-        lastEndX = x1
-        lastEndY = y1
-        chainBroken = false
         if edgeCount == edgeCapacity {
             let grown = UnsafeMutablePointer<FixedEdge>.allocate(capacity: edgeCapacity * 2)
             grown.moveInitialize(from: edges, count: edgeCount)
@@ -307,7 +329,11 @@ final class Rasterizer {
                 x1: Int32(truncatingIfNeeded: x1), y1: Int32(truncatingIfNeeded: y1), connected: connected))
         edgeCount = index &+ 1
         if isBanded { return }
-        accumulate(index: index)
+        if watchesWriters {
+            accumulate(index: index, WatchedCells.self)
+        } else {
+            accumulate(index: index, UnwatchedCells.self)
+        }
     }
 
     /// Tells the rasterizer that geometry was skipped since the last edge (culled outside the
@@ -336,7 +362,7 @@ final class Rasterizer {
     }
 
     /// Accumulates the part of an edge (geometry coordinates) inside the current band's rows.
-    private func accumulate(index: Int) {
+    private func accumulate<W: CellWatch>(index: Int, _ watch: W.Type) {
         let e = edges[index]
         var (xa, ya, xb, yb) = (Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
         var sign: Int32 = 1
@@ -366,7 +392,7 @@ final class Rasterizer {
                 if isLeft {
                     addFold(rowCells, rowMarks, cover: cover)
                 } else {
-                    addCell(rowCells, rowMarks, rowChains, x: cx, cover: cover, area: cover &* twiceFx, writer)
+                    addCell(rowCells, rowMarks, rowChains, x: cx, cover: cover, area: cover &* twiceFx, writer, watch)
                 }
                 top = bottom
                 rowCells += stride
@@ -413,7 +439,7 @@ final class Rasterizer {
                 rowCells, rowMarks, rowChains, stride: stride, words: words, rows: fullRows,
                 x: x &- origin, fy: fy, nextX: nextX &- origin, remainder: r, lift: lift, rem: rem, dy: dy,
                 lastX: endsInBand ? xb &- origin : 0, lastFy: endsInBand ? yb &- (edgeLastRow << 8) : -1,
-                sign: sign, writer)
+                sign: sign, writer, watch)
             return
         }
         while row <= min(lastRow, edgeLastRow &- 1) {
@@ -425,7 +451,7 @@ final class Rasterizer {
                 vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
             }
             addPiece(
-                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer,
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer, watch,
                 left: left, right: right, inside: inside, columns: lastColumn, shift: shift)
             x = nextX
             fy = 0
@@ -439,7 +465,7 @@ final class Rasterizer {
         }
         if row == edgeLastRow && row <= lastRow {
             addPiece(
-                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: xb, fy1: yb &- (row << 8), sign: sign, writer,
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: xb, fy1: yb &- (row << 8), sign: sign, writer, watch,
                 left: left, right: right, inside: inside, columns: lastColumn, shift: shift)
         }
     }
@@ -452,11 +478,11 @@ final class Rasterizer {
     /// its own: inside `accumulate` the loop kept the other cases' state in registers and
     /// spilled it row after row.
     @inline(never)
-    private func accumulateSteep(
+    private func accumulateSteep<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>, stride: Int, words: Int, rows: Int,
         x: Int, fy: Int, nextX: Int, remainder: Int, lift: Int, rem: Int, dy: Int,
-        lastX: Int, lastFy: Int, sign: Int32, _ writer: UInt64
+        lastX: Int, lastFy: Int, sign: Int32, _ writer: UInt64, _ watch: W.Type
     ) {
         var (rowCells, rowMarks, rowChains) = (rowCells, rowMarks, rowChains)
         var (x, fy, nextX, r) = (x, fy, nextX, remainder)
@@ -468,7 +494,7 @@ final class Rasterizer {
             vitrine_prefetch_for_write(rowCells + ahead)
             vitrine_prefetch_for_write(rowChains + ahead)
             addSteepPiece(
-                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer, shift: 0)
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer, watch, shift: 0)
             x = nextX
             fy = 0
             nextX &+= lift
@@ -480,7 +506,8 @@ final class Rasterizer {
         }
         if lastFy >= 0 {
             addSteepPiece(
-                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: lastX, fy1: lastFy, sign: sign, writer, shift: 0)
+                rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: lastX, fy1: lastFy, sign: sign, writer, watch,
+                shift: 0)
         }
     }
 
@@ -488,34 +515,35 @@ final class Rasterizer {
     /// clip's tests left out where the piece lies inside the clip (`left`, `right`: its sides in
     /// geometry fixed point; `inside`: the whole edge does).
     @inline(__always)
-    private func addPiece(
+    private func addPiece<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>,
-        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64, _ watch: W.Type,
         left: Int, right: Int, inside: Bool, columns lastColumn: Int, shift: Int
     ) {
         let low = min(x0, x1), high = max(x0, x1), cell = low >> 8
         if !(inside || low >= left && high <= right && high > left && low < right) {
             // On a side of the clip (folded into the first column, or dropped).
-            addRowPiece(rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer)
+            addRowPiece(rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer, watch)
         } else if high > (cell &+ 2) << 8 {
             // Across three cells or more, inside the clip.
             walkCells(
-                rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer,
+                rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer, watch,
                 columns: lastColumn, shift: shift, crossesSide: false)
         } else {
             addSteepPiece(
-                rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer, shift: shift)
+                rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer, watch,
+                shift: shift)
         }
     }
 
     /// A row piece inside the clip's sides that lies in one cell or crosses one cell boundary:
     /// the cells `addRowPiece` would add, without the call.
     @inline(__always)
-    private func addSteepPiece(
+    private func addSteepPiece<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>,
-        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64, shift: Int
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64, _ watch: W.Type, shift: Int
     ) {
         let low = min(x0, x1), high = max(x0, x1), cell = low >> 8
         if high <= (cell &+ 1) << 8 {
@@ -523,7 +551,7 @@ final class Rasterizer {
             // `addRowPiece` would add, without the call.
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
             let twiceX = Int32(truncatingIfNeeded: x0 &+ x1 &- (cell << 9))
-            addCell(rowCells, rowMarks, rowChains, x: cell &- shift, cover: cover, area: cover &* twiceX, writer)
+            addCell(rowCells, rowMarks, rowChains, x: cell &- shift, cover: cover, area: cover &* twiceX, writer, watch)
         } else {
             // Across one cell boundary (a steep edge every few rows): the two cells
             // `addRowPiece` would add, with the height where the piece crosses the boundary
@@ -538,17 +566,17 @@ final class Rasterizer {
             if x0 < x1 {
                 addCell(
                     rowCells, rowMarks, rowChains, x: local, cover: first,
-                    area: first &* Int32(truncatingIfNeeded: x0 &- (cell << 8) &+ 256), writer)
+                    area: first &* Int32(truncatingIfNeeded: x0 &- (cell << 8) &+ 256), writer, watch)
                 addCell(
                     rowCells, rowMarks, rowChains, x: local &+ 1, cover: second,
-                    area: second &* Int32(truncatingIfNeeded: x1 &- boundary), writer)
+                    area: second &* Int32(truncatingIfNeeded: x1 &- boundary), writer, watch)
             } else {
                 addCell(
                     rowCells, rowMarks, rowChains, x: local &+ 1, cover: first,
-                    area: first &* Int32(truncatingIfNeeded: x0 &- boundary), writer)
+                    area: first &* Int32(truncatingIfNeeded: x0 &- boundary), writer, watch)
                 addCell(
                     rowCells, rowMarks, rowChains, x: local, cover: second,
-                    area: second &* Int32(truncatingIfNeeded: x1 &- (cell << 8) &+ 256), writer)
+                    area: second &* Int32(truncatingIfNeeded: x1 &- (cell << 8) &+ 256), writer, watch)
             }
         }
     }
@@ -562,7 +590,11 @@ final class Rasterizer {
         for index in 0..<edgeCount {
             let y0 = Int(edges[index].y0), y1 = Int(edges[index].y1)
             if min(y0, y1) >= bandBottomY || max(y0, y1) <= bandTopY { continue }
-            accumulate(index: index)
+            if watchesWriters {
+                accumulate(index: index, WatchedCells.self)
+            } else {
+                accumulate(index: index, UnwatchedCells.self)
+            }
         }
     }
 
@@ -574,10 +606,10 @@ final class Rasterizer {
     /// and the area it carries right sum to cover·512 in every pixel to its right); cells
     /// right of it affect nothing visible.
     @inline(__always)
-    private func addRowPiece(
+    private func addRowPiece<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>,
-        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64, _ watch: W.Type
     ) {
         let low = min(x0, x1), high = max(x0, x1)
         if low >= (offsetX &+ bounds.width) << 8 { return }
@@ -595,12 +627,12 @@ final class Rasterizer {
             let base = firstCell << 8
             let cover = sign &* Int32(truncatingIfNeeded: fy1 &- fy0)
             put(
-                rowCells, rowMarks, rowChains, firstCell &- shift, columns, crossesSide, writer, cover,
+                rowCells, rowMarks, rowChains, firstCell &- shift, columns, crossesSide, writer, watch, cover,
                 cover &* Int32(truncatingIfNeeded: x0 &+ x1 &- base &- base))
             return
         }
         walkCells(
-            rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer,
+            rowCells, rowMarks, rowChains, x0: x0, fy0: fy0, x1: x1, fy1: fy1, sign: sign, writer, watch,
             columns: columns, shift: shift, crossesSide: crossesSide)
     }
 
@@ -614,10 +646,10 @@ final class Rasterizer {
     /// out as one 8-byte store that the next cell's load half overlapped, which the processor
     /// cannot forward: every cell of a flat piece waited for the one before to reach the cache.
     @inline(__always)
-    private func walkCells(
+    private func walkCells<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>,
-        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64,
+        x0: Int, fy0: Int, x1: Int, fy1: Int, sign: Int32, _ writer: UInt64, _ watch: W.Type,
         columns: Int, shift: Int, crossesSide: Bool
     ) {
         // Crosses cell boundaries: y at boundary b is fy0 + ⌊(|b − x0|·dy + dx/2) / dx⌋ with
@@ -647,7 +679,7 @@ final class Rasterizer {
                 } else {
                     rowCells[local] &+= (cover << 9) &- area &+ carried
                     carried = area
-                    mark(rowCells, rowMarks, rowChains, x: local, writer)
+                    mark(rowCells, rowMarks, rowChains, x: local, writer, watch)
                 }
                 if isLast {
                     if carried != 0 { rowCells[local &+ 1] &+= carried }
@@ -686,7 +718,7 @@ final class Rasterizer {
                 } else if !(crossesSide && local >= columns) {
                     rowCells[local &+ 1] &+= pending &+ area
                     pending = (cover << 9) &- area
-                    mark(rowCells, rowMarks, rowChains, x: local, writer)
+                    mark(rowCells, rowMarks, rowChains, x: local, writer, watch)
                 }
                 if isLast {
                     if pending != 0 { rowCells[local] &+= pending }
@@ -716,10 +748,11 @@ final class Rasterizer {
     /// side of the clip, a cell left of it adds only its cover to column 0 and one right of
     /// it nothing.
     @inline(__always)
-    private func put(
+    private func put<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>,
-        _ local: Int, _ columns: Int, _ crossesSide: Bool, _ writer: UInt64, _ cover: Int32, _ area: Int32
+        _ local: Int, _ columns: Int, _ crossesSide: Bool, _ writer: UInt64, _ watch: W.Type, _ cover: Int32,
+        _ area: Int32
     ) {
         if crossesSide {
             if local >= columns { return }
@@ -728,34 +761,38 @@ final class Rasterizer {
                 return
             }
         }
-        addCell(rowCells, rowMarks, rowChains, x: local, cover: cover, area: area, writer)
+        addCell(rowCells, rowMarks, rowChains, x: local, cover: cover, area: area, writer, watch)
     }
 
     /// Adds a cell's cover (height crossed, ±0…256) and area (cover × twice the mean
     /// sub-pixel x inside the cell), and marks the cell. The first writer of a cell leaves its
     /// chain tag; a later one goes through `chainAgain`.
     @inline(__always)
-    private func addCell(
+    private func addCell<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
         _ rowChains: UnsafeMutablePointer<UInt64>,
-        x: Int, cover: Int32, area: Int32, _ writer: UInt64
+        x: Int, cover: Int32, area: Int32, _ writer: UInt64, _ watch: W.Type
     ) {
         // A piece of no height still writes the cell: rounded flat, it is a horizontal
         // boundary inside the pixel, which the chains must see.
         let p = rowCells + x
         p[0] &+= (cover << 9) &- area
         p[1] &+= area
-        mark(rowCells, rowMarks, rowChains, x: x, writer)
+        mark(rowCells, rowMarks, rowChains, x: x, writer, watch)
     }
 
     /// Marks the cell at `x` as written by `writer` (`addCell` without the values).
     @inline(__always)
-    private func mark(
+    private func mark<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
-        _ rowChains: UnsafeMutablePointer<UInt64>, x: Int, _ writer: UInt64
+        _ rowChains: UnsafeMutablePointer<UInt64>, x: Int, _ writer: UInt64, _ watch: W.Type
     ) {
         let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: x & 63)
         let word = rowMarks[x >> 6]
+        if !W.watchesWriters {
+            rowMarks[x >> 6] = word | bit
+            return
+        }
         let chain = rowChains + x
         if word & bit == 0 {
             rowMarks[x >> 6] = word | bit

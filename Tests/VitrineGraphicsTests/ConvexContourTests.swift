@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+@testable import VitrineGraphics
+
+/// A shape that is one convex contour winds 0 or 1 at every point, so the accumulated area is
+/// right in every pixel and the rasterizer does not watch who writes its cells
+/// (`Rasterizer.watchesWriters`): the pixels are those of the watched path, to the bit.
+final class ConvexContourTests: XCTestCase {
+    override func tearDown() {
+        Rasterizer.ofThisThread.trustsConvexContours = true
+    }
+
+    private func polygon(_ points: [Point], closed: Bool = true) -> Path {
+        var path = Path()
+        path.move(to: points[0])
+        for p in points.dropFirst() { path.addLine(to: p) }
+        if closed { path.closeSubpath() }
+        return path
+    }
+
+    private func regular(_ n: Int, turns: Int = 1, step: Int = 1, radius: Double = 10) -> [Point] {
+        (0..<(n * turns)).map { i in
+            let a = Double(i * step) * 2 * Double.pi / Double(n)
+            return Point(20 + radius * cos(a), 20 + radius * sin(a))
+        }
+    }
+
+    /// A pie's wedge from its centre: `sweep` radians of a circle of radius 30.
+    private func wedge(sweep: Double) -> Path {
+        var path = Path()
+        path.move(to: Point(40, 40))
+        path.addArc(
+            center: Point(40, 40), radius: 30, startAngle: -Double.pi / 2, endAngle: -Double.pi / 2 + sweep,
+            clockwise: true)
+        path.closeSubpath()
+        return path
+    }
+
+    func testOneConvexContourIsRecognised() {
+        var ellipse = Path()
+        ellipse.addEllipse(in: Rect(x: 2, y: 3, width: 40, height: 25))
+        var rounded = Path()
+        rounded.addRoundedRect(Rect(x: 0, y: 0, width: 30, height: 12), cornerRadius: 6)
+        var squircle = Path()
+        squircle.move(to: Point(50, 20))
+        squircle.addCurve(to: Point(100, 50), control1: Point(95, 20), control2: Point(100, 23))
+        squircle.addCurve(to: Point(50, 80), control1: Point(100, 77), control2: Point(95, 80))
+        squircle.addCurve(to: Point(0, 50), control1: Point(5, 80), control2: Point(0, 77))
+        squircle.addCurve(to: Point(50, 20), control1: Point(0, 23), control2: Point(5, 20))
+        squircle.closeSubpath()
+        let convex: [(String, Path)] = [
+            ("ellipse", ellipse), ("rounded rectangle", rounded), ("squircle", squircle),
+            ("wedge of 108°", wedge(sweep: 0.3 * 2 * Double.pi)), ("half disc", wedge(sweep: Double.pi)),
+            ("octagon", polygon(regular(8))), ("octagon the other way", polygon(regular(8).reversed())),
+            ("triangle left open", polygon([Point(0, 0), Point(10, 0), Point(5, 8)], closed: false)),
+            (
+                "square with a point repeated and one on a side",
+                polygon([Point(0, 0), Point(5, 0), Point(5, 0), Point(10, 0), Point(10, 10), Point(0, 10)])
+            ),
+            ("a line there and back", polygon([Point(0, 0), Point(10, 5)]))
+        ]
+        for (name, path) in convex { XCTAssertTrue(Rasterizer.isOneConvexContour(path), name) }
+
+        var twoEllipses = ellipse
+        twoEllipses.addEllipse(in: Rect(x: 50, y: 3, width: 10, height: 10))
+        var moveAfterClose = polygon(regular(6))
+        moveAfterClose.move(to: Point(0, 0))
+        moveAfterClose.addLine(to: Point(1, 1))
+        let notConvex: [(String, Path)] = [
+            ("pentagram", polygon(regular(5, step: 2))),
+            ("octagon gone round twice", polygon(regular(8, turns: 2))),
+            ("chevron", polygon([Point(0, 0), Point(10, 5), Point(0, 10), Point(4, 5)])),
+            ("bow tie", polygon([Point(0, 0), Point(10, 10), Point(10, 0), Point(0, 10)])),
+            ("wedge of 270°", wedge(sweep: 1.5 * Double.pi)),
+            ("two ellipses", twoEllipses), ("a second subpath", moveAfterClose)
+        ]
+        for (name, path) in notConvex { XCTAssertFalse(Rasterizer.isOneConvexContour(path), name) }
+    }
+
+    /// Random convex shapes — ellipses, rounded rectangles (as paths and as `fill(_:cornerRadius:)`),
+    /// convex polygons, wedges, a segment's stroke with each cap — under random turns, scales, skews and mirrors, reaching past
+    /// the target and through random clips, translucent, with either fill rule and taller than
+    /// a band of cells or not: the same pixels whether the cells' writers are watched or not.
+    func testConvexContoursDrawTheSamePixelsWithTheirWritersUnwatched() {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random(_ range: ClosedRange<Double>) -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + (range.upperBound - range.lowerBound) * Double(seed >> 11) / Double(1 << 53)
+        }
+        var unwatched = 0
+        for round in 0..<300 {
+            let kind = round % 6
+            var path = Path()
+            switch kind {
+            case 0:
+                path.addEllipse(
+                    in: Rect(
+                        x: random(-20...60), y: random(-20...80), width: random(0.3...90), height: random(0.3...120)))
+            case 1:
+                path.addRoundedRect(
+                    Rect(x: random(-20...60), y: random(-20...80), width: random(1...90), height: random(1...120)),
+                    cornerRadius: random(0...30))
+            case 2:
+                // A convex polygon: points on an ellipse in order.
+                let count = Int(random(3...12))
+                let angles = (0..<count).map { _ in random(0...(2 * Double.pi)) }.sorted()
+                let c = Point(random(0...60), random(0...80)), rx = random(1...70), ry = random(1...90)
+                path = polygon(angles.map { Point(c.x + rx * cos($0), c.y + ry * sin($0)) })
+            case 3:
+                path.move(to: Point(40, 40))
+                let start = random(0...(2 * Double.pi))
+                path.addArc(
+                    center: Point(40, 40), radius: random(1...80), startAngle: start,
+                    endAngle: start + random(0.05...Double.pi), clockwise: true)
+                path.closeSubpath()
+            default: break
+            }
+            let angle = random(0...(2 * Double.pi)), sx = random(0.2...2.5), sy = random(0.2...2.5)
+            var transform = Transform2D(
+                a: cos(angle) * sx, b: sin(angle) * sx, c: -sin(angle) * sy, d: cos(angle) * sy, tx: random(-10...50),
+                ty: random(-10...60))
+            transform.c += random(-0.5...0.5) * transform.a
+            if random(0...1) < 0.3 { transform.a = -transform.a; transform.b = -transform.b }
+            let rule: FillRule = random(0...1) < 0.5 ? .nonZero : .evenOdd
+            let color = Color(red: random(0...1), green: random(0...1), blue: random(0...1), alpha: random(0.2...1))
+            let clip =
+                random(0...1) < 0.5
+                ? Rect(x: random(0...30), y: random(0...40), width: random(5...60), height: random(5...90)) : nil
+            let rectangle = Rect(
+                x: random(-10...40), y: random(-10...60), width: random(1...60), height: random(1...90))
+            let radius = random(0...25)
+
+            func draw(trusting: Bool) -> [UInt32] {
+                Rasterizer.ofThisThread.trustsConvexContours = trusting
+                let bitmap = Bitmap(width: 64, height: 90)
+                let ctx = GraphicsContext(bitmap: bitmap)
+                ctx.clear(Color(red: 0.1, green: 0.2, blue: 0.3))
+                ctx.concatenate(transform)
+                if let clip { ctx.clip(to: clip) }
+                if kind == 4 {
+                    ctx.fill(rectangle, cornerRadius: radius, color: color)
+                } else if kind == 5 {
+                    // A segment's stroke: one polygon, convex with any cap.
+                    var segment = Path()
+                    segment.move(to: Point(rectangle.minX, rectangle.minY))
+                    segment.addLine(to: Point(rectangle.maxX, rectangle.maxY))
+                    let cap: LineCap = [.butt, .round, .square][Int(radius) % 3]
+                    ctx.stroke(segment, color: color, style: StrokeStyle(lineWidth: radius / 2, lineCap: cap))
+                } else {
+                    ctx.fill(path, color: color, rule: rule)
+                }
+                if trusting, !Rasterizer.ofThisThread.watchesWriters { unwatched += 1 }
+                return (0..<bitmap.height).flatMap { y in (0..<bitmap.width).map { bitmap[$0, y] } }
+            }
+            let watched = draw(trusting: false)
+            XCTAssertEqual(draw(trusting: true), watched, "round \(round), kind \(kind)")
+        }
+        // Most shapes reach the rasterizer (an axis-aligned rectangle does not).
+        XCTAssertGreaterThan(unwatched, 200, "shapes drawn without watching their writers")
+    }
+}
