@@ -48,8 +48,10 @@ extension Rasterizer {
             for p in points { bounds.add(t.apply(to: p)) }
             guard bounds.isFinite else { return false }
             // One polygon (a card's projection, a segment's stroke) may be convex.
-            let convex = ends.count == 1 && Rasterizer.isConvexPolygon(points.prefix(ends[0]))
-            guard var sink = beginShape(bounds, convex: convex) else { return true }
+            guard
+                var sink = beginShape(
+                    bounds, convex: ends.count == 1 && Rasterizer.isConvexPolygon(points.prefix(ends[0])))
+            else { return true }
             var start = 0
             for end in ends where end > start {
                 sink.move(to: t.apply(to: points[start]))
@@ -173,7 +175,7 @@ extension Rasterizer {
     /// shape cannot touch the clip. (Entirely left of the clip counts as invisible too: a
     /// closed outline winds to zero at every point to its right.) The geometry is the shape's
     /// box within the target, whatever the clip, so the clip never moves an edge.
-    private func beginShape(_ b: DeviceBounds, convex: Bool = false) -> EdgeSink? {
+    private func beginShape(_ b: DeviceBounds, convex: @autoclosure () -> Bool = false) -> EdgeSink? {
         if b.maxY <= Double(clip.y) || b.minY >= Double(clip.maxY) || b.minX >= Double(clip.maxX)
             || b.maxX <= Double(clip.x) || !(b.minX <= b.maxX)
         {
@@ -181,7 +183,8 @@ extension Rasterizer {
         }
         let box = Rasterizer.geometryBox(
             minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
-        let (geometry, region) = beginRegion(box, convex: convex)
+        // Whether it is convex is asked only of a shape that may be drawn.
+        let (geometry, region) = beginRegion(box, convex: convex())
         guard !region.isEmpty else { return nil }
         // Clipping to the geometry is clipping to the target: the shape lies inside it
         // wherever the target's edges do not cut it.
