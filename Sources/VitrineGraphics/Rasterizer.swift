@@ -781,7 +781,8 @@ final class Rasterizer {
         mark(rowCells, rowMarks, rowChains, x: x, writer, watch)
     }
 
-    /// Marks the cell at `x` as written by `writer` (`addCell` without the values).
+    /// Marks the cell at `x` as written by `writer` (`addCell` without the values); where
+    /// writers are not watched (`W`), only as written.
     @inline(__always)
     private func mark<W: CellWatch>(
         _ rowCells: UnsafeMutablePointer<Int32>, _ rowMarks: UnsafeMutablePointer<UInt64>,
