@@ -77,10 +77,11 @@ final class ConvexContourTests: XCTestCase {
         for (name, path) in notConvex { XCTAssertFalse(Rasterizer.isOneConvexContour(path), name) }
     }
 
-    /// Random convex shapes — ellipses, rounded rectangles (as paths and as `fill(_:cornerRadius:)`),
-    /// convex polygons, wedges, a segment's stroke with each cap — under random turns, scales, skews and mirrors, reaching past
-    /// the target and through random clips, translucent, with either fill rule and taller than
-    /// a band of cells or not: the same pixels whether the cells' writers are watched or not.
+    /// Random convex shapes — ellipses, rounded rectangles (as paths and as
+    /// `fill(_:cornerRadius:)`), convex polygons, wedges, a segment's stroke with each cap —
+    /// under random turns, scales, skews and mirrors, reaching past the target and through
+    /// random clips, translucent, with either fill rule and taller than a band of cells or not:
+    /// the same pixels whether the cells' writers are watched or not.
     func testConvexContoursDrawTheSamePixelsWithTheirWritersUnwatched() {
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
         func random(_ range: ClosedRange<Double>) -> Double {
@@ -140,7 +141,8 @@ final class ConvexContourTests: XCTestCase {
                 if kind == 4 {
                     ctx.fill(rectangle, cornerRadius: radius, color: color)
                 } else if kind == 5 {
-                    // A segment's stroke: one polygon, convex with any cap.
+                    // A segment's stroke: convex with any cap (unwatched where the stroker
+                    // outlines it as one polygon).
                     var segment = Path()
                     segment.move(to: Point(rectangle.minX, rectangle.minY))
                     segment.addLine(to: Point(rectangle.maxX, rectangle.maxY))
