@@ -454,9 +454,12 @@ private struct ConvexityCheck {
 
     @inline(__always)
     private mutating func turns(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
-        let cross = ax * by - ay * bx
+        let cross = ax * by - ay * bx, scale = (abs(ax) + abs(ay)) * (abs(bx) + abs(by))
+        // Coordinates so large that the products overflow tell nothing: not shown convex (the
+        // watched path is right for any shape).
+        guard scale.isFinite else { return failed = true }
         // Nearly straight on: no turn either way (rounding must not fail a straight side).
-        if abs(cross) <= (abs(ax) + abs(ay)) * (abs(bx) + abs(by)) * 1e-12 { return }
+        if abs(cross) <= scale * 1e-12 { return }
         if turn == 0 { turn = cross } else if (turn > 0) != (cross > 0) { failed = true }
     }
 

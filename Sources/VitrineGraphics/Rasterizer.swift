@@ -303,8 +303,9 @@ final class Rasterizer {
     func addFixedEdge(x0: Int, y0: Int, x1: Int, y1: Int) {
         if y0 == y1 { return }
         // An unwatched shape's edges form no chains (no cell needs to know its writers).
-        let connected = watchesWriters && x0 == lastEndX && y0 == lastEndY && !chainBroken
+        var connected = false
         if watchesWriters {
+            connected = x0 == lastEndX && y0 == lastEndY && !chainBroken
             if !connected {
                 endChain()
                 chainStartX = x0
@@ -329,11 +330,7 @@ final class Rasterizer {
                 x1: Int32(truncatingIfNeeded: x1), y1: Int32(truncatingIfNeeded: y1), connected: connected))
         edgeCount = index &+ 1
         if isBanded { return }
-        if watchesWriters {
-            accumulate(index: index, WatchedCells.self)
-        } else {
-            accumulate(index: index, UnwatchedCells.self)
-        }
+        accumulate(index: index)
     }
 
     /// Tells the rasterizer that geometry was skipped since the last edge (culled outside the
@@ -361,7 +358,16 @@ final class Rasterizer {
         return events.count &- 1
     }
 
-    /// Accumulates the part of an edge (geometry coordinates) inside the current band's rows.
+    /// Accumulates the part of an edge (geometry coordinates) inside the current band's rows,
+    /// by the accumulation compiled for whether its cells' writers are watched.
+    private func accumulate(index: Int) {
+        if watchesWriters {
+            accumulate(index: index, WatchedCells.self)
+        } else {
+            accumulate(index: index, UnwatchedCells.self)
+        }
+    }
+
     private func accumulate<W: CellWatch>(index: Int, _ watch: W.Type) {
         let e = edges[index]
         var (xa, ya, xb, yb) = (Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
@@ -448,7 +454,7 @@ final class Rasterizer {
                 // prefetcher follows: ask for the ones two rows down where the edge will be.
                 let ahead = min(max(((nextX &+ lift) >> 8) &- shift, 0), lastColumn)
                 vitrine_prefetch_for_write(rowCells + (2 &* stride &+ ahead))
-                vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead))
+                if W.watchesWriters { vitrine_prefetch_for_write(rowChains + (2 &* stride &+ ahead)) }
             }
             addPiece(
                 rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer, watch,
@@ -492,7 +498,8 @@ final class Rasterizer {
             // faults, so past the band's last row or outside the region is harmless).
             let ahead = 2 &* stride &+ (nextX &+ lift) >> 8
             vitrine_prefetch_for_write(rowCells + ahead)
-            vitrine_prefetch_for_write(rowChains + ahead)
+            // Unwatched, chain words are not written: no line of them to fetch.
+            if W.watchesWriters { vitrine_prefetch_for_write(rowChains + ahead) }
             addSteepPiece(
                 rowCells, rowMarks, rowChains, x0: x, fy0: fy, x1: nextX, fy1: 256, sign: sign, writer, watch, shift: 0)
             x = nextX
@@ -590,11 +597,7 @@ final class Rasterizer {
         for index in 0..<edgeCount {
             let y0 = Int(edges[index].y0), y1 = Int(edges[index].y1)
             if min(y0, y1) >= bandBottomY || max(y0, y1) <= bandTopY { continue }
-            if watchesWriters {
-                accumulate(index: index, WatchedCells.self)
-            } else {
-                accumulate(index: index, UnwatchedCells.self)
-            }
+            accumulate(index: index)
         }
     }
 

@@ -63,6 +63,7 @@ final class ConvexContourTests: XCTestCase {
 
         var twoEllipses = ellipse
         twoEllipses.addEllipse(in: Rect(x: 50, y: 3, width: 10, height: 10))
+        let lShape = [Point(0, 0), Point(10, 0), Point(10, 5), Point(5, 5), Point(5, 10), Point(0, 10)]
         var moveAfterClose = polygon(regular(6))
         moveAfterClose.move(to: Point(0, 0))
         moveAfterClose.addLine(to: Point(1, 1))
@@ -72,9 +73,15 @@ final class ConvexContourTests: XCTestCase {
             ("chevron", polygon([Point(0, 0), Point(10, 5), Point(0, 10), Point(4, 5)])),
             ("bow tie", polygon([Point(0, 0), Point(10, 10), Point(10, 0), Point(0, 10)])),
             ("wedge of 270°", wedge(sweep: 1.5 * Double.pi)),
-            ("two ellipses", twoEllipses), ("a second subpath", moveAfterClose)
+            ("two ellipses", twoEllipses), ("a second subpath", moveAfterClose),
+            // Two chains, each monotone, crossing: only its turns tell.
+            ("crossing chains", polygon([Point(0, 0), Point(10, 10), Point(5, 8), Point(2, 0)])),
+            // An L (its reversals those of a convex shape) so far out that the turns' products
+            // overflow.
+            ("an L at 1e160", polygon(lShape.map { Point($0.x * 1e160, $0.y * 1e160) }))
         ]
         for (name, path) in notConvex { XCTAssertFalse(Rasterizer.isOneConvexContour(path), name) }
+        XCTAssertFalse(Rasterizer.isOneConvexContour(polygon(lShape)), "an L")
     }
 
     /// Random convex shapes — ellipses, rounded rectangles (as paths and as
