@@ -527,6 +527,7 @@ open class Layer {
     /// Records that slot `i` of this presentation copy may no longer hold its model's value.
     func noteWrittenSlot(_ i: Int) {
         keptGeometry = nil
+        cachedExtent = nil
         // Written over and over (a copy someone keeps setting): copied whole next time instead.
         guard writtenSlots.count < slots.count else {
             copiedModelVersion = nil

@@ -747,7 +747,8 @@ public final class LayerRenderer {
     // MARK: - Group opacity
 
     /// The device pixels the tree under `layer` (device transform `t`) can draw on: its bounds,
-    /// contents and drawing (`visualExtent()`, which bounds a layer's own drawing), and its
+    /// contents and drawing (`visualExtent()`, which bounds a layer's own drawing, kept by a
+    /// presentation copy: fades and masks ask it of a whole scene every frame), and its
     /// sublayers' (cut to the bounds when it masks to them). Conservative: any pixel drawn at
     /// all lies inside, since coverage outside a shape's enclosing pixels is exactly 0.
     func deviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
@@ -762,7 +763,7 @@ public final class LayerRenderer {
     /// `deviceExtent(of:toDevice:)` without the layer's own shadow: what casts it.
     func bodyDeviceExtent(of layer: Layer, toDevice t: Transform2D) -> IntRect {
         let bounds = layer.bounds.standardized
-        var extent = layer.visualExtent().union(bounds)
+        var extent = layer.presentedExtent.union(bounds)
         if let image = layer.contents as? Image { extent = extent.union(layer.contentsPlacement(of: image)) }
         var box = IntRect(enclosing: t.apply(to: extent))
         let clip = layer.masksToBounds ? IntRect(enclosing: t.apply(to: bounds)) : nil

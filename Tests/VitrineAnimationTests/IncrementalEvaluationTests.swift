@@ -163,6 +163,30 @@ final class IncrementalEvaluationTests: XCTestCase {
         XCTAssertEqual(after.position.x, 97, accuracy: 1e-9)
     }
 
+    /// A presentation copy keeps its extent from the first time it is asked (the engine's
+    /// damage and the renderer's fades both ask), until something is written on it.
+    func testACopysKeptExtentFollowsWhatIsWrittenOnIt() throws {
+        let scene = Scene()
+        let shape = ShapeLayer()
+        shape.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        var small = Path()
+        small.addRect(Rect(x: 10, y: 10, width: 20, height: 20))
+        shape.path = small
+        shape.strokeColor = .redColor
+        shape.lineWidth = 4
+        scene.root.addSublayer(shape)
+        let copy = try XCTUnwrap(scene.frame(at: 0).presentation.sublayers.first as? ShapeLayer)
+        XCTAssertEqual(copy.presentedExtent, copy.visualExtent())
+        XCTAssertLessThan(copy.presentedExtent.width, 40)
+        var large = Path()
+        large.addRect(Rect(x: 10, y: 10, width: 150, height: 20))
+        copy.path = large
+        XCTAssertEqual(copy.presentedExtent, copy.visualExtent())
+        XCTAssertGreaterThan(copy.presentedExtent.width, 150)
+        copy.lineWidth = 20
+        XCTAssertEqual(copy.presentedExtent, copy.visualExtent())
+    }
+
     /// A finished animation held by its fill mode, and a paused layer, evaluate to the same
     /// copies frame after frame: the tree is not copied again and nothing is reported.
     func testHeldAndPausedAnimationsReuseTheWholeTree() {
