@@ -58,6 +58,8 @@ public final class Engine {
     private var changedKeys: [String] = []
     /// Where a layer says its drawing changed (reused likewise).
     private var changedAreas: [Rect] = []
+    /// The slots in which two copies of a layer can differ (reused likewise).
+    private var slotsToCompare: [Int] = []
     /// The sublayer copies of the layers being evaluated, innermost last.
     private var childCopies: [Layer] = []
     /// What the last diff found (one array each for every frame; a caller that keeps a frame's
@@ -823,8 +825,22 @@ public final class Engine {
     private func findChangedDrawingAreas(_ now: Layer, since before: Layer) -> Bool {
         guard now.slotLayout === before.slotLayout else { return false }
         changedKeys.removeAll(keepingCapacity: true)
-        for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
-            changedKeys.append(now.slotLayout.keys[i])
+        if Engine.copiedAlike(now, before) {
+            // In slot order, each once, as the whole comparison lists them.
+            slotsToCompare.removeAll(keepingCapacity: true)
+            slotsToCompare.append(contentsOf: now.writtenSlots)
+            slotsToCompare.append(contentsOf: before.writtenSlots)
+            slotsToCompare.sort()
+            var last = -1
+            for i in slotsToCompare where i != last {
+                last = i
+                guard !now.slots[i].hasSameValue(asSameType: before.slots[i]) else { continue }
+                changedKeys.append(now.slotLayout.keys[i])
+            }
+        } else {
+            for i in now.slots.indices where !now.slots[i].hasSameValue(asSameType: before.slots[i]) {
+                changedKeys.append(now.slotLayout.keys[i])
+            }
         }
         guard !changedKeys.isEmpty else { return false }
         changedAreas.removeAll(keepingCapacity: true)
@@ -841,8 +857,22 @@ public final class Engine {
 
     static func sameSlots(_ a: Layer, _ b: Layer) -> Bool {
         guard a.slotLayout === b.slotLayout else { return false }
+        if copiedAlike(a, b) {
+            for i in a.writtenSlots where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
+            for i in b.writtenSlots where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
+            return true
+        }
         for i in a.slots.indices where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
         return true
+    }
+
+    /// Whether `a` and `b` are copies of one model layer copied whole from it at the same
+    /// version: they then hold its values but in the slots either has written since
+    /// (`writtenSlots`: animations, setters), and a changed layer is compared in its one or two
+    /// animated slots, not its sixty-odd.
+    private static func copiedAlike(_ a: Layer, _ b: Layer) -> Bool {
+        guard let version = a.copiedModelVersion, version == b.copiedModelVersion else { return false }
+        return a.modelLayer != nil && a.modelLayer === b.modelLayer
     }
 
     /// Whether two presentation copies of one layer show the same with everything under them:

@@ -163,6 +163,40 @@ final class IncrementalEvaluationTests: XCTestCase {
         XCTAssertEqual(after.position.x, 97, accuracy: 1e-9)
     }
 
+    /// Two copies of a layer at one model version are compared in the slots either of them
+    /// wrote: a colour written by this frame's copy and not the last one's (its animation just
+    /// began), by both differently, or by the last one's only (it ended unremoved, without a
+    /// fill) is a change each time.
+    func testTheDiffComparesTheSlotsEitherCopyWrote() throws {
+        let scene = Scene()
+        let layer = Layer()
+        let frame = Rect(x: 20, y: 30, width: 10, height: 10)
+        layer.frame = frame
+        layer.backgroundColor = .blueColor
+        scene.root.addSublayer(layer)
+        _ = scene.frame(at: 0)
+        let tint = BasicAnimation(keyPath: "backgroundColor")
+        tint.fromValue = Color.redColor
+        tint.toValue = Color.greenColor
+        tint.beginTime = 0.3
+        tint.duration = 0.3
+        tint.isRemovedOnCompletion = false
+        layer.add(tint, forKey: "tint")
+        let times = [0.1, 0.4, 0.5, 0.7, 0.8]
+        let updates = times.map { scene.frame(at: $0) }
+        let shown = updates.map { $0.presentation.sublayers[0] }
+        XCTAssertEqual(Set(shown.map(\.copiedModelVersion)).count, 1, "one model version")
+        XCTAssertEqual(shown.map(\.writtenSlots.count), [0, 1, 1, 0, 0])
+        for i in 1...3 {
+            XCTAssertTrue(updates[i].changedLayers.contains { $0 === layer }, "changed at \(times[i])")
+            XCTAssertTrue(
+                updates[i].dirtyRects.contains { $0.contains(frame) },
+                "repainted at \(times[i]): \(updates[i].dirtyRects)")
+        }
+        XCTAssertEqual(shown[3].backgroundColor, .blueColor)
+        XCTAssertTrue(updates[4].changedLayers.isEmpty, "nothing changed after the animation")
+    }
+
     /// A presentation copy keeps its extent from the first time it is asked (the engine's
     /// damage and the renderer's fades both ask), until something is written on it.
     func testACopysKeptExtentFollowsWhatIsWrittenOnIt() throws {
