@@ -60,6 +60,9 @@ public final class Engine {
     private var changedAreas: [Rect] = []
     /// The slots in which two copies of a layer can differ (reused likewise).
     private var slotsToCompare: [Int] = []
+    /// `Layer.modelGeneration` when the tree was last committed: while it is the same, no
+    /// layer, sublayer or animation was added since, and committing would change nothing.
+    private var committedGeneration: UInt64?
     /// The sublayer copies of the layers being evaluated, innermost last.
     private var childCopies: [Layer] = []
     /// What the last diff found (one array each for every frame; a caller that keeps a frame's
@@ -350,6 +353,7 @@ public final class Engine {
     /// the moment the animation was added (the engine's time then).
     private func commit(at t: Double) {
         Transaction.flush()
+        guard Layer.modelGeneration != committedGeneration else { return }
         visit(root, parentTime: t) { layer, local in
             layer.hasBeenCommitted = true
             for entry in layer.animationEntries where !entry.animation.runtime.isCommitted {
@@ -361,6 +365,7 @@ public final class Engine {
                 a.runtime.isCommitted = true
             }
         }
+        committedGeneration = Layer.modelGeneration
     }
 
     /// Calls `body` for every layer of the model tree (masks included) with its local time.
