@@ -563,6 +563,17 @@ public final class Engine {
                 || (!same && !sameValues(before.presentation, now.presentation))
             guard isChanged else { continue }
             changedLayers.append(model)
+            // A replicator with the same values in the same place: its first instance's
+            // sublayers are in the tree and damage where they change themselves, the later
+            // instances' where they change at their places, not over all the instances.
+            if let replicator = now.presentation as? ReplicatorLayer,
+                let old = before.presentation as? ReplicatorLayer, !needsRedraw, !surroundingsChanged,
+                replicator.transitionState == nil, old.transitionState == nil, sameValues(old, replicator),
+                damageLaterInstances(
+                    of: replicator, since: old, toRoot: now.toRoot, within: now.extent.union(before.extent), damage)
+            {
+                continue
+            }
             if !model.needsDisplayFlag, !surroundingsChanged,
                 findChangedDrawingAreas(now.presentation, since: before.presentation)
             {
@@ -868,6 +879,42 @@ public final class Engine {
             return true
         }
         for i in a.slots.indices where !a.slots[i].hasSameValue(asSameType: b.slots[i]) { return false }
+        return true
+    }
+
+    /// Damages where the instances after the first of a replicator differ between `before` and
+    /// `now`, two copies with the same values placed by `toRoot`: where each sublayer that does
+    /// not draw as the one it replaces drew and draws at that instance's place, within
+    /// `bound`. False when the instances do not pair up (their number, or their layers' models)
+    /// or a layer in space is among them: anywhere, then.
+    private func damageLaterInstances(
+        of now: ReplicatorLayer, since before: ReplicatorLayer, toRoot: Transform2D, within bound: Rect,
+        _ damage: (Rect) -> Void
+    ) -> Bool {
+        let count = now.drawnInstanceCount
+        guard count == before.drawnInstanceCount else { return false }
+        // What a sublayer draws at an instance's place (as `ReplicatorLayer.visualExtent`).
+        func drawn(_ child: Layer, at place: Transform2D) -> Rect {
+            guard !child.isHidden, child.opacity > 0 else { return .null }
+            let toParent = child.transformToSuperlayer
+            var extent = toParent.apply(to: Engine.bodyExtent(of: child))
+            if child.castsShadow { extent = extent.union(Engine.shadowExtent(of: child, toRoot: toParent)) }
+            return place.concatenating(toRoot).apply(to: extent)
+        }
+        var place = Transform2D.identity
+        for i in 1..<max(count, 1) {
+            place = now.instanceTransform(after: place)
+            let shown = before.sublayers(ofInstance: i), showing = now.sublayers(ofInstance: i)
+            guard shown.count == showing.count else { return false }
+            for (old, new) in zip(shown, showing) where old !== new {
+                guard old.modelLayer === new.modelLayer, !(new is TransformLayer), !new.isProjected,
+                    !(old is TransformLayer), !old.isProjected
+                else { return false }
+                if Engine.drawsTheSameSubtree(old, new) { continue }
+                damage(drawn(old, at: place).intersection(bound))
+                damage(drawn(new, at: place).intersection(bound))
+            }
+        }
         return true
     }
 

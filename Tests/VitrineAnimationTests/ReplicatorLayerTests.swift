@@ -162,6 +162,98 @@ final class ReplicatorLayerTests: XCTestCase {
         }
     }
 
+    /// A spinner whose dots fade repaints the twelve dots, not the replicator's whole extent:
+    /// its first instance's dot damages itself, the later ones where each is.
+    func testLaterInstancesDamageOnlyWhereTheyChange() {
+        for delay in [1.0 / 12, 0] {
+            let (scene, _) = spinner(delay: delay)
+            scene.frame(at: 0.5)
+            let redrawn = scene.frame(at: 0.55).pixelsRedrawn
+            XCTAssertGreaterThan(redrawn, 12 * 10 * 10, "delay \(delay)")
+            XCTAssertLessThan(redrawn, 200 * 200 / 4, "delay \(delay)")
+        }
+    }
+
+    /// Replicators whose later instances change in every way the damage must follow (a delayed
+    /// fade with a shadow, a bar scaled from its foot with a moving sublayer, instances hidden,
+    /// the count and the instance transform changed, a sublayer added) repaint, frame after
+    /// frame, the pixels a whole repaint shows.
+    func testChangingInstancesRepaintWhatWholeFramesShow() {
+        func make() -> (RenderScene, ReplicatorLayer, ReplicatorLayer, Layer) {
+            let scene = RenderScene(width: 640, height: 400, background: Color(red: 0.1, green: 0.12, blue: 0.2))
+            let ring = ReplicatorLayer()
+            ring.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+            ring.instanceCount = 12
+            ring.instanceTransform = Transform3D(Transform2D(rotationAngle: .pi / 6))
+            ring.instanceDelay = 1.0 / 12
+            let blade = Layer()
+            blade.frame = Rect(x: 93.5, y: 20.25, width: 13, height: 40)
+            blade.cornerRadius = 6.5
+            blade.backgroundColor = Color(red: 0.9, green: 0.88, blue: 0.85)
+            blade.shadowOpacity = 0.8
+            blade.shadowRadius = 3
+            blade.shadowOffset = Size(width: 2, height: 3)
+            let fade = linearAnimation("opacity", from: 1, to: 0.15, duration: 1)
+            fade.repeatCount = .infinity
+            blade.add(fade, forKey: "fade")
+            ring.addSublayer(blade)
+            let bars = ReplicatorLayer()
+            bars.frame = Rect(x: 200, y: 20, width: 120, height: 160)
+            bars.instanceCount = 5
+            bars.instanceTransform = Transform3D(Transform2D(translationX: 23, y: 0))
+            bars.instanceColor = Color(red: 0.3, green: 0.76, blue: 0.97)
+            bars.instanceRedOffset = 0.11
+            let bar = Layer()
+            bar.bounds = Rect(x: 0, y: 0, width: 16, height: 160)
+            bar.anchorPoint = Point(x: 0.5, y: 1)
+            bar.position = Point(x: 10, y: 160)
+            bar.cornerRadius = 4
+            bar.backgroundColor = .white
+            let grow = linearAnimation("transform.scale.y", from: 0.12, to: 1, duration: 0.55)
+            grow.autoreverses = true
+            grow.repeatCount = .infinity
+            bar.add(grow, forKey: "grow")
+            let dot = Layer()
+            dot.frame = Rect(x: 4, y: 0, width: 8, height: 8)
+            dot.backgroundColor = .redColor
+            dot.add(linearAnimation("position.y", from: 10, to: 150, duration: 2), forKey: "fall")
+            bar.addSublayer(dot)
+            bars.addSublayer(bar)
+            scene.root.addSublayer(ring)
+            scene.root.addSublayer(bars)
+            return (scene, ring, bars, dot)
+        }
+        let (tracked, trackedRing, trackedBars, trackedDot) = make()
+        let (full, fullRing, fullBars, fullDot) = make()
+        full.frames.damageTracking = false
+        var partial = 0
+        for i in 0...90 {
+            let t = Double(i) / 60
+            for (ring, bars, dot) in [(trackedRing, trackedBars, trackedDot), (fullRing, fullBars, fullDot)] {
+                Transaction.begin()
+                Transaction.setDisableActions(true)
+                if i == 20 { dot.isHidden = true }
+                if i == 30 { dot.isHidden = false }
+                if i == 40 { ring.instanceCount = 8 }
+                if i == 50 { bars.instanceTransform = Transform3D(Transform2D(translationX: 20, y: 4)) }
+                if i == 60 {
+                    let extra = Layer()
+                    extra.frame = Rect(x: 60, y: 90, width: 12, height: 12)
+                    extra.backgroundColor = .greenColor
+                    ring.addSublayer(extra)
+                }
+                Transaction.commit()
+            }
+            let redrawn = tracked.frame(at: t).pixelsRedrawn
+            full.frame(at: t)
+            // The two replicators' extents are 64,521 pixels with the outsets.
+            if redrawn < 55_000 { partial += 1 }
+            XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "frame \(i)")
+        }
+        XCTAssertGreaterThan(partial, 60, "the instances' changes were repainted where they are")
+        savePNG(tracked.bitmap, "replicator-instances-damage")
+    }
+
     func testInstanceCountBeyondTheMaximumDrawsTheMaximum() {
         let replicator = ReplicatorLayer()
         replicator.instanceCount = 1_000_000_000
