@@ -563,6 +563,22 @@ public final class Engine {
                 || (!same && !sameValues(before.presentation, now.presentation))
             guard isChanged else { continue }
             changedLayers.append(model)
+            // A plain layer under the same parent that only moved its edges along the axes (a
+            // bar growing from its foot, a progress fill widening): where they swept.
+            if !needsRedraw, Engine.showsOnlyItsBackground(now.presentation),
+                Engine.showsOnlyItsBackground(before.presentation), before.clip == now.clip,
+                before.opacity == now.opacity, before.over == nil, now.over == nil, !before.extent.isNull,
+                !now.extent.isNull, let parent = now.presentation.superlayer?.modelLayer,
+                before.presentation.superlayer?.modelLayer === parent,
+                let under = current[ObjectIdentifier(parent)]?.toRoot,
+                previous[ObjectIdentifier(parent)]?.toRoot == under,
+                let swept = Engine.sweptEdges(of: before.presentation, to: now.presentation, under: under)
+            {
+                let drawn = now.extent.union(before.extent)
+                damage(swept.0.intersection(drawn))
+                damage(swept.1.intersection(drawn))
+                continue
+            }
             // A replicator with the same values in the same place: its first instance's
             // sublayers are in the tree and damage where they change themselves, the later
             // instances' where they change at their places, not over all the instances.
@@ -911,11 +927,76 @@ public final class Engine {
                     !(old is TransformLayer), !old.isProjected
                 else { return false }
                 if Engine.drawsTheSameSubtree(old, new) { continue }
+                if let swept = Engine.sweptEdges(of: old, to: new, under: place.concatenating(toRoot)) {
+                    damage(swept.0.intersection(bound))
+                    damage(swept.1.intersection(bound))
+                    continue
+                }
                 damage(drawn(old, at: place).intersection(bound))
                 damage(drawn(new, at: place).intersection(bound))
             }
         }
         return true
+    }
+
+    /// Where a plain layer (one showing only its background) differs between two copies placed
+    /// under the same `parent` transform (to the root's superlayer space) that moved only its
+    /// edges along the axes: two bands, each between an edge's old and new place and grown by
+    /// the corners' reach. The columns (or rows) the two copies share keep every pixel between
+    /// the bands, their edges being placed by the same numbers. Nil when anything else
+    /// changed, something turns, or the layer draws more than its background.
+    static func sweptEdges(of old: Layer, to new: Layer, under parent: Transform2D) -> (Rect, Rect)? {
+        // Drawn in both frames, as the renderer decides it from the layer's own transform.
+        func plainAndDrawn(_ layer: Layer, _ own: Transform2D) -> Bool {
+            let determinant = own.determinant
+            return showsOnlyItsBackground(layer) && !layer.isHidden && !layer.isProjected && own.b == 0 && own.c == 0
+                && determinant != 0 && determinant.isFinite && (layer.isDoubleSided || determinant > 0)
+        }
+        let o = old.transformToSuperlayer, n = new.transformToSuperlayer
+        guard plainAndDrawn(old, o), plainAndDrawn(new, n), old.backgroundColor == new.backgroundColor,
+            old.clampedCornerRadius == new.clampedCornerRadius, old.opacity == new.opacity,
+            old.zPosition == new.zPosition, parent.b == 0, parent.c == 0
+        else { return nil }
+        let ob = old.bounds.standardized, nb = new.bounds.standardized
+        let was = o.concatenating(parent), now = n.concatenating(parent)
+        let from = was.apply(to: ob), to = now.apply(to: nb)
+        guard from.minX.isFinite, from.maxX.isFinite, from.minY.isFinite, from.maxY.isFinite, to.minX.isFinite,
+            to.maxX.isFinite, to.minY.isFinite, to.maxY.isFinite
+        else { return nil }
+        let radius = new.clampedCornerRadius
+        // Between the two places of the low edges and of the high ones, each grown inward by
+        // the corners' reach, and a unit outward both ways: an edge placed in a later frame by
+        // other numbers than in the root's space may round to a neighbouring device row.
+        func bands(
+            _ lowA: Double, _ lowB: Double, _ highA: Double, _ highB: Double, corner: Double
+        )
+            -> (Double, Double, Double, Double)
+        {
+            (min(lowA, lowB) - 1, max(lowA, lowB) + corner + 1, min(highA, highB) - corner - 1, max(highA, highB) + 1)
+        }
+        if o.a == n.a, o.tx == n.tx, ob.minX == nb.minX, ob.width == nb.width {
+            // The same columns: the rows between the bands are straight in both.
+            let (a0, a1, b0, b1) = bands(
+                from.minY, to.minY, from.maxY, to.maxY, corner: radius * max(abs(was.d), abs(now.d)))
+            let x = from.minX - 1, width = from.width + 2
+            return (Rect(x: x, y: a0, width: width, height: a1 - a0), Rect(x: x, y: b0, width: width, height: b1 - b0))
+        }
+        if o.d == n.d, o.ty == n.ty, ob.minY == nb.minY, ob.height == nb.height {
+            let (a0, a1, b0, b1) = bands(
+                from.minX, to.minX, from.maxX, to.maxX, corner: radius * max(abs(was.a), abs(now.a)))
+            let y = from.minY - 1, height = from.height + 2
+            return (
+                Rect(x: a0, y: y, width: a1 - a0, height: height), Rect(x: b0, y: y, width: b1 - b0, height: height)
+            )
+        }
+        return nil
+    }
+
+    /// Whether all `layer` shows is its background colour: a plain layer without sublayers,
+    /// contents, border, mask, shadow or transition.
+    static func showsOnlyItsBackground(_ layer: Layer) -> Bool {
+        layer.sublayerStorage.isEmpty && layer.drawsAtMostItsBackground && layer.maskStorage == nil
+            && !layer.castsShadow && layer.transitionState == nil
     }
 
     /// Whether `a` and `b` are copies of one model layer copied whole from it at the same
