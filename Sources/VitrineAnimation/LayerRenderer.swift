@@ -551,6 +551,13 @@ public final class LayerRenderer {
             let children = replicator.sublayers(ofInstance: i)
             let tint = replicator.instanceTint(i)
             guard tint.alpha > 0, !children.isEmpty else { continue }
+            // One bar wholly outside the clip: nothing of this instance to draw (as `renderLayer`
+            // would find at the cost of a state saved and a shape set up and culled, in every
+            // one of the small rectangles a spinner's changes are repainted in).
+            if children.count == 1, drawsOnlyItsBackground(children[0]) {
+                let toDevice = children[0].transformToSuperlayer.concatenating(place).concatenating(ctx.transform)
+                guard reaches(children[0], through: toDevice, ctx) else { continue }
+            }
             ctx.saveGState()
             ctx.concatenate(place)
             let tinted = tint != .white
@@ -574,6 +581,11 @@ public final class LayerRenderer {
             }
             ctx.restoreGState()
         }
+    }
+
+    /// Whether the bounds of `layer`, placed on the device by `toDevice`, reach the clip.
+    private func reaches(_ layer: Layer, through toDevice: Transform2D, _ ctx: GraphicsContext) -> Bool {
+        IntRect(enclosing: toDevice.apply(to: layer.bounds.standardized)).intersects(ctx.clipBoundingBox)
     }
 
     /// Whether all `layer` shows is its background colour, in its own plane: a plain layer
