@@ -563,10 +563,10 @@ public final class Engine {
                 || (!same && !sameValues(before.presentation, now.presentation))
             guard isChanged else { continue }
             changedLayers.append(model)
-            // A plain layer under the same parent that only moved its edges along the axes (a
-            // bar growing from its foot, a progress fill widening): where they swept.
-            if !needsRedraw, Engine.showsOnlyItsBackground(now.presentation),
-                Engine.showsOnlyItsBackground(before.presentation), before.clip == now.clip,
+            // A plain layer that only moved its edges along the axes, under a parent placed as
+            // before (a bar growing from its foot, a progress fill widening): where they swept.
+            if !needsRedraw, now.presentation.showsOnlyItsBackground,
+                before.presentation.showsOnlyItsBackground, before.clip == now.clip,
                 before.opacity == now.opacity, before.over == nil, now.over == nil, !before.extent.isNull,
                 !now.extent.isNull, let parent = now.presentation.superlayer?.modelLayer,
                 before.presentation.superlayer?.modelLayer === parent,
@@ -949,7 +949,7 @@ public final class Engine {
         // Drawn in both frames, as the renderer decides it from the layer's own transform.
         func plainAndDrawn(_ layer: Layer, _ own: Transform2D) -> Bool {
             let determinant = own.determinant
-            return showsOnlyItsBackground(layer) && !layer.isHidden && !layer.isProjected && own.b == 0 && own.c == 0
+            return layer.showsOnlyItsBackground && !layer.isHidden && own.b == 0 && own.c == 0
                 && determinant != 0 && determinant.isFinite && (layer.isDoubleSided || determinant > 0)
         }
         let o = old.transformToSuperlayer, n = new.transformToSuperlayer
@@ -990,13 +990,6 @@ public final class Engine {
             )
         }
         return nil
-    }
-
-    /// Whether all `layer` shows is its background colour: a plain layer without sublayers,
-    /// contents, border, mask, shadow or transition.
-    static func showsOnlyItsBackground(_ layer: Layer) -> Bool {
-        layer.sublayerStorage.isEmpty && layer.drawsAtMostItsBackground && layer.maskStorage == nil
-            && !layer.castsShadow && layer.transitionState == nil
     }
 
     /// Whether `a` and `b` are copies of one model layer copied whole from it at the same

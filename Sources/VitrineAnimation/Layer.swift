@@ -538,6 +538,16 @@ open class Layer {
     }
 }
 
+extension Layer {
+    /// Whether all the layer shows is its background colour, in its own plane: a plain layer
+    /// without sublayers, contents, border, mask, shadow or transition (a spinner's blade, a
+    /// bar, a progress fill).
+    var showsOnlyItsBackground: Bool {
+        sublayerStorage.isEmpty && drawsAtMostItsBackground && maskStorage == nil && !castsShadow
+            && transitionState == nil && !isProjected
+    }
+}
+
 extension Layer: CustomStringConvertible {
     public var description: String {
         "<\(type(of: self))\(name.map { " \"\($0)\"" } ?? "") position=\(position) bounds=\(bounds)>"

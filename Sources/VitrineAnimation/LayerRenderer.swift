@@ -554,14 +554,14 @@ public final class LayerRenderer {
             // One bar wholly outside the clip: nothing of this instance to draw (as `renderLayer`
             // would find at the cost of a state saved and a shape set up and culled, in every
             // one of the small rectangles a spinner's changes are repainted in).
-            if children.count == 1, drawsOnlyItsBackground(children[0]) {
+            if children.count == 1, children[0].showsOnlyItsBackground {
                 let toDevice = children[0].transformToSuperlayer.concatenating(place).concatenating(ctx.transform)
                 guard reaches(children[0], through: toDevice, ctx) else { continue }
             }
             ctx.saveGState()
             ctx.concatenate(place)
             let tinted = tint != .white
-            if tinted, children.count == 1, drawsOnlyItsBackground(children[0]) {
+            if tinted, children.count == 1, children[0].showsOnlyItsBackground {
                 // One layer that draws nothing but its background colour (a spinner's or an
                 // equaliser's bar): that colour times the tint is what the group would show,
                 // up to rounding, drawn straight without the group, its multiply and composite.
@@ -586,13 +586,6 @@ public final class LayerRenderer {
     /// Whether the bounds of `layer`, placed on the device by `toDevice`, reach the clip.
     private func reaches(_ layer: Layer, through toDevice: Transform2D, _ ctx: GraphicsContext) -> Bool {
         IntRect(enclosing: toDevice.apply(to: layer.bounds.standardized)).intersects(ctx.clipBoundingBox)
-    }
-
-    /// Whether all `layer` shows is its background colour, in its own plane: a plain layer
-    /// without sublayers, contents, border, mask, shadow or transition.
-    private func drawsOnlyItsBackground(_ layer: Layer) -> Bool {
-        layer.drawsAtMostItsBackground && layer.sublayerStorage.isEmpty && layer.mask == nil && !layer.castsShadow
-            && layer.transitionState == nil && !layer.isProjected
     }
 
     /// Sublayers back to front: by `zPosition`, ties in their order.
