@@ -116,6 +116,23 @@ func maximumChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
     return worst
 }
 
+/// Draws the frames at `times` in `tracked` and in `full` (a twin scene repainted whole), after
+/// `prepare(i)` before the i-th; asserts each pair the same to the bit and returns the pixels
+/// `tracked` repainted in each.
+func repaintedPixels(
+    _ tracked: RenderScene, against full: RenderScene, at times: [Double], prepare: (Int) -> Void = { _ in },
+    file: StaticString = #filePath, line: UInt = #line
+) -> [Int] {
+    full.frames.damageTracking = false
+    return times.enumerated().map { i, t in
+        prepare(i)
+        let redrawn = tracked.frame(at: t).pixelsRedrawn
+        full.frame(at: t)
+        XCTAssertEqual(maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "frame \(i)", file: file, line: line)
+        return redrawn
+    }
+}
+
 /// A copy of `bitmap`'s pixels, kept while later frames are drawn over it.
 func snapshot(_ bitmap: Bitmap) -> Bitmap {
     let copy = Bitmap(width: bitmap.width, height: bitmap.height)
