@@ -92,7 +92,7 @@ final class SweptEdgeDamageTests: XCTestCase {
         let root = Layer()
         root.frame = Rect(x: 0, y: 0, width: 400, height: 300)
         let engine = Engine(root: root)
-        let b = bar(in: root)
+        _ = bar(in: root)
         let shown = (0..<2).map { i in engine.tick(at: 0.1 + 0.05 * Double(i)).presentation.sublayers[0] }
         let swept = try XCTUnwrap(Engine.sweptEdges(of: shown[0], to: shown[1], under: .identity))
         let tops = shown.map { $0.transformToSuperlayer.apply(to: $0.bounds).minY }
@@ -100,9 +100,10 @@ final class SweptEdgeDamageTests: XCTestCase {
         XCTAssertEqual(swept.0.minY, tops[1] - 1, accuracy: 1e-9)
         XCTAssertEqual(
             swept.0.maxY, tops[0] + 8.5 * max(shown[0].transform.m22, shown[1].transform.m22) + 1, accuracy: 1e-9)
+        let foot = 8.5 * max(shown[0].transform.m22, shown[1].transform.m22)
+        XCTAssertEqual(swept.1.minY, 270.5 - foot - 1, accuracy: 1e-9)
         XCTAssertEqual(swept.1.maxY, 270.5 + 1, accuracy: 1e-9)
         XCTAssertEqual(swept.0.minX, 50.25 - 15.25 - 1, accuracy: 1e-9)
         XCTAssertEqual(swept.0.width, 30.5 + 2, accuracy: 1e-9)
-        _ = b
     }
 }
