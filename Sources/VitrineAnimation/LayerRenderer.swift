@@ -555,7 +555,8 @@ public final class LayerRenderer {
             // would find at the cost of a state saved and a shape set up and culled, in every
             // one of the small rectangles a spinner's changes are repainted in).
             if children.count == 1, children[0].showsOnlyItsBackground {
-                let toDevice = children[0].transformToSuperlayer.concatenating(place).concatenating(ctx.transform)
+                // Composed as `renderLayer` composes it, after `concatenate(place)`.
+                let toDevice = children[0].transformToSuperlayer.concatenating(place.concatenating(ctx.transform))
                 guard reaches(children[0], through: toDevice, ctx) else { continue }
             }
             ctx.saveGState()
