@@ -808,14 +808,21 @@ public final class Engine {
             if child is TransformLayer || child.isProjected {
                 c = planeExtent(of: child, then: .identity)
             } else {
-                let toParent = child.transformToSuperlayer
-                c = toParent.apply(to: bodyExtent(of: child))
-                if child.castsShadow { c = c.union(shadowExtent(of: child, toRoot: toParent)) }
+                c = extentInSuperlayer(of: child)
             }
             if layer.masksToBounds { c = c.intersection(layer.bounds) }
             extent = extent.union(c)
         }
         return extent
+    }
+
+    /// What a sublayer in its superlayer's plane and the layers under it draw, its shadow
+    /// included, in the superlayer's coordinates (null when it is hidden or transparent).
+    static func extentInSuperlayer(of child: Layer) -> Rect {
+        guard !child.isHidden, child.opacity > 0 else { return .null }
+        let toParent = child.transformToSuperlayer
+        let body = toParent.apply(to: bodyExtent(of: child))
+        return child.castsShadow ? body.union(shadowExtent(of: child, toRoot: toParent)) : body
     }
 
     /// Where a layer in space (projected, or a transform layer) can draw in the space its
@@ -911,11 +918,7 @@ public final class Engine {
         guard count == before.drawnInstanceCount else { return false }
         // What a sublayer draws at an instance's place (as `ReplicatorLayer.visualExtent`).
         func drawn(_ child: Layer, at place: Transform2D) -> Rect {
-            guard !child.isHidden, child.opacity > 0 else { return .null }
-            let toParent = child.transformToSuperlayer
-            var extent = toParent.apply(to: Engine.bodyExtent(of: child))
-            if child.castsShadow { extent = extent.union(Engine.shadowExtent(of: child, toRoot: toParent)) }
-            return place.concatenating(toRoot).apply(to: extent)
+            place.concatenating(toRoot).apply(to: Engine.extentInSuperlayer(of: child))
         }
         var place = Transform2D.identity
         for i in 1..<max(count, 1) {

@@ -72,12 +72,8 @@ open class ReplicatorLayer: Layer {
         var place = Transform2D.identity
         for i in 0..<drawnInstanceCount {
             if i > 0 { place = instanceTransform(after: place) }
-            for child in sublayers(ofInstance: i) where !child.isHidden && child.opacity > 0 {
-                var c = child.transformToSuperlayer.apply(to: Engine.bodyExtent(of: child))
-                if child.castsShadow {
-                    c = c.union(Engine.shadowExtent(of: child, toRoot: child.transformToSuperlayer))
-                }
-                extent = extent.union(place.apply(to: c))
+            for child in sublayers(ofInstance: i) {
+                extent = extent.union(place.apply(to: Engine.extentInSuperlayer(of: child)))
             }
         }
         return extent
