@@ -23,9 +23,17 @@ struct SummaryBenchCommand: ParsableCommand {
     @Option(help: "Starts timed for the first frame (the median and spread are reported).")
     var runs = 5
 
+    @Option(
+        name: .customLong("repeat"),
+        help:
+            "Plays of the playlist at each size: with more than one, each measure gives its median and every play's value."
+    )
+    var playCount = 1
+
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--duration must be from 0 to 3600") }
         guard runs > 0, runs <= 50 else { throw ValidationError("--runs must be from 1 to 50") }
+        guard playCount > 0, playCount <= 20 else { throw ValidationError("--repeat must be from 1 to 20") }
     }
 
     func run() throws {
@@ -34,18 +42,33 @@ struct SummaryBenchCommand: ParsableCommand {
         for (width, height, cpuTarget, rssTarget) in [(1920, 1080, 3.0, 40), (3840, 2160, 8.0, 90)] {
             let server = try Xvfb(width: width, height: height)
             defer { server.stop() }
-            guard let live = try play(config, on: server.name, for: seconds) else {
-                throw ExitStatus.displayUnavailable.exit
-            }
             let size = "\(width)x\(height)"
+            var plays: [Live] = []
+            for index in 1...playCount {
+                guard let live = try play(config, on: server.name, for: seconds) else {
+                    throw ExitStatus.displayUnavailable.exit
+                }
+                plays.append(live)
+                let which = playCount > 1 ? "at \(size), play \(index)" : "at \(size)"
+                for late in live.lateFrames {
+                    lateFrames.append("\(which): \(ControlCommand.describe(lateFrame: late))")
+                }
+            }
             rows.append(
-                ("playlist at \(size): CPU", "\(format(live.cpuShare * 100)) % of a core", "≤ \(format(cpuTarget)) %"))
+                (
+                    "playlist at \(size): CPU",
+                    spread(plays.map { $0.cpuShare * 100 }, format, unit: "% of a core", short: "%"),
+                    "≤ \(format(cpuTarget)) %"
+                ))
             // MB as /proc counts them (1024 KiB), to a tenth: a whole number would floor 40.9 to 40.
-            let peak = String(cFormat: "%.1f", Double(live.peakRSSKiB) / 1024)
-            rows.append(("playlist at \(size): peak RSS", "\(peak) MB", "≤ \(rssTarget) MB"))
-            let frames = live.frames.map { "\($0.presented) presented, \($0.skipped) deadlines missed" } ?? "n/a"
-            rows.append(("playlist at \(size): frames", frames, "0 missed"))
-            for late in live.lateFrames { lateFrames.append("at \(size): \(ControlCommand.describe(lateFrame: late))") }
+            let peaks = plays.map { Double($0.peakRSSKiB) / 1024 }
+            rows.append(
+                (
+                    "playlist at \(size): peak RSS",
+                    spread(peaks, { String(cFormat: "%.1f", $0) }, unit: "MB", short: "MB"),
+                    "≤ \(rssTarget) MB"
+                ))
+            rows.append(("playlist at \(size): frames", frameCounts(plays.map(\.frames)), "0 missed"))
         }
         let server = try Xvfb(width: 1920, height: 1080)
         defer { server.stop() }
@@ -66,7 +89,10 @@ struct SummaryBenchCommand: ParsableCommand {
                     "median \(format(stats.median)) ms (\(format(stats.minimum))–\(format(stats.maximum)))", "≤ 50 ms"
                 ))
         }
-        print("vitrine bench summary \(config): \(format(seconds)) s of the playlist at each size, private Xvfb")
+        let repeated = playCount > 1 ? ", \(playCount) plays at each" : ""
+        print(
+            "vitrine bench summary \(config): \(format(seconds)) s of the playlist at each size\(repeated), private Xvfb"
+        )
         print("")
         print("| measure | value | target |")
         print("| --- | --- | --- |")
@@ -180,3 +206,22 @@ struct SummaryBenchCommand: ParsableCommand {
 
 /// `value` with two decimals.
 private func format(_ value: Double) -> String { String(cFormat: "%.2f", value) }
+
+/// One play's value, or the median of several and each play's value in the order played (the
+/// spread of the runs, never the best one alone), in `unit` (`short` after the list).
+private func spread(_ values: [Double], _ format: (Double) -> String, unit: String, short: String) -> String {
+    guard values.count > 1 else { return values.first.map { "\(format($0)) \(unit)" } ?? "n/a" }
+    let each = values.map(format).joined(separator: ", ")
+    return "median \(format(SampleStatistics(values).median)) \(unit); plays \(each) \(short)"
+}
+
+/// Frames presented and deadlines missed: one play's, or the range presented and the misses of
+/// each play.
+private func frameCounts(_ plays: [(presented: Int, skipped: Int)?]) -> String {
+    let known = plays.compactMap { $0 }
+    guard known.count == plays.count, let first = known.first else { return "n/a" }
+    guard known.count > 1 else { return "\(first.presented) presented, \(first.skipped) deadlines missed" }
+    let fewest = known.map(\.presented).min()!, most = known.map(\.presented).max()!
+    let presented = fewest == most ? "\(most)" : "\(fewest)–\(most)"
+    return "\(presented) presented; deadlines missed \(known.map { String($0.skipped) }.joined(separator: ", "))"
+}

@@ -23,6 +23,37 @@ final class SummaryBenchTests: XCTestCase {
         let presented = Int(frames.split(separator: "|")[1].split(separator: " ")[0]) ?? 0
         XCTAssertGreaterThan(presented, 30, String(frames))
     }
+
+    /// With `--repeat`, each size's measures give their median and every play's value, in order.
+    func testRepeatedPlaysGiveTheMedianAndEveryPlay() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "needs Xvfb")
+        let tool = try PlayProcess.executable()
+        let (status, output) = try runTool(
+            tool, ["bench", "summary", ConfigPaths.defaultConfig, "--duration", "0.5", "--runs", "1", "--repeat", "3"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains(", 3 plays at each, private Xvfb"), output)
+        let lines = output.split(separator: "\n")
+        for size in ["1920x1080", "3840x2160"] {
+            let cpu = try XCTUnwrap(lines.first { $0.hasPrefix("| playlist at \(size): CPU | ") }, output)
+            let value = String(cpu.split(separator: "|")[1]).trimmingCharacters(in: .whitespaces)
+            // "median M % of a core; plays A, B, C %": M is the middle one of A, B and C.
+            let parts = value.split(separator: ";")
+            XCTAssertEqual(parts.count, 2, value)
+            let median = try XCTUnwrap(Double(parts[0].split(separator: " ")[1]), value)
+            let plays = parts[1].dropFirst(" plays ".count).dropLast(" %".count).split(separator: ",")
+                .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            XCTAssertEqual(plays.count, 3, value)
+            XCTAssertEqual(median, plays.sorted()[1], value)
+            let rss = try XCTUnwrap(lines.first { $0.hasPrefix("| playlist at \(size): peak RSS | median ") }, output)
+            XCTAssertEqual(rss.split(separator: ";").last?.split(separator: ",").count, 3, String(rss))
+            let frames = try XCTUnwrap(lines.first { $0.hasPrefix("| playlist at \(size): frames | ") }, output)
+            XCTAssertTrue(frames.contains(" presented; deadlines missed "), String(frames))
+            XCTAssertEqual(frames.split(separator: ";").last?.split(separator: ",").count, 3, String(frames))
+        }
+        let (refused, message) = try runTool(tool, ["bench", "summary", "--repeat", "0"])
+        XCTAssertNotEqual(refused, 0)
+        XCTAssertTrue(message.contains("--repeat must be from 1 to 20"), message)
+    }
 }
 
 /// `vitrine bench player --size` measures at the screen size asked for, on an Xvfb of that size.
