@@ -185,6 +185,18 @@ open class ShapeLayer: Layer {
         case let (now?, before?):
             if now.from != before.from { include(now.from, before.from) }
             if now.to != before.to { include(now.to, before.to) }
+            // An end moved near a corner can change the outline along the segment across it.
+            let length = measure.length
+            if now.from != before.from {
+                area = area.union(
+                    measure.boundsAcrossCornerChanged(
+                        from: before.from * length, to: now.from * length, lineWidth: lineWidth, atEnd: false))
+            }
+            if now.to != before.to {
+                area = area.union(
+                    measure.boundsAcrossCornerChanged(
+                        from: before.to * length, to: now.to * length, lineWidth: lineWidth, atEnd: true))
+            }
         case let (only?, nil), let (nil, only?):
             include(only.from, only.to)  // the other strokes nothing
         case (nil, nil):

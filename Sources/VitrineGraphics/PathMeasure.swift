@@ -97,6 +97,42 @@ public struct PathMeasure: Sendable {
         return box
     }
 
+    /// The box of the segment across a corner whose inside a moved trimmed end changes, or
+    /// null. A stroke's corner takes its inside where the two offsets cross, or through the
+    /// corner itself when the pieces on either side are shorter than the crossing needs,
+    /// `lineWidth · tan(turn / 2)` (`StrokeGeometry.appendJoin`); then the outline's edge
+    /// along the whole segment across the corner ends elsewhere, and its pixels differ by a
+    /// level. So when a stroke's end moves from `d0` to `d1` (`atEnd`; its start, not) and the
+    /// piece it leaves past the corner before the nearer place (after it, for a start) is
+    /// short in one frame and long enough in the other, that segment changes too. A curve
+    /// beside the corner turns its chords from its tangents and hides its first chord's
+    /// length: the turn is taken wider and a short piece is enough.
+    public func boundsAcrossCornerChanged(from d0: Double, to d1: Double, lineWidth: Double, atEnd: Bool) -> Rect {
+        guard !sampleEnd.isEmpty, d0.isFinite, d1.isFinite, lineWidth > 0, lineWidth.isFinite else { return .null }
+        let a = min(max(d0, 0), length), b = min(max(d1, 0), length)
+        // The place nearer the corner in question, and the other.
+        let (near, far) = atEnd ? (min(a, b), max(a, b)) : (max(a, b), min(a, b))
+        let (i, _) = location(at: near, samples: 0..<sampleEnd.count, preferEarlier: !atEnd)
+        let (before, after) = atEnd ? (i - 1, i) : (i, i + 1)
+        guard before >= 0, after < segments.count, segments[before].end == segments[after].p0 else { return .null }
+        let corner = segments[after].start
+        // The pieces run along this segment from the corner: a piece longer than it ends past it.
+        let stretchedLength = (atEnd ? segments[after].end : segments[before].p0).distance(
+            to: atEnd ? segments[after].p0 : segments[before].end)
+        let piece = abs(near - corner), otherPiece = min(abs(far - corner), stretchedLength)
+        let cosine = segments[before].unitTangent(at: 1).dot(segments[after].unitTangent(at: 0))
+        var turn = acos(min(max(cosine, -1), 1))
+        let straight = segments[before].kind == .line && segments[after].kind == .line
+        if !straight { turn += 0.35 }
+        let reach = turn >= Double.pi ? Double.infinity : lineWidth * tan(turn / 2)
+        let changes = straight ? (piece < reach) != (otherPiece < reach) : piece < reach
+        guard changes else { return .null }
+        let s = segments[atEnd ? before : after]
+        var box = Rect.null
+        for p in [s.p0, s.p1, s.p2, s.p3] { box = box.union(Rect(x: p.x, y: p.y, width: 0, height: 0)) }
+        return box
+    }
+
     /// How far a miter join reaches from its corner, in half line widths, at most, where the
     /// segments the stretch between two distances touches meet each other or their neighbours:
     /// 1 / cos(θ/2) for a turn of θ, or 1 where that exceeds `miterLimit` and the join is a
