@@ -636,11 +636,14 @@ public final class Engine {
     }
 
     /// `area` (a change in a mask's tree) within what the mask's owner and its sublayers draw,
-    /// in this frame or the previous one.
+    /// in this frame or the previous one, grown by two units: a mask is applied pixel by pixel,
+    /// so its edge and the owner's show together in every pixel both touch, even where the two
+    /// shapes themselves do not meet (a mask moving off its owner's side leaves a pixel the
+    /// owner's edge shares with it). Two units are a device pixel down to a half-size screen.
     private func maskDamage(_ area: Rect, owner: ObjectIdentifier?) -> Rect {
         guard let owner else { return area }
         let drawn = (current[owner]?.subtreeExtent ?? .null).union(previous[owner]?.subtreeExtent ?? .null)
-        return area.intersection(drawn)
+        return area.intersection(drawn.insetBy(dx: -2, dy: -2))
     }
 
     /// What lies under the layers being recorded, where it is known: an opaque colour over

@@ -237,4 +237,38 @@ final class RandomDamageTests: XCTestCase {
             }
         }
     }
+
+    /// A mask sliding off its owner's side (its bounds widening about a fixed centre, so its
+    /// oval moves out to the left) off the pixel grid: in the last frames the oval and the
+    /// owner no longer meet, yet share the pixel column at the owner's edge, which must be
+    /// repainted as the oval leaves it (found by the random trees above).
+    func testAMaskLeavingItsOwnersSideRepaintsThePixelTheyShare() {
+        for left in [147.36, 20.7, 33.5] {
+            func make() -> RenderScene {
+                let scene = RenderScene(width: 160, height: 60, background: Color(red: 0.32, green: 0.18, blue: 0.7))
+                let owner = Layer()
+                owner.frame = Rect(x: left, y: 6.89, width: 9.78, height: 14.06)
+                owner.backgroundColor = Color(red: 0.47, green: 0.38, blue: 0.87, alpha: 0.96)
+                let mask = ShapeLayer()
+                mask.frame = owner.bounds
+                var oval = Path()
+                oval.addEllipse(in: owner.bounds.insetBy(dx: 0.7, dy: 1.3))
+                mask.path = oval
+                mask.add(linearAnimation("bounds.size.width", from: 9.78, to: 40, duration: 1), forKey: "widen")
+                owner.mask = mask
+                scene.root.addSublayer(owner)
+                scene.frame(at: 0)
+                return scene
+            }
+            let tracked = make(), full = make()
+            full.frames.damageTracking = false
+            for frame in 1...60 {
+                let t = Double(frame) / 60
+                tracked.frame(at: t)
+                full.frame(at: t)
+                XCTAssertEqual(
+                    maximumChannelDifference(tracked.bitmap, full.bitmap), 0, "owner at \(left), frame \(frame)")
+            }
+        }
+    }
 }
