@@ -181,22 +181,19 @@ open class ShapeLayer: Layer {
                 factor = max(factor, measure.largestMiterRatio(between: from, and: to, miterLimit: miterLimit) / 2)
             }
         }
+        // An end that moved: the stretch it moved over, and the segment across a corner next to
+        // it when the corner's inside changes with it.
+        func moved(from old: Double, to new: Double, atEnd: Bool) {
+            guard old != new else { return }
+            include(old, new)
+            area = area.union(
+                measure.boundsAcrossCornerChanged(
+                    from: old * measure.length, to: new * measure.length, lineWidth: lineWidth, atEnd: atEnd))
+        }
         switch (now, before) {
         case let (now?, before?):
-            if now.from != before.from { include(now.from, before.from) }
-            if now.to != before.to { include(now.to, before.to) }
-            // An end moved near a corner can change the outline along the segment across it.
-            let length = measure.length
-            if now.from != before.from {
-                area = area.union(
-                    measure.boundsAcrossCornerChanged(
-                        from: before.from * length, to: now.from * length, lineWidth: lineWidth, atEnd: false))
-            }
-            if now.to != before.to {
-                area = area.union(
-                    measure.boundsAcrossCornerChanged(
-                        from: before.to * length, to: now.to * length, lineWidth: lineWidth, atEnd: true))
-            }
+            moved(from: before.from, to: now.from, atEnd: false)
+            moved(from: before.to, to: now.to, atEnd: true)
         case let (only?, nil), let (nil, only?):
             include(only.from, only.to)  // the other strokes nothing
         case (nil, nil):

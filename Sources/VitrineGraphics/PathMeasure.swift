@@ -89,11 +89,7 @@ public struct PathMeasure: Sendable {
     public func boundsOfSegments(between a: Double, and b: Double) -> Rect {
         guard let touched = segmentsTouched(between: a, and: b) else { return .null }
         var box = Rect.null
-        for segment in segments[touched] {
-            for p in [segment.p0, segment.p1, segment.p2, segment.p3] {
-                box = box.union(Rect(x: p.x, y: p.y, width: 0, height: 0))
-            }
-        }
+        for segment in segments[touched] { box = box.union(segment.controlBox) }
         return box
     }
 
@@ -115,22 +111,19 @@ public struct PathMeasure: Sendable {
         let (i, _) = location(at: near, samples: 0..<sampleEnd.count, preferEarlier: !atEnd)
         let (before, after) = atEnd ? (i - 1, i) : (i, i + 1)
         guard before >= 0, after < segments.count, segments[before].end == segments[after].p0 else { return .null }
-        let corner = segments[after].start
-        // The pieces run along this segment from the corner: a piece longer than it ends past it.
-        let stretchedLength = (atEnd ? segments[after].end : segments[before].p0).distance(
-            to: atEnd ? segments[after].p0 : segments[before].end)
-        let piece = abs(near - corner), otherPiece = min(abs(far - corner), stretchedLength)
+        let piece = abs(near - segments[after].start)
         let cosine = segments[before].unitTangent(at: 1).dot(segments[after].unitTangent(at: 0))
-        var turn = acos(min(max(cosine, -1), 1))
         let straight = segments[before].kind == .line && segments[after].kind == .line
-        if !straight { turn += 0.35 }
+        let turn = acos(min(max(cosine, -1), 1)) + (straight ? 0 : 0.35)
         let reach = turn >= Double.pi ? Double.infinity : lineWidth * tan(turn / 2)
-        let changes = straight ? (piece < reach) != (otherPiece < reach) : piece < reach
-        guard changes else { return .null }
-        let s = segments[atEnd ? before : after]
-        var box = Rect.null
-        for p in [s.p0, s.p1, s.p2, s.p3] { box = box.union(Rect(x: p.x, y: p.y, width: 0, height: 0)) }
-        return box
+        var changes = piece < reach
+        if straight {
+            // The other frame's piece runs along the same line, at most to its end.
+            let line = segments[atEnd ? after : before]
+            let otherPiece = min(abs(far - segments[after].start), line.p0.distance(to: line.end))
+            changes = changes != (otherPiece < reach)
+        }
+        return changes ? segments[atEnd ? before : after].controlBox : .null
     }
 
     /// How far a miter join reaches from its corner, in half line widths, at most, where the
@@ -342,6 +335,13 @@ struct MeasuredSegment: Sendable {
     }
 
     var end: Point { kind == .quad ? p2 : (kind == .line ? p1 : p3) }
+
+    /// The box of its points, control points included (the segment lies inside it).
+    var controlBox: Rect {
+        let minX = min(p0.x, p1.x, p2.x, p3.x), minY = min(p0.y, p1.y, p2.y, p3.y)
+        return Rect(
+            x: minX, y: minY, width: max(p0.x, p1.x, p2.x, p3.x) - minX, height: max(p0.y, p1.y, p2.y, p3.y) - minY)
+    }
 
     func point(at t: Double) -> Point {
         switch kind {
