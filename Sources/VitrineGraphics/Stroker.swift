@@ -99,16 +99,28 @@ extension Path {
     private static func chordSpread(
         _ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, from tangent: Point, atStart: Bool
     ) -> Double {
-        var widest = 0.0
+        // Each chord's angle to the tangent as the point (cos, sin) scaled by both lengths, in
+        // the upper half-plane; the widest is found by comparing those points (one cross
+        // product each) and measured once: the path's extent is taken every frame it changes.
+        var widest: (dot: Double, cross: Double)?
         func sample(_ t: Double) {
             let q = cubicPoint(p0, c1, c2, p1, atStart ? t : 1 - t)
             let chord = atStart ? q - p0 : p1 - q
-            if chord != .zero { widest = max(widest, angle(tangent, chord)) }
+            guard chord != .zero else { return }
+            let candidate = (dot: tangent.dot(chord), cross: abs(tangent.cross(chord)))
+            guard let w = widest else {
+                widest = candidate
+                return
+            }
+            let turn = w.dot * candidate.cross - w.cross * candidate.dot
+            // Collinear with opposite directions: the one pointing back is at π, the other at 0.
+            if turn > 0 || (turn == 0 && candidate.dot < 0 && w.dot > 0) { widest = candidate }
         }
         var t = 1.0
         for _ in 0..<24 { sample(t); t /= 2 }
         for k in 1..<16 { sample(Double(k) / 16) }
-        return min(.pi, widest + 0.1)
+        guard let widest else { return 0.1 }
+        return min(.pi, atan2(widest.cross, widest.dot) + 0.1)
     }
 
     /// A usable stroke tolerance: `tolerance` when positive and finite, else the default.
