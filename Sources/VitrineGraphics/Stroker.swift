@@ -100,21 +100,23 @@ extension Path {
         _ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, from tangent: Point, atStart: Bool
     ) -> Double {
         // Each chord's angle to the tangent as the point (cos, sin) scaled by both lengths, in
-        // the upper half-plane; the widest is found by comparing those points (one cross
-        // product each) and measured once: the path's extent is taken every frame it changes.
-        var widest: (dot: Double, cross: Double)?
+        // the upper half-plane; the widest is found by comparing those points (a cross product
+        // each, of the two vectors scaled to a largest coordinate of 1 so that no product
+        // overflows) and measured once: the path's extent is taken every frame it changes.
+        let unitTangent = tangent * (1 / max(abs(tangent.x), abs(tangent.y)))
+        var widest: (dot: Double, cross: Double, unitDot: Double, unitCross: Double)?
         func sample(_ t: Double) {
             let q = cubicPoint(p0, c1, c2, p1, atStart ? t : 1 - t)
             let chord = atStart ? q - p0 : p1 - q
             guard chord != .zero else { return }
-            let candidate = (dot: tangent.dot(chord), cross: abs(tangent.cross(chord)))
-            guard let w = widest else {
-                widest = candidate
-                return
+            let unitChord = chord * (1 / max(abs(chord.x), abs(chord.y)))
+            let unitDot = unitTangent.dot(unitChord), unitCross = abs(unitTangent.cross(unitChord))
+            if let w = widest {
+                let turn = w.unitDot * unitCross - w.unitCross * unitDot
+                // Collinear and opposite: the one pointing back is at π, the other at 0.
+                guard turn > 0 || (turn == 0 && unitDot < 0 && w.unitDot > 0) else { return }
             }
-            let turn = w.dot * candidate.cross - w.cross * candidate.dot
-            // Collinear with opposite directions: the one pointing back is at π, the other at 0.
-            if turn > 0 || (turn == 0 && candidate.dot < 0 && w.dot > 0) { widest = candidate }
+            widest = (tangent.dot(chord), abs(tangent.cross(chord)), unitDot, unitCross)
         }
         var t = 1.0
         for _ in 0..<24 { sample(t); t /= 2 }

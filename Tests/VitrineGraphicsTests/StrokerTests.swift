@@ -47,6 +47,33 @@ final class StrokerTests: XCTestCase {
         }
     }
 
+    /// A corner's turn and the spread of a curve's chords are angles: the reach of a path is
+    /// the same whatever its size, down to tiny coordinates and up to those whose squares'
+    /// squares would overflow a double.
+    func testStrokeReachDoesNotDependOnThePathsScale() {
+        var rng = SplitMix64(seed: 0x5C_A1_ED)
+        for _ in 0..<300 {
+            var path = Path()
+            path.move(to: P(rng.next(in: 0...200), rng.next(in: 0...200)))
+            for _ in 0..<Int(rng.next(in: 1...5)) {
+                let p = P(rng.next(in: 0...200), rng.next(in: 0...200))
+                let c1 = P(rng.next(in: 0...200), rng.next(in: 0...200))
+                if rng.next(in: 0...1) < 0.3 {
+                    path.addLine(to: p)
+                } else {
+                    path.addCurve(to: p, control1: c1, control2: P(rng.next(in: 0...200), rng.next(in: 0...200)))
+                }
+            }
+            if rng.next(in: 0...1) < 0.5 { path.closeSubpath() }
+            let style = StrokeStyle(lineWidth: 10, miterLimit: rng.next(in: 1.5...12))
+            let reach = path.strokeReach(style)
+            for scale in [1e-90, 1e90, 1e140] {
+                let scaled = path.applying(Transform2D(scaleX: scale, y: scale))
+                XCTAssertEqual(scaled.strokeReach(style), reach, accuracy: reach * 1e-9, "\(scale): \(path.elements)")
+            }
+        }
+    }
+
     private func assertReachHolds(
         _ path: Path, _ style: StrokeStyle, file: StaticString = #filePath, line: UInt = #line
     ) {
