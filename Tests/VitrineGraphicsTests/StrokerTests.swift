@@ -27,19 +27,7 @@ final class StrokerTests: XCTestCase {
         assertReachHolds(spike, StrokeStyle(lineWidth: 10))
         var rng = SplitMix64(seed: 0x57_20_4E_AC)
         for _ in 0..<2000 {
-            var path = Path()
-            path.move(to: P(rng.next(in: 0...200), rng.next(in: 0...200)))
-            for _ in 0..<Int(rng.next(in: 1...6)) {
-                let p = P(rng.next(in: 0...200), rng.next(in: 0...200))
-                let c = P(rng.next(in: 0...200), rng.next(in: 0...200))
-                switch Int(rng.next(in: 0...3.999)) {
-                case 0: path.addLine(to: p)
-                case 1: path.addQuadCurve(to: p, control: c)
-                case 2: path.addCurve(to: p, control1: c, control2: P(rng.next(in: 0...200), rng.next(in: 0...200)))
-                default: path.closeSubpath(); path.move(to: p)
-                }
-            }
-            if rng.next(in: 0...1) < 0.5 { path.closeSubpath() }
+            let path = randomPath(&rng)
             let style = StrokeStyle(
                 lineWidth: rng.next(in: 0.5...40), lineCap: [.butt, .round, .square][Int(rng.next(in: 0...2.999))],
                 lineJoin: [.miter, .round, .bevel][Int(rng.next(in: 0...2.999))], miterLimit: rng.next(in: 1...12))
@@ -53,18 +41,7 @@ final class StrokerTests: XCTestCase {
     func testStrokeReachDoesNotDependOnThePathsScale() {
         var rng = SplitMix64(seed: 0x5C_A1_ED)
         for _ in 0..<300 {
-            var path = Path()
-            path.move(to: P(rng.next(in: 0...200), rng.next(in: 0...200)))
-            for _ in 0..<Int(rng.next(in: 1...5)) {
-                let p = P(rng.next(in: 0...200), rng.next(in: 0...200))
-                let c1 = P(rng.next(in: 0...200), rng.next(in: 0...200))
-                if rng.next(in: 0...1) < 0.3 {
-                    path.addLine(to: p)
-                } else {
-                    path.addCurve(to: p, control1: c1, control2: P(rng.next(in: 0...200), rng.next(in: 0...200)))
-                }
-            }
-            if rng.next(in: 0...1) < 0.5 { path.closeSubpath() }
+            let path = randomPath(&rng)
             let style = StrokeStyle(lineWidth: 10, miterLimit: rng.next(in: 1.5...12))
             let reach = path.strokeReach(style)
             for scale in [1e-90, 1e90, 1e140] {
@@ -72,6 +49,25 @@ final class StrokerTests: XCTestCase {
                 XCTAssertEqual(scaled.strokeReach(style), reach, accuracy: reach * 1e-9, "\(scale): \(path.elements)")
             }
         }
+    }
+
+    /// A path of up to six lines, quadratic and cubic curves and subpaths in a 200-unit square,
+    /// half of them closed.
+    private func randomPath(_ rng: inout SplitMix64) -> Path {
+        var path = Path()
+        path.move(to: P(rng.next(in: 0...200), rng.next(in: 0...200)))
+        for _ in 0..<Int(rng.next(in: 1...6)) {
+            let p = P(rng.next(in: 0...200), rng.next(in: 0...200))
+            let c = P(rng.next(in: 0...200), rng.next(in: 0...200))
+            switch Int(rng.next(in: 0...3.999)) {
+            case 0: path.addLine(to: p)
+            case 1: path.addQuadCurve(to: p, control: c)
+            case 2: path.addCurve(to: p, control1: c, control2: P(rng.next(in: 0...200), rng.next(in: 0...200)))
+            default: path.closeSubpath(); path.move(to: p)
+            }
+        }
+        if rng.next(in: 0...1) < 0.5 { path.closeSubpath() }
+        return path
     }
 
     private func assertReachHolds(
