@@ -410,7 +410,8 @@ public final class GraphicsContext {
             kept.lastUse = strokeOutlineUses
             strokeOutlinesReused &+= 1
             startShape(clip: state.clipBox)
-            return rasterizer.addPolygons(kept.points, ends: kept.ends, transform: state.transform)
+            return rasterizer.addPolygons(
+                kept.points, ends: kept.ends, windsAtMostOnce: kept.windsAtMostOnce, transform: state.transform)
         }
         guard
             strokeOutline(of: path, style: style, strokeStart: strokeStart, strokeEnd: strokeEnd, tolerance: tolerance)
@@ -419,7 +420,9 @@ public final class GraphicsContext {
         guard keepsStrokeOutlines, stroker.points.count <= Self.largestKeptOutline,
             path.elements.count <= Self.largestKeptOutline
         else {
-            return rasterizer.addPolygons(stroker.points, ends: stroker.contourEnds, transform: state.transform)
+            return rasterizer.addPolygons(
+                stroker.points, ends: stroker.contourEnds, windsAtMostOnce: stroker.windsAtMostOnce,
+                transform: state.transform)
         }
         // Copied into the slot used longest ago, whose storage grows to the largest outline it
         // has held and stays.
@@ -434,8 +437,9 @@ public final class GraphicsContext {
             outline.key = key
         }
         outline.lastUse = strokeOutlineUses
-        outline.keep(stroker.points, ends: stroker.contourEnds, of: path)
-        return rasterizer.addPolygons(outline.points, ends: outline.ends, transform: state.transform)
+        outline.keep(stroker.points, ends: stroker.contourEnds, windsAtMostOnce: stroker.windsAtMostOnce, of: path)
+        return rasterizer.addPolygons(
+            outline.points, ends: outline.ends, windsAtMostOnce: outline.windsAtMostOnce, transform: state.transform)
     }
 
     /// Outlines `path`'s stroke, trimmed to `strokeStart`…`strokeEnd`, into the stroker;
@@ -742,21 +746,24 @@ struct StrokeOutlineKey: Equatable {
     var style: StrokeStyle
 }
 
-/// A kept stroke outline: its contours in user space, back to back, where each ends, and the
-/// path they outline. The path's elements are a copy: holding the caller's array would make a
-/// path rebuilt in place every frame (a scratch path) copy its storage on the next write.
+/// A kept stroke outline: its contours in user space, back to back, where each ends, whether
+/// every point winds 0 or 1 under them (`Stroker.windsAtMostOnce`), and the path they
+/// outline. The path's elements are a copy: holding the caller's array would make a path
+/// rebuilt in place every frame (a scratch path) copy its storage on the next write.
 final class StrokeOutline {
     var key: StrokeOutlineKey
     private(set) var pathElements: [PathElement] = []
     private(set) var points: [Point] = []
     private(set) var ends: [Int] = []
+    private(set) var windsAtMostOnce = false
     /// When it was last drawn, by the context's count of strokes.
     var lastUse = 0
 
     init(key: StrokeOutlineKey) { self.key = key }
 
     /// Keeps a copy of `points` and `ends`, the outline of `path`, in this outline's storage.
-    func keep(_ points: [Point], ends: [Int], of path: Path) {
+    func keep(_ points: [Point], ends: [Int], windsAtMostOnce: Bool, of path: Path) {
+        self.windsAtMostOnce = windsAtMostOnce
         pathElements.removeAll(keepingCapacity: true)
         pathElements.append(contentsOf: path.elements)
         self.points.removeAll(keepingCapacity: true)

@@ -23,7 +23,7 @@ extension Rasterizer {
             }
         }
         guard bounds.isFinite else { return false }
-        guard var sink = beginShape(bounds, convex: Rasterizer.isOneConvexContour(path)) else { return true }
+        guard var sink = beginShape(bounds, windsAtMostOnce: Rasterizer.isOneConvexContour(path)) else { return true }
         for element in path.elements {
             switch element {
             case .move(let p): sink.move(to: t.apply(to: p))
@@ -39,9 +39,13 @@ extension Rasterizer {
 
     /// Adds closed polygons given as consecutive runs of `points` (run k ends before
     /// `ends[k]`) under `transform`: a stroke outline, without building a `Path`. False,
-    /// adding nothing, when a transformed coordinate is not finite.
+    /// adding nothing, when a transformed coordinate is not finite. `windsAtMostOnce`: every
+    /// point winds 0 or 1 under them, as under a stroker's ring (`Stroker.windsAtMostOnce`),
+    /// and so under any affine image of them.
     @discardableResult
-    func addPolygons(_ points: [Point], ends: [Int], transform t: Transform2D) -> Bool {
+    func addPolygons(
+        _ points: [Point], ends: [Int], windsAtMostOnce: Bool = false, transform t: Transform2D
+    ) -> Bool {
         guard !clip.isEmpty, !points.isEmpty else { return true }
         return points.withUnsafeBufferPointer { points in
             var bounds = DeviceBounds()
@@ -50,7 +54,9 @@ extension Rasterizer {
             // One polygon (a card's projection, a segment's stroke) may be convex.
             guard
                 var sink = beginShape(
-                    bounds, convex: ends.count == 1 && Rasterizer.isConvexPolygon(points.prefix(ends[0])))
+                    bounds,
+                    windsAtMostOnce: windsAtMostOnce
+                        || ends.count == 1 && Rasterizer.isConvexPolygon(points.prefix(ends[0])))
             else { return true }
             var start = 0
             for end in ends where end > start {
@@ -76,7 +82,7 @@ extension Rasterizer {
         bounds.add(t.apply(to: Point(x: x1, y: y1))); bounds.add(t.apply(to: Point(x: x0, y: y1)))
         guard bounds.isFinite else { return false }
         // Under an affine transform a rounded rectangle stays one convex contour.
-        guard var sink = beginShape(bounds, convex: true) else { return true }
+        guard var sink = beginShape(bounds, windsAtMostOnce: true) else { return true }
         let r = Rasterizer.clampedCornerRadius(cornerRadius, of: s)
         @inline(__always) func p(_ x: Double, _ y: Double) -> Point { t.apply(to: Point(x: x, y: y)) }
         if r == 0 {
@@ -175,7 +181,8 @@ extension Rasterizer {
     /// shape cannot touch the clip. (Entirely left of the clip counts as invisible too: a
     /// closed outline winds to zero at every point to its right.) The geometry is the shape's
     /// box within the target, whatever the clip, so the clip never moves an edge.
-    private func beginShape(_ b: DeviceBounds, convex: @autoclosure () -> Bool = false) -> EdgeSink? {
+    /// `windsAtMostOnce`: every point of the shape winds 0 or 1 (`Rasterizer.beginRegion`).
+    private func beginShape(_ b: DeviceBounds, windsAtMostOnce: @autoclosure () -> Bool = false) -> EdgeSink? {
         if b.maxY <= Double(clip.y) || b.minY >= Double(clip.maxY) || b.minX >= Double(clip.maxX)
             || b.maxX <= Double(clip.x) || !(b.minX <= b.maxX)
         {
@@ -183,8 +190,8 @@ extension Rasterizer {
         }
         let box = Rasterizer.geometryBox(
             minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
-        // Whether it is convex is asked only of a shape that may be drawn.
-        let (geometry, region) = beginRegion(box, convex: convex())
+        // Whether it winds at most once is asked only of a shape that may be drawn.
+        let (geometry, region) = beginRegion(box, windsAtMostOnce: windsAtMostOnce())
         guard !region.isEmpty else { return nil }
         // Clipping to the geometry is clipping to the target: the shape lies inside it
         // wherever the target's edges do not cut it.

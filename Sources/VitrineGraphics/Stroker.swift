@@ -152,6 +152,13 @@ struct Stroker {
     /// Finished contours (closed polygons), back to back, and where each ends in `points`.
     private(set) var points: [Point] = []
     private(set) var contourEnds: [Int] = []
+    /// Whether every point winds 0 or 1 under the contours made so far (nonzero rule): they are
+    /// the two contours of one closed subpath that turns one way, once around, with the inside
+    /// of every corner where its offsets cross. That contour is then the subpath shrunk by half
+    /// the width, inside the outer one and wound against it: a ring, whose accumulated area is
+    /// exact in every pixel, so the rasterizer need not watch who writes its cells (a pie's
+    /// wedge, a circle's or a card's outline; `Rasterizer.watchesWriters`).
+    private(set) var windsAtMostOnce = false
     /// While trimming (`stroke(_:from:to:)`): the flattened centre lines of the subpaths,
     /// back to back, a closed one ending at its start again; each vertex's distance along its
     /// line; and where each line ends.
@@ -181,6 +188,7 @@ struct Stroker {
         minusSide.removeAll(keepingCapacity: true)
         points.removeAll(keepingCapacity: true)
         contourEnds.removeAll(keepingCapacity: true)
+        windsAtMostOnce = false
         subpathDraws = false
     }
 
@@ -385,7 +393,9 @@ struct Stroker {
             strokeDot(at: center[0])
         } else if closed {
             isCorner[0] = true
-            strokeClosed()
+            let ring = strokeClosed()
+            // A ring beside other contours may overlap them.
+            windsAtMostOnce = ring && contourEnds.count == 2
         } else {
             strokeOpen()
         }
@@ -430,25 +440,29 @@ struct Stroker {
         points.append(contentsOf: minusSide.reversed())
         geometry.appendRoundCap(at: start, direction: -firstDirection, into: &points)
         contourEnds.append(points.count)
+        windsAtMostOnce = false
     }
 
     /// Two contours: the plus side forwards, then the minus side backwards, with a join at
-    /// every vertex, the start included.
-    private mutating func strokeClosed() {
+    /// every vertex, the start included. Returns whether they make a ring (`windsAtMostOnce`).
+    private mutating func strokeClosed() -> Bool {
         let count = center.count
         minusSide.removeAll(keepingCapacity: true)
+        var ring = RingCheck()
         var (d0, l0) = Stroker.direction(center[0] - center[count - 1])
         for i in 0..<count {
             let next = i + 1 < count ? center[i + 1] : center[0]
             let (d1, l1) = Stroker.direction(next - center[i])
-            geometry.appendJoin(
+            let insideAtCrossing = geometry.appendJoin(
                 at: center[i], from: d0, length: l0, to: d1, length: l1,
                 isCorner: isCorner[i], plus: &points, minus: &minusSide)
+            ring.join(d0, d1, insideAtCrossing: insideAtCrossing)
             d0 = d1; l0 = l1
         }
         contourEnds.append(points.count)
         points.append(contentsOf: minusSide.reversed())
         contourEnds.append(points.count)
+        return ring.isRing
     }
 
     /// A zero-length subpath: its two caps, facing up and down, wound like any other contour
@@ -471,6 +485,7 @@ struct Stroker {
             geometry.appendRoundCap(at: p, direction: -up, into: &points)
         }
         contourEnds.append(points.count)
+        windsAtMostOnce = false
     }
 
     // MARK: - Output
@@ -494,4 +509,38 @@ struct Stroker {
         }
         return path
     }
+}
+
+/// Whether the joins of a closed centre line make its stroke a ring (`Stroker.windsAtMostOnce`).
+///
+/// Every turn is one way (or none, straight on) and the direction goes round exactly once: the
+/// centre line is a convex polygon. Every corner's inside is where the offsets cross, no
+/// further along either segment than its middle, so each inner edge keeps its segment's
+/// direction: the inner contour is the polygon's edges moved in by half the width, convex and
+/// inside it. The outer contour's edges are the segments moved out, at least as long, joined
+/// by miters, bevels or arcs that turn the same way: convex, around the polygon.
+private struct RingCheck {
+    private var turnsLeft = false, turnsRight = false, broken = false
+    private var wraps = 0
+
+    @inline(__always)
+    mutating func join(_ d0: Point, _ d1: Point, insideAtCrossing: Bool) {
+        let cross = d0.cross(d1)
+        if cross > 0 {
+            turnsLeft = true
+        } else if cross < 0 {
+            turnsRight = true
+        } else if d0.dot(d1) <= 0 {
+            broken = true  // a U-turn
+        }
+        if !insideAtCrossing { broken = true }
+        // Turning either way, each turn less than half of one, the direction passes the angle
+        // π once per time round: counted where it leaves the half-plane of angles in [0, π).
+        if RingCheck.inUpperHalf(d0) && !RingCheck.inUpperHalf(d1) { wraps += 1 }
+    }
+
+    var isRing: Bool { !broken && !(turnsLeft && turnsRight) && wraps == 1 }
+
+    @inline(__always)
+    private static func inUpperHalf(_ d: Point) -> Bool { d.y > 0 || (d.y == 0 && d.x > 0) }
 }

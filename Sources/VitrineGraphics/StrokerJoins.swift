@@ -81,46 +81,51 @@ struct StrokeGeometry {
     /// Appends the join at `pivot` between a segment along unit direction `d0` of length `l0`
     /// and the next along `d1` of length `l1`: the plus side's points to `plus`, the minus
     /// side's to `minus`, both in path order. `isCorner` is false between the vertices of a
-    /// flattened curve, which are always joined smoothly.
+    /// flattened curve, which are always joined smoothly. Returns whether the inside of the
+    /// corner is where the offsets cross (not through the pivot).
     @inline(__always)
+    @discardableResult
     func appendJoin(
         at pivot: Point, from d0: Point, length l0: Double, to d1: Point, length l1: Double,
         isCorner: Bool, plus: inout [Point], minus: inout [Point]
-    ) {
+    ) -> Bool {
         let cross = d0.cross(d1), dot = d0.dot(d1)
         let n0 = Point(x: -d0.y, y: d0.x), n1 = Point(x: -d1.y, y: d1.x)
         // Turning towards the plus side puts it inside the corner. An exact U-turn (cross 0)
         // counts as such a turn too, so both sides agree on which way the outer arc goes.
         if cross >= 0 {
-            appendInner(at: pivot, n0, n1, dot: dot, cross: cross, l0, l1, into: &plus)
+            let crossing = appendInner(at: pivot, n0, n1, dot: dot, cross: cross, l0, l1, into: &plus)
             appendOuter(
                 at: pivot, -n0, -n1, dot: dot, cross: cross, rotation: 1, isCorner: isCorner,
                 into: &minus)
+            return crossing
         } else {
             appendOuter(
                 at: pivot, n0, n1, dot: dot, cross: cross, rotation: -1, isCorner: isCorner,
                 into: &plus)
-            appendInner(at: pivot, -n0, -n1, dot: dot, cross: cross, l0, l1, into: &minus)
+            return appendInner(at: pivot, -n0, -n1, dot: dot, cross: cross, l0, l1, into: &minus)
         }
     }
 
     /// The inside of a corner: where the two offsets cross, or through the pivot when the
-    /// crossing would lie beyond half of either segment (short segments, sharp turns).
+    /// crossing would lie beyond half of either segment (short segments, sharp turns). Returns
+    /// whether it is the crossing.
     @inline(__always)
     private func appendInner(
         at pivot: Point, _ n0: Point, _ n1: Point, dot: Double, cross: Double,
         _ l0: Double, _ l1: Double, into side: inout [Point]
-    ) {
+    ) -> Bool {
         // The crossing lies radius · tan(turn / 2) = radius · |cross| / (1 + dot) from the pivot's
         // offsets along each segment.
         let onePlusDot = 1 + dot
         if onePlusDot > 1e-9, radius * abs(cross) <= 0.5 * min(l0, l1) * onePlusDot {
             side.append(pivot + (n0 + n1) * (radius / onePlusDot))
-        } else {
-            side.append(pivot + n0 * radius)
-            side.append(pivot)
-            side.append(pivot + n1 * radius)
+            return true
         }
+        side.append(pivot + n0 * radius)
+        side.append(pivot)
+        side.append(pivot + n1 * radius)
+        return false
     }
 
     /// The outside of a corner, from offset `n0` to offset `n1` (unit normals of this side);
