@@ -11,18 +11,11 @@ final class ConvexContourTests: XCTestCase {
     }
 
     private func polygon(_ points: [Point], closed: Bool = true) -> Path {
-        var path = Path()
-        path.move(to: points[0])
-        for p in points.dropFirst() { path.addLine(to: p) }
-        if closed { path.closeSubpath() }
-        return path
+        RandomShapes.polygon(points, closed: closed)
     }
 
-    private func regular(_ n: Int, turns: Int = 1, step: Int = 1, radius: Double = 10) -> [Point] {
-        (0..<(n * turns)).map { i in
-            let a = Double(i * step) * 2 * Double.pi / Double(n)
-            return Point(20 + radius * cos(a), 20 + radius * sin(a))
-        }
+    private func regular(_ n: Int, turns: Int = 1, step: Int = 1) -> [Point] {
+        RandomShapes.regular(n, turns: turns, step: step)
     }
 
     /// A pie's wedge from its centre: `sweep` radians of a circle of radius 30.
@@ -90,76 +83,37 @@ final class ConvexContourTests: XCTestCase {
     /// random clips, translucent, with either fill rule and taller than a band of cells or not:
     /// the same pixels whether the cells' writers are watched or not.
     func testConvexContoursDrawTheSamePixelsWithTheirWritersUnwatched() {
-        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        func random(_ range: ClosedRange<Double>) -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return range.lowerBound + (range.upperBound - range.lowerBound) * Double(seed >> 11) / Double(1 << 53)
-        }
+        var shapes = RandomShapes(seed: 0x2545_F491_4F6C_DD1D)
+        func random(_ range: ClosedRange<Double>) -> Double { shapes.random(range) }
         var unwatched = 0
         for round in 0..<300 {
             let kind = round % 6
-            var path = Path()
-            switch kind {
-            case 0:
-                path.addEllipse(
-                    in: Rect(
-                        x: random(-20...60), y: random(-20...80), width: random(0.3...90), height: random(0.3...120)))
-            case 1:
-                path.addRoundedRect(
-                    Rect(x: random(-20...60), y: random(-20...80), width: random(1...90), height: random(1...120)),
-                    cornerRadius: random(0...30))
-            case 2:
-                // A convex polygon: points on an ellipse in order.
-                let count = Int(random(3...12))
-                let angles = (0..<count).map { _ in random(0...(2 * Double.pi)) }.sorted()
-                let c = Point(random(0...60), random(0...80)), rx = random(1...70), ry = random(1...90)
-                path = polygon(angles.map { Point(c.x + rx * cos($0), c.y + ry * sin($0)) })
-            case 3:
-                path.move(to: Point(40, 40))
-                let start = random(0...(2 * Double.pi))
-                path.addArc(
-                    center: Point(40, 40), radius: random(1...80), startAngle: start,
-                    endAngle: start + random(0.05...Double.pi), clockwise: true)
-                path.closeSubpath()
-            default: break
-            }
-            let angle = random(0...(2 * Double.pi)), sx = random(0.2...2.5), sy = random(0.2...2.5)
-            var transform = Transform2D(
-                a: cos(angle) * sx, b: sin(angle) * sx, c: -sin(angle) * sy, d: cos(angle) * sy, tx: random(-10...50),
-                ty: random(-10...60))
-            transform.c += random(-0.5...0.5) * transform.a
-            if random(0...1) < 0.3 { transform.a = -transform.a; transform.b = -transform.b }
+            let path = kind < 4 ? shapes.convexPath(kind: kind, widestWedge: Double.pi) : Path()
+            let transform = shapes.placement()
             let rule: FillRule = random(0...1) < 0.5 ? .nonZero : .evenOdd
-            let color = Color(red: random(0...1), green: random(0...1), blue: random(0...1), alpha: random(0.2...1))
-            let clip =
-                random(0...1) < 0.5
-                ? Rect(x: random(0...30), y: random(0...40), width: random(5...60), height: random(5...90)) : nil
+            let color = shapes.translucentColor()
+            let clip = shapes.clip()
             let rectangle = Rect(
                 x: random(-10...40), y: random(-10...60), width: random(1...60), height: random(1...90))
             let radius = random(0...25)
 
             func draw(trusting: Bool) -> [UInt32] {
-                Rasterizer.ofThisThread.trustsConvexContours = trusting
-                let bitmap = Bitmap(width: 64, height: 90)
-                let ctx = GraphicsContext(bitmap: bitmap)
-                ctx.clear(Color(red: 0.1, green: 0.2, blue: 0.3))
-                ctx.concatenate(transform)
-                if let clip { ctx.clip(to: clip) }
-                if kind == 4 {
-                    ctx.fill(rectangle, cornerRadius: radius, color: color)
-                } else if kind == 5 {
-                    // A segment's stroke: convex with any cap (unwatched where the stroker
-                    // outlines it as one polygon).
-                    var segment = Path()
-                    segment.move(to: Point(rectangle.minX, rectangle.minY))
-                    segment.addLine(to: Point(rectangle.maxX, rectangle.maxY))
-                    let cap: LineCap = [.butt, .round, .square][Int(radius) % 3]
-                    ctx.stroke(segment, color: color, style: StrokeStyle(lineWidth: radius / 2, lineCap: cap))
-                } else {
-                    ctx.fill(path, color: color, rule: rule)
+                RandomShapes.pixels(trusting: trusting, placement: transform, clip: clip) { ctx in
+                    if kind == 4 {
+                        ctx.fill(rectangle, cornerRadius: radius, color: color)
+                    } else if kind == 5 {
+                        // A segment's stroke: convex with any cap (unwatched where the stroker
+                        // outlines it as one polygon).
+                        var segment = Path()
+                        segment.move(to: Point(rectangle.minX, rectangle.minY))
+                        segment.addLine(to: Point(rectangle.maxX, rectangle.maxY))
+                        let cap: LineCap = [.butt, .round, .square][Int(radius) % 3]
+                        ctx.stroke(segment, color: color, style: StrokeStyle(lineWidth: radius / 2, lineCap: cap))
+                    } else {
+                        ctx.fill(path, color: color, rule: rule)
+                    }
+                    if trusting, !Rasterizer.ofThisThread.watchesWriters { unwatched += 1 }
                 }
-                if trusting, !Rasterizer.ofThisThread.watchesWriters { unwatched += 1 }
-                return (0..<bitmap.height).flatMap { y in (0..<bitmap.width).map { bitmap[$0, y] } }
             }
             let watched = draw(trusting: false)
             XCTAssertEqual(draw(trusting: true), watched, "round \(round), kind \(kind)")

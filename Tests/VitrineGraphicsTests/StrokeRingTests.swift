@@ -11,20 +11,9 @@ final class StrokeRingTests: XCTestCase {
         Rasterizer.ofThisThread.trustsConvexContours = true
     }
 
-    private func polygon(_ points: [Point], closed: Bool = true) -> Path {
-        var path = Path()
-        path.move(to: points[0])
-        for p in points.dropFirst() { path.addLine(to: p) }
-        if closed { path.closeSubpath() }
-        return path
-    }
+    private func polygon(_ points: [Point]) -> Path { RandomShapes.polygon(points) }
 
-    private func regular(_ n: Int, step: Int = 1, radius: Double = 30) -> [Point] {
-        (0..<n).map { i in
-            let a = Double(i * step) * 2 * Double.pi / Double(n)
-            return Point(50 + radius * cos(a), 50 + radius * sin(a))
-        }
-    }
+    private func regular(_ n: Int, step: Int = 1) -> [Point] { RandomShapes.regular(n, step: step, radius: 30) }
 
     /// A pie's wedge from its centre: `sweep` radians of a circle of radius 40.
     private func wedge(sweep: Double, from start: Double = -Double.pi / 2) -> Path {
@@ -109,69 +98,36 @@ final class StrokeRingTests: XCTestCase {
     /// translucent, drawn twice by one context (the second time from its kept outline): the
     /// same pixels whether the cells' writers are watched or not.
     func testRingsDrawTheSamePixelsWithTheirWritersUnwatched() {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func random(_ range: ClosedRange<Double>) -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return range.lowerBound + (range.upperBound - range.lowerBound) * Double(seed >> 11) / Double(1 << 53)
-        }
+        var shapes = RandomShapes(seed: 0x9E37_79B9_7F4A_7C15)
+        func random(_ range: ClosedRange<Double>) -> Double { shapes.random(range) }
         var unwatched = 0, watchedWhenTrusting = 0
         for round in 0..<300 {
             let kind = round % 5
-            var path = Path()
-            switch kind {
-            case 0:
-                path.addEllipse(
-                    in: Rect(
-                        x: random(-20...60), y: random(-20...80), width: random(0.3...90), height: random(0.3...120)))
-            case 1:
-                path.addRoundedRect(
-                    Rect(x: random(-20...60), y: random(-20...80), width: random(1...90), height: random(1...120)),
-                    cornerRadius: random(0...30))
-            case 2:
-                // A convex polygon: points on an ellipse in order.
-                let count = Int(random(3...12))
-                let angles = (0..<count).map { _ in random(0...(2 * Double.pi)) }.sorted()
-                let c = Point(random(0...60), random(0...80)), rx = random(1...70), ry = random(1...90)
-                path = polygon(angles.map { Point(c.x + rx * cos($0), c.y + ry * sin($0)) })
-            case 3:
-                path.move(to: Point(40, 40))
-                let start = random(0...(2 * Double.pi))
-                path.addArc(
-                    center: Point(40, 40), radius: random(1...80), startAngle: start,
-                    endAngle: start + random(0.05...(1.9 * Double.pi)), clockwise: true)
-                path.closeSubpath()
-            default:
-                // Any closed polygon: mostly neither convex nor simple.
-                path = polygon((0..<Int(random(3...9))).map { _ in Point(random(-10...70), random(-10...100)) })
-            }
+            // Kind 4: any closed polygon, mostly neither convex nor simple.
+            let path =
+                kind < 4
+                ? shapes.convexPath(kind: kind, widestWedge: 1.9 * Double.pi)
+                : polygon((0..<Int(random(3...9))).map { _ in Point(random(-10...70), random(-10...100)) })
             let width = random(0...1) < 0.5 ? random(0.05...2) : random(2...40)
             let join: LineJoin = [.miter, .round, .bevel][round % 3]
             let style = StrokeStyle(lineWidth: width, lineJoin: join, miterLimit: random(1...12))
-            let angle = random(0...(2 * Double.pi)), sx = random(0.2...2.5), sy = random(0.2...2.5)
-            var transform = Transform2D(
-                a: cos(angle) * sx, b: sin(angle) * sx, c: -sin(angle) * sy, d: cos(angle) * sy, tx: random(-10...50),
-                ty: random(-10...60))
-            transform.c += random(-0.5...0.5) * transform.a
-            if random(0...1) < 0.3 { transform.a = -transform.a; transform.b = -transform.b }
-            let color = Color(red: random(0...1), green: random(0...1), blue: random(0...1), alpha: random(0.2...1))
-            let clip =
-                random(0...1) < 0.5
-                ? Rect(x: random(0...30), y: random(0...40), width: random(5...60), height: random(5...90)) : nil
+            let transform = shapes.placement()
+            let color = shapes.translucentColor()
+            let clip = shapes.clip()
 
             func draw(trusting: Bool) -> [UInt32] {
-                Rasterizer.ofThisThread.trustsConvexContours = trusting
-                let bitmap = Bitmap(width: 64, height: 90)
-                let ctx = GraphicsContext(bitmap: bitmap)
-                ctx.clear(Color(red: 0.1, green: 0.2, blue: 0.3))
-                ctx.concatenate(transform)
-                if let clip { ctx.clip(to: clip) }
-                for _ in 0..<2 {
-                    ctx.stroke(path, color: color, style: style)
-                    if trusting {
-                        if Rasterizer.ofThisThread.watchesWriters { watchedWhenTrusting += 1 } else { unwatched += 1 }
+                RandomShapes.pixels(trusting: trusting, placement: transform, clip: clip) { ctx in
+                    for _ in 0..<2 {
+                        ctx.stroke(path, color: color, style: style)
+                        if trusting {
+                            if Rasterizer.ofThisThread.watchesWriters {
+                                watchedWhenTrusting += 1
+                            } else {
+                                unwatched += 1
+                            }
+                        }
                     }
                 }
-                return (0..<bitmap.height).flatMap { y in (0..<bitmap.width).map { bitmap[$0, y] } }
             }
             let watched = draw(trusting: false)
             XCTAssertEqual(draw(trusting: true), watched, "round \(round), kind \(kind), width \(width)")
