@@ -152,12 +152,13 @@ struct Stroker {
     /// Finished contours (closed polygons), back to back, and where each ends in `points`.
     private(set) var points: [Point] = []
     private(set) var contourEnds: [Int] = []
-    /// Whether every point winds 0 or 1 under the contours made so far (nonzero rule): they are
-    /// the two contours of one closed subpath that turns one way, once around, with the inside
-    /// of every corner where its offsets cross. That contour is then the subpath shrunk by half
-    /// the width, inside the outer one and wound against it: a ring, whose accumulated area is
-    /// exact in every pixel, so the rasterizer need not watch who writes its cells (a pie's
-    /// wedge, a circle's or a card's outline; `Rasterizer.watchesWriters`).
+    /// Whether every point winds 0 or 1 under the contours made so far (nonzero rule), so that
+    /// their accumulated area is exact in every pixel and the rasterizer need not watch who
+    /// writes its cells (`Rasterizer.watchesWriters`). They are the outline of one subpath
+    /// that turns one way, with the inside of every corner where its offsets cross (`TurnCheck`):
+    /// closed and once around, its two contours are a ring (a pie's wedge, a circle's or a
+    /// card's outline); open and by at most half a turn, its one contour is a simple polygon (a
+    /// progress arc up to half way, a bent line).
     private(set) var windsAtMostOnce = false
     /// While trimming (`stroke(_:from:to:)`): the flattened centre lines of the subpaths,
     /// back to back, a closed one ending at its start again; each vertex's distance along its
@@ -423,12 +424,14 @@ struct Stroker {
         points.append(start + firstNormal * r)
         minusSide.append(start - firstNormal * r)
 
+        var turns = TurnCheck(first: firstDirection)
         var d0 = firstDirection, l0 = firstLength
         for i in 1..<(count - 1) {
             let (d1, l1) = Stroker.direction(center[i + 1] - center[i])
-            geometry.appendJoin(
+            let insideAtCrossing = geometry.appendJoin(
                 at: center[i], from: d0, length: l0, to: d1, length: l1,
                 isCorner: isCorner[i], plus: &points, minus: &minusSide)
+            turns.join(d0, d1, insideAtCrossing: insideAtCrossing)
             d0 = d1; l0 = l1
         }
 
@@ -440,7 +443,8 @@ struct Stroker {
         points.append(contentsOf: minusSide.reversed())
         geometry.appendRoundCap(at: start, direction: -firstDirection, into: &points)
         contourEnds.append(points.count)
-        windsAtMostOnce = false
+        // A simple polygon beside other contours may overlap them.
+        windsAtMostOnce = turns.staysWithinHalfATurn && contourEnds.count == 1
     }
 
     /// Two contours: the plus side forwards, then the minus side backwards, with a join at
@@ -448,21 +452,21 @@ struct Stroker {
     private mutating func strokeClosed() -> Bool {
         let count = center.count
         minusSide.removeAll(keepingCapacity: true)
-        var ring = RingCheck()
         var (d0, l0) = Stroker.direction(center[0] - center[count - 1])
+        var turns = TurnCheck(first: d0)
         for i in 0..<count {
             let next = i + 1 < count ? center[i + 1] : center[0]
             let (d1, l1) = Stroker.direction(next - center[i])
             let insideAtCrossing = geometry.appendJoin(
                 at: center[i], from: d0, length: l0, to: d1, length: l1,
                 isCorner: isCorner[i], plus: &points, minus: &minusSide)
-            ring.join(d0, d1, insideAtCrossing: insideAtCrossing)
+            turns.join(d0, d1, insideAtCrossing: insideAtCrossing)
             d0 = d1; l0 = l1
         }
         contourEnds.append(points.count)
         points.append(contentsOf: minusSide.reversed())
         contourEnds.append(points.count)
-        return ring.isRing
+        return turns.goesRoundOnce
     }
 
     /// A zero-length subpath: its two caps, facing up and down, wound like any other contour
@@ -511,17 +515,28 @@ struct Stroker {
     }
 }
 
-/// Whether the joins of a closed centre line make its stroke a ring (`Stroker.windsAtMostOnce`).
+/// How a centre line turns, join by join: whether its stroke's outline winds at most once
+/// (`Stroker.windsAtMostOnce`).
 ///
-/// Every turn is one way (or none, straight on) and the direction goes round exactly once: the
-/// centre line is a convex polygon. Every corner's inside is where the offsets cross, no
-/// further along either segment than its middle, so each inner edge keeps its segment's
-/// direction: the inner contour is the polygon's edges moved in by half the width, convex and
-/// inside it. The outer contour's edges are the segments moved out, at least as long, joined
-/// by miters, bevels or arcs that turn the same way: convex, around the polygon.
-private struct RingCheck {
+/// Every turn is one way (or none, straight on), and the inside of every corner is where the
+/// offsets cross, no further along either segment than its middle: each inner edge keeps its
+/// segment's direction, moved in by half the width, and the outer edges are the segments moved
+/// out, at least as long, joined by miters, bevels or arcs that turn the same way.
+///
+/// A closed line whose direction goes round exactly once is a convex polygon: the inner contour
+/// is it shrunk by half the width, convex and inside it, the outer one around it, and the two
+/// are wound against each other (a ring). An open line whose direction stays within half a turn
+/// of its first one never heads back against any part of itself: neither do its two sides, the
+/// inner one on its hollow side and the outer one on the other, so its one contour, closed by
+/// the caps across its ends, crosses itself nowhere (ends that face half a turn apart lie side
+/// by side, at least a width apart when the corners between them keep their crossings).
+private struct TurnCheck {
+    private let first: Point
     private var turnsLeft = false, turnsRight = false, broken = false
+    private var leftOfFirst = false, rightOfFirst = false
     private var wraps = 0
+
+    init(first: Point) { self.first = first }
 
     @inline(__always)
     mutating func join(_ d0: Point, _ d1: Point, insideAtCrossing: Bool) {
@@ -534,12 +549,21 @@ private struct RingCheck {
             broken = true  // a U-turn
         }
         if !insideAtCrossing { broken = true }
+        let side = first.cross(d1)
+        if side > 0 { leftOfFirst = true } else if side < 0 { rightOfFirst = true }
         // Turning either way, each turn less than half of one, the direction passes the angle
         // π once per time round: counted where it leaves the half-plane of angles in [0, π).
-        if RingCheck.inUpperHalf(d0) && !RingCheck.inUpperHalf(d1) { wraps += 1 }
+        if TurnCheck.inUpperHalf(d0) && !TurnCheck.inUpperHalf(d1) { wraps += 1 }
     }
 
-    var isRing: Bool { !broken && !(turnsLeft && turnsRight) && wraps == 1 }
+    /// A closed line's stroke is a ring.
+    var goesRoundOnce: Bool { !broken && !(turnsLeft && turnsRight) && wraps == 1 }
+
+    /// An open line's stroke is a simple polygon: turning left, no direction lies to the right
+    /// of the first one (it would have turned past half a turn), and the other way round.
+    var staysWithinHalfATurn: Bool {
+        !broken && !(turnsLeft && turnsRight) && !(turnsLeft && rightOfFirst) && !(turnsRight && leftOfFirst)
+    }
 
     @inline(__always)
     private static func inUpperHalf(_ d: Point) -> Bool { d.y > 0 || (d.y == 0 && d.x > 0) }
