@@ -40,8 +40,8 @@ extension Rasterizer {
     /// Adds closed polygons given as consecutive runs of `points` (run k ends before
     /// `ends[k]`) under `transform`: a stroke outline, without building a `Path`. False,
     /// adding nothing, when a transformed coordinate is not finite. `windsAtMostOnce`: every
-    /// point winds 0 or 1 under them, as under a stroker's ring (`Stroker.windsAtMostOnce`),
-    /// and so under any affine image of them.
+    /// point winds 0 or 1 under them, as under the stroke outlines the stroker vouches for
+    /// (`Stroker.windsAtMostOnce`), and so under any affine image of them.
     @discardableResult
     func addPolygons(
         _ points: [Point], ends: [Int], windsAtMostOnce: Bool = false, transform t: Transform2D

@@ -69,10 +69,11 @@ struct CoverageSpan {
 /// (events) that change the winding along it, is computed exactly from the shape's edges
 /// (`Rasterizer+ExactCoverage.swift`). That is a handful of pixels per shape, a thin stroke's
 /// two sides cost a cheap test per pixel, and every other pixel keeps the fast path. A shape
-/// that is one convex contour (a rounded rectangle, an ellipse, a pie's wedge), or the ring a
-/// stroke of one makes (`Stroker.windsAtMostOnce`), winds 0 or 1 everywhere, so its mean
-/// winding is always right: its cells are written without watching who writes them
-/// (`watchesWriters`), which saves a chain word a cell and every test of a pixel's writers.
+/// that is one convex contour (a rounded rectangle, an ellipse, a pie's wedge), or a stroke's
+/// outline the stroker vouches for (`Stroker.windsAtMostOnce`: a convex contour's ring, an open
+/// line's simple polygon), winds 0 or 1 everywhere, so its mean winding is always right: its
+/// cells are written without watching who writes them (`watchesWriters`), which saves a chain
+/// word a cell and every test of a pixel's writers.
 ///
 /// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips to the
 /// target. One shape per `reset`: its region is fixed when it begins.
@@ -105,10 +106,11 @@ final class Rasterizer {
     @exclusivity(unchecked) private var chains: UnsafeMutablePointer<UInt64>
     /// Whether the current shape's cells record who writes them (`chains`) and its chains' ends
     /// (`events`): off for a shape that winds 0 or 1 everywhere (one convex contour, a stroke's
-    /// ring), whose pixels never need exact coverage (set by `beginRegion`).
+    /// ring or simple outline), whose pixels never need exact coverage (set by `beginRegion`).
     @exclusivity(unchecked) private(set) var watchesWriters = true
-    /// Whether a shape known to wind 0 or 1 everywhere (a convex contour, a stroke's ring) is
-    /// rasterized without watching its writers (on; tests turn it off to compare the two).
+    /// Whether a shape known to wind 0 or 1 everywhere (a convex contour, a stroke's ring or
+    /// simple outline) is rasterized without watching its writers (on; tests turn it off to
+    /// compare the two).
     var trustsConvexContours = true
     /// One bit per cell whose coverage is computed exactly (`exactCoverage`), laid out as `marks`.
     @exclusivity(unchecked) private(set) var conflicts: UnsafeMutablePointer<UInt64>
@@ -276,7 +278,8 @@ final class Rasterizer {
     /// Fixes the current shape's `geometry` (`box` within the target) and its region (the
     /// geometry within the clip), and lays the cells out over the region. Once per `reset`.
     /// `windsAtMostOnce`: every point of the shape winds 0 or 1 (one convex contour, a stroke's
-    /// ring), so its accumulated area is exact everywhere and its writers are not watched.
+    /// ring or simple outline), so its accumulated area is exact everywhere and its writers are
+    /// not watched.
     func beginRegion(_ box: IntRect, windsAtMostOnce: Bool = false) -> (geometry: IntRect, region: IntRect) {
         watchesWriters = !(windsAtMostOnce && trustsConvexContours)
         geometry = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))

@@ -84,7 +84,6 @@ struct StrokeGeometry {
     /// flattened curve, which are always joined smoothly. Returns whether the inside of the
     /// corner is where the offsets cross (not through the pivot).
     @inline(__always)
-    @discardableResult
     func appendJoin(
         at pivot: Point, from d0: Point, length l0: Double, to d1: Point, length l1: Double,
         isCorner: Bool, plus: inout [Point], minus: inout [Point]

@@ -61,7 +61,7 @@ final class StrokeWindingTests: XCTestCase {
         var arc = Path()
         arc.addArc(center: Point(50, 50), radius: 30, startAngle: 0, endAngle: 5, clockwise: true)
         let notRings: [(String, Path, StrokeStyle)] = [
-            ("open arc", arc, thin),
+            ("open arc of 286°", arc, thin),
             ("two ellipses", twoEllipses, thin),
             ("pentagram (round twice)", polygon(regular(5, step: 2)), thin),
             ("chevron", polygon([Point(0, 0), Point(40, 20), Point(0, 40), Point(16, 20)]), thin),
@@ -80,12 +80,14 @@ final class StrokeWindingTests: XCTestCase {
         var stroker = Stroker(style: thin, tolerance: Flattening.defaultTolerance)
         stroker.stroke(ellipse.elements, from: 0, to: 1)
         XCTAssertFalse(stroker.windsAtMostOnce, "trimmed ellipse")
-        // A ring stroked after an open piece, and an open piece after a ring.
+        // A ring stroked after a simple open piece, and a simple open piece after a ring.
         stroker.reset(style: thin, tolerance: Flattening.defaultTolerance)
-        var both = arc
+        var both = Path()
+        both.addArc(center: Point(50, 50), radius: 30, startAngle: 0, endAngle: 1.5, clockwise: true)
+        XCTAssertTrue(windsAtMostOnce(both, thin), "quarter arc")
         both.addEllipse(in: Rect(x: 10, y: 20, width: 80, height: 50))
         stroker.stroke(both.elements)
-        XCTAssertFalse(stroker.windsAtMostOnce, "arc then ellipse")
+        XCTAssertFalse(stroker.windsAtMostOnce, "quarter arc then ellipse")
         both = ellipse
         both.move(to: Point(0, 0))
         both.addLine(to: Point(10, 10))
