@@ -111,7 +111,7 @@ final class Rasterizer {
     /// Whether a shape known to wind 0 or 1 everywhere (a convex contour, a stroke's ring or
     /// simple outline) is rasterized without watching its writers (on; tests turn it off to
     /// compare the two).
-    var trustsConvexContours = true
+    var trustsWindsAtMostOnce = true
     /// One bit per cell whose coverage is computed exactly (`exactCoverage`), laid out as `marks`.
     @exclusivity(unchecked) private(set) var conflicts: UnsafeMutablePointer<UInt64>
     /// How many cells (and chains), and how many mark (and conflict) words, the buffers hold.
@@ -281,7 +281,7 @@ final class Rasterizer {
     /// ring or simple outline), so its accumulated area is exact everywhere and its writers are
     /// not watched.
     func beginRegion(_ box: IntRect, windsAtMostOnce: Bool = false) -> (geometry: IntRect, region: IntRect) {
-        watchesWriters = !(windsAtMostOnce && trustsConvexContours)
+        watchesWriters = !(windsAtMostOnce && trustsWindsAtMostOnce)
         geometry = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         bounds = geometry.intersection(clip)
         offsetX = bounds.x &- geometry.x

@@ -7,7 +7,7 @@ import XCTest
 /// (`Rasterizer.watchesWriters`): the pixels are those of the watched path, to the bit.
 final class ConvexContourTests: XCTestCase {
     override func tearDown() {
-        Rasterizer.ofThisThread.trustsConvexContours = true
+        Rasterizer.ofThisThread.trustsWindsAtMostOnce = true
     }
 
     private func polygon(_ points: [Point], closed: Bool = true) -> Path {

@@ -1,18 +1,15 @@
 import Foundation
 @testable import VitrineGraphics
 
-/// Shapes for comparing two ways of drawing them: numbers in ranges from a seeded sequence, and
-/// the convex paths, placements, colours and clips the rasterizer's tests draw into a 64x90
-/// bitmap (reaching past it).
+/// Shapes for comparing two ways of drawing them: numbers in ranges from a seeded sequence
+/// (`SplitMix64`), and the convex paths, placements, colours and clips the rasterizer's tests
+/// draw into a 64x90 bitmap (reaching past it).
 struct RandomShapes {
-    private var seed: UInt64
+    private var rng: SplitMix64
 
-    init(seed: UInt64) { self.seed = seed }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    mutating func random(_ range: ClosedRange<Double>) -> Double {
-        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return range.lowerBound + (range.upperBound - range.lowerBound) * Double(seed >> 11) / Double(1 << 53)
-    }
+    mutating func random(_ range: ClosedRange<Double>) -> Double { rng.next(in: range) }
 
     /// By `kind`: 0 an ellipse, 1 a rounded rectangle, 2 a convex polygon (points on an
     /// ellipse in order), 3 a wedge of a circle from its centre, of up to `widestWedge` radians.
@@ -84,11 +81,11 @@ struct RandomShapes {
 
     /// The pixels, row after row, of a 64x90 bitmap cleared to a dark blue and drawn on by
     /// `draw` under `placement` and `clip`, with convex contours and rings trusted or not
-    /// (`Rasterizer.trustsConvexContours`).
+    /// (`Rasterizer.trustsWindsAtMostOnce`).
     static func pixels(
         trusting: Bool, placement: Transform2D, clip: Rect?, _ draw: (GraphicsContext) -> Void
     ) -> [UInt32] {
-        Rasterizer.ofThisThread.trustsConvexContours = trusting
+        Rasterizer.ofThisThread.trustsWindsAtMostOnce = trusting
         let bitmap = Bitmap(width: 64, height: 90)
         let ctx = GraphicsContext(bitmap: bitmap)
         ctx.clear(Color(red: 0.1, green: 0.2, blue: 0.3))

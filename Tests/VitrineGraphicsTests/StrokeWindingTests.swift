@@ -9,10 +9,12 @@ import XCTest
 /// open and by at most half a turn, its one contour is a simple polygon.
 final class StrokeWindingTests: XCTestCase {
     override func tearDown() {
-        Rasterizer.ofThisThread.trustsConvexContours = true
+        Rasterizer.ofThisThread.trustsWindsAtMostOnce = true
     }
 
-    private func polygon(_ points: [Point]) -> Path { RandomShapes.polygon(points) }
+    private func polygon(_ points: [Point], closed: Bool = true) -> Path {
+        RandomShapes.polygon(points, closed: closed)
+    }
 
     private func regular(_ n: Int, step: Int = 1) -> [Point] { RandomShapes.regular(n, step: step, radius: 30) }
 
@@ -104,17 +106,17 @@ final class StrokeWindingTests: XCTestCase {
         }
         // Up from (0, 40), across the top `across` wide, and down again.
         func hairpin(across: Double) -> Path {
-            RandomShapes.polygon(
+            polygon(
                 [Point(0, 40), Point(0, 0), Point(across, 0), Point(across, 40)], closed: false)
         }
         let wide = StrokeStyle(lineWidth: 6, lineCap: .square)
         let simple: [(String, Path, StrokeStyle)] = [
-            ("a segment", RandomShapes.polygon([Point(0, 0), Point(30, 10)], closed: false), wide),
+            ("a segment", polygon([Point(0, 0), Point(30, 10)], closed: false), wide),
             ("arc of 90°, round caps", arc(sweep: Double.pi / 2), StrokeStyle(lineWidth: 4, lineCap: .round)),
             ("arc of 180°", arc(sweep: Double.pi), wide),
             ("arc of 180° the other way", arc(sweep: -Double.pi), StrokeStyle(lineWidth: 0.5)),
             ("hairpin a width across", hairpin(across: 6), wide),
-            ("bent line", RandomShapes.polygon([Point(0, 0), Point(30, 0), Point(50, 20)], closed: false), wide)
+            ("bent line", polygon([Point(0, 0), Point(30, 0), Point(50, 20)], closed: false), wide)
         ]
         for (name, path, style) in simple { XCTAssertTrue(windsAtMostOnce(path, style), name) }
         var twoSegments = Path()
@@ -126,9 +128,9 @@ final class StrokeWindingTests: XCTestCase {
             ("arc of 270°", arc(sweep: 1.5 * Double.pi), StrokeStyle(lineWidth: 0.5)),
             (
                 "zigzag",
-                RandomShapes.polygon([Point(0, 0), Point(10, 10), Point(20, 0), Point(30, 10)], closed: false), wide
+                polygon([Point(0, 0), Point(10, 10), Point(20, 0), Point(30, 10)], closed: false), wide
             ),
-            ("there and back", RandomShapes.polygon([Point(0, 0), Point(30, 0), Point(10, 0)], closed: false), wide),
+            ("there and back", polygon([Point(0, 0), Point(30, 0), Point(10, 0)], closed: false), wide),
             // Narrower than the stroke: the insides of its corners go through them.
             ("hairpin narrower than a width", hairpin(across: 5), wide),
             ("two segments", twoSegments, wide)
