@@ -73,7 +73,9 @@ struct CoverageSpan {
 /// outline the stroker vouches for (`Stroker.windsAtMostOnce`: a convex contour's ring, an open
 /// line's simple polygon), winds 0 or 1 everywhere, so its mean winding is always right: its
 /// cells are written without watching who writes them (`watchesWriters`), which saves a chain
-/// word a cell and every test of a pixel's writers.
+/// word a cell and every test of a pixel's writers. So is a shape taller than a band whose
+/// edges, all known before its first band, are shown to wind 0 or 1 (`StripWindingCheck`: a
+/// simple outline such as a ring's arrow, or contours nested with alternate windings).
 ///
 /// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips to the
 /// target. One shape per `reset`: its region is fixed when it begins.
@@ -106,7 +108,8 @@ final class Rasterizer {
     @exclusivity(unchecked) private var chains: UnsafeMutablePointer<UInt64>
     /// Whether the current shape's cells record who writes them (`chains`) and its chains' ends
     /// (`events`): off for a shape that winds 0 or 1 everywhere (one convex contour, a stroke's
-    /// ring or simple outline), whose pixels never need exact coverage (set by `beginRegion`).
+    /// ring or simple outline), whose pixels never need exact coverage (set by `beginRegion`;
+    /// turned off before the first band when `windingCheck` finds a kept shape winds so).
     @exclusivity(unchecked) private(set) var watchesWriters = true
     /// Whether a shape known to wind 0 or 1 everywhere (a convex contour, a stroke's ring or
     /// simple outline) is rasterized without watching its writers (on; tests turn it off to
@@ -123,8 +126,13 @@ final class Rasterizer {
     @exclusivity(unchecked) private(set) var bandTop = 0
     @exclusivity(unchecked) private(set) var bandRows = 0
     /// Whether the shape is taller than a band, so edges are kept in `edges` and accumulated
-    /// band by band, rather than as they arrive.
+    /// band by band, rather than as they arrive (so is a watched shape whose geometry is taller
+    /// than a band, whatever the clip: its edges are all known before its first cell is written,
+    /// so `windingCheck` may find its writers need no watching).
     @exclusivity(unchecked) private var isBanded = false
+    /// Whether the current shape's edges were given to `windingCheck` (at its first band).
+    @exclusivity(unchecked) private var windingChecked = false
+    private let windingCheck = StripWindingCheck()
     /// The current shape's edges, as added: replayed band by band when banded, and read back
     /// for the pair test of `chainAgain` and the few pixels computed exactly. Raw storage, so
     /// the slow paths of the accumulation read it without exclusivity checks; its capacity is
@@ -273,6 +281,7 @@ final class Rasterizer {
         chainBroken = true
         chainStartEvent = -1
         rowIndexIsBuilt = false
+        windingChecked = false
     }
 
     /// Fixes the current shape's `geometry` (`box` within the target) and its region (the
@@ -288,7 +297,9 @@ final class Rasterizer {
         offsetY = bounds.y &- geometry.y
         cellStride = bounds.width &+ Rasterizer.cellPadding
         wordsPerRow = (bounds.width + 1) / 64 + 1
-        isBanded = bounds.height > Rasterizer.bandHeight
+        isBanded =
+            bounds.height > Rasterizer.bandHeight
+            || watchesWriters && trustsWindsAtMostOnce && geometry.height > Rasterizer.bandHeight
         resetChains()
         bandTop = 0
         bandRows = isBanded ? 0 : bounds.height
@@ -596,6 +607,7 @@ final class Rasterizer {
     /// Makes the cells hold the band of region rows starting at `top` (a banded shape's
     /// cells are all zero between bands: the sweep clears them).
     private func accumulateBand(from top: Int) {
+        if !windingChecked { stopWatchingIfWindsAtMostOnce() }
         bandTop = top
         bandRows = min(Rasterizer.bandHeight, bounds.height &- top)
         let bandTopY = (offsetY &+ top) << 8, bandBottomY = (offsetY &+ top &+ bandRows) << 8
@@ -604,6 +616,18 @@ final class Rasterizer {
             if min(y0, y1) >= bandBottomY || max(y0, y1) <= bandTopY { continue }
             accumulate(index: index)
         }
+    }
+
+    /// Before a kept shape's first cell: a watched shape whose edges wind 0 or 1 everywhere
+    /// (a simple outline: `StripWindingCheck`) is accumulated without watching its writers,
+    /// and its chains' ends are forgotten (its mean winding is exact at every pixel).
+    private func stopWatchingIfWindsAtMostOnce() {
+        windingChecked = true
+        guard watchesWriters && trustsWindsAtMostOnce && geometry.height > Rasterizer.bandHeight else { return }
+        guard windingCheck.windsAtMostOnce(edges, count: edgeCount) else { return }
+        watchesWriters = false
+        events.removeAll(keepingCapacity: true)
+        eventsReady = true
     }
 
     /// One edge piece inside a single row: `fy0 < fy1` are offsets from the row's top
