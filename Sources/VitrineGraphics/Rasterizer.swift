@@ -73,8 +73,8 @@ struct CoverageSpan {
 /// outline the stroker vouches for (`Stroker.windsAtMostOnce`: a convex contour's ring, an open
 /// line's simple polygon), winds 0 or 1 everywhere, so its mean winding is always right: its
 /// cells are written without watching who writes them (`watchesWriters`), which saves a chain
-/// word a cell and every test of a pixel's writers. So is a shape taller than a band whose
-/// edges, all known before its first band, are shown to wind 0 or 1 (`StripWindingCheck`: a
+/// word a cell and every test of a pixel's writers. So is any other shape whose edges, all
+/// kept before its first cell is written, are shown to wind 0 or 1 (`StripWindingCheck`: a
 /// simple outline such as a ring's arrow, or contours nested with alternate windings).
 ///
 /// Geometry enters through `Rasterizer+Path.swift`, which flattens, culls and clips to the
@@ -109,7 +109,7 @@ final class Rasterizer {
     /// Whether the current shape's cells record who writes them (`chains`) and its chains' ends
     /// (`events`): off for a shape that winds 0 or 1 everywhere (one convex contour, a stroke's
     /// ring or simple outline), whose pixels never need exact coverage (set by `beginRegion`;
-    /// turned off before the first band when `windingCheck` finds a kept shape winds so).
+    /// turned off before the first band when `windingCheck` finds a shape's edges wind so).
     @exclusivity(unchecked) private(set) var watchesWriters = true
     /// Whether a shape known to wind 0 or 1 everywhere (a convex contour, a stroke's ring or
     /// simple outline) is rasterized without watching its writers (on; tests turn it off to
@@ -125,10 +125,9 @@ final class Rasterizer {
     /// The region rows (from `bounds.y`) the cells hold now: `bandTop ..< bandTop + bandRows`.
     @exclusivity(unchecked) private(set) var bandTop = 0
     @exclusivity(unchecked) private(set) var bandRows = 0
-    /// Whether the shape is taller than a band, so edges are kept in `edges` and accumulated
-    /// band by band, rather than as they arrive (so is a watched shape whose geometry is taller
-    /// than a band, whatever the clip: its edges are all known before its first cell is written,
-    /// so `windingCheck` may find its writers need no watching).
+    /// Whether the shape's edges are kept in `edges` and accumulated band by band, rather than
+    /// as they arrive: a shape taller than a band, and every watched one (whatever its size and
+    /// the clip), whose edges `windingCheck` then sees before its first cell is written.
     @exclusivity(unchecked) private var isBanded = false
     /// Whether the current shape's edges were given to `windingCheck` (at its first band).
     @exclusivity(unchecked) private var windingChecked = false
@@ -299,7 +298,7 @@ final class Rasterizer {
         wordsPerRow = (bounds.width + 1) / 64 + 1
         isBanded =
             bounds.height > Rasterizer.bandHeight
-            || watchesWriters && trustsWindsAtMostOnce && geometry.height > Rasterizer.bandHeight
+            || watchesWriters && trustsWindsAtMostOnce
         resetChains()
         bandTop = 0
         bandRows = isBanded ? 0 : bounds.height
@@ -618,12 +617,12 @@ final class Rasterizer {
         }
     }
 
-    /// Before a kept shape's first cell: a watched shape whose edges wind 0 or 1 everywhere
-    /// (a simple outline: `StripWindingCheck`) is accumulated without watching its writers,
-    /// and its chains' ends are forgotten (its mean winding is exact at every pixel).
+    /// Before a shape's first cell: a watched shape whose edges wind 0 or 1 everywhere (a
+    /// simple outline: `StripWindingCheck`) is accumulated without watching its writers, and
+    /// its chains' ends are forgotten (its mean winding is exact at every pixel).
     private func stopWatchingIfWindsAtMostOnce() {
         windingChecked = true
-        guard watchesWriters && trustsWindsAtMostOnce && geometry.height > Rasterizer.bandHeight else { return }
+        guard watchesWriters && trustsWindsAtMostOnce else { return }
         guard windingCheck.windsAtMostOnce(edges, count: edgeCount) else { return }
         watchesWriters = false
         events.removeAll(keepingCapacity: true)
