@@ -14,10 +14,10 @@
 /// (it covers no area).
 ///
 /// Exact: positions are compared as integer cross products of the rasterizer's 24.8 fixed-point
-/// edges (up to 2^20, a 4096-pixel target; a larger shape is not checked). A chain's edges are
-/// visited twice (once beside each neighbour) besides a step a chain at every stop, so the
-/// check costs about a tenth of accumulating the same edges; a shape with so many chains that
-/// the steps pass sixteen an edge is answered `false`.
+/// edges (up to 2^20, a 4096-pixel target; a larger shape, or one of more than 65,536 edges, is
+/// not checked). A chain's edges are visited twice (once beside each neighbour) besides a step
+/// a chain at every stop, so the check costs about a tenth of accumulating the same edges; a
+/// shape with so many chains that the steps pass sixteen an edge is answered `false`.
 final class StripWindingCheck {
     /// A monotone chain: edges `first ... last` in the path, going down (`direction` 1) or up,
     /// from its top to `bottom`. `current` is the edge the sweep is at (the chain's edges from
@@ -35,17 +35,17 @@ final class StripWindingCheck {
 
     /// The largest coordinate checked: products of three stay below 2^63.
     static let coordinateLimit = 1 << 20
+    /// The most edges checked: the buffers take about 100 bytes an edge, and stay as large as
+    /// the largest shape checked.
+    static let edgeLimit = 1 << 16
 
-    // Read on every step: without runtime exclusivity checks (one thread uses a check at a
-    // time, as its rasterizer), which cost more than the steps.
     /// Every edge from its top, by index.
-    @exclusivity(unchecked) private var spans: UnsafeMutablePointer<Span>
-    @exclusivity(unchecked) private var chains: UnsafeMutablePointer<Chain>
+    private var spans: UnsafeMutablePointer<Span>
+    private var chains: UnsafeMutablePointer<Chain>
     /// Chains as (top y) << 32 | index, sorted by top, and the merge sort's other half.
-    @exclusivity(unchecked) private var order: UnsafeMutablePointer<UInt64>
-    @exclusivity(unchecked) private var scratch: UnsafeMutablePointer<UInt64>
+    private var order: UnsafeMutablePointer<UInt64>, scratch: UnsafeMutablePointer<UInt64>
     /// The chains crossing the sweep's row, left to right.
-    @exclusivity(unchecked) private var active: UnsafeMutablePointer<Int>
+    private var active: UnsafeMutablePointer<Int>
     private var capacity = 0
 
     init() {
@@ -71,6 +71,7 @@ final class StripWindingCheck {
     /// where an edge starts where the one before it ended.
     func windsAtMostOnce(_ edges: UnsafePointer<FixedEdge>, count: Int) -> Bool {
         guard count > 0 else { return true }
+        guard count <= StripWindingCheck.edgeLimit else { return false }
         reserve(count)
         let limit = StripWindingCheck.coordinateLimit
         var chainCount = 0

@@ -90,6 +90,11 @@ final class StripWindingCheckTests: XCTestCase {
         ]
         for (name, contours) in windOnce { XCTAssertTrue(windsAtMostOnce(contours), name) }
 
+        let manyCornered = (0..<70_000).map { i in
+            let a = Double(i) * 2 * Double.pi / 70_000
+            return Point(1100 + 1000 * cos(a), 1100 + 1000 * sin(a))
+        }
+        XCTAssertGreaterThan(edges([manyCornered]).count, StripWindingCheck.edgeLimit)
         let windMore: [(String, [[Point]])] = [
             (
                 "pentagram",
@@ -106,7 +111,8 @@ final class StripWindingCheckTests: XCTestCase {
             ("a square twice", [square(10, 10, 50), square(10, 10, 50)]),
             ("two squares wound either way", [square(0, 0, 40), square(60, 10, 40).reversed()]),
             ("a notch through the far side by a 256th", [notched(tip: 10 - 1.0 / 256)]),
-            ("beyond 4096 pixels", [square(5000, 10, 50)])
+            ("beyond 4096 pixels", [square(5000, 10, 50)]),
+            ("a polygon of 70,000 corners (more edges than are checked)", [manyCornered])
         ]
         for (name, contours) in windMore { XCTAssertFalse(windsAtMostOnce(contours), name) }
     }
