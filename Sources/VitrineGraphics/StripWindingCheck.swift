@@ -57,13 +57,7 @@ final class StripWindingCheck {
         capacity = 1
     }
 
-    deinit {
-        spans.deallocate()
-        chains.deallocate()
-        order.deallocate()
-        scratch.deallocate()
-        active.deallocate()
-    }
+    deinit { deallocateBuffers() }
 
     /// Whether every point off the edges winds 0 or ±1 (one sign for the whole shape), the
     /// winding left of a point being the sum of the directions of the edges crossing its row
@@ -230,16 +224,20 @@ final class StripWindingCheck {
     private func reserve(_ count: Int) {
         guard count > capacity else { return }
         let grown = max(count, capacity &* 2)
-        spans.deallocate()
-        chains.deallocate()
-        order.deallocate()
-        scratch.deallocate()
-        active.deallocate()
+        deallocateBuffers()
         spans = .allocate(capacity: grown)
         chains = .allocate(capacity: grown)
         order = .allocate(capacity: grown)
         scratch = .allocate(capacity: grown)
         active = .allocate(capacity: grown)
         capacity = grown
+    }
+
+    private func deallocateBuffers() {
+        spans.deallocate()
+        chains.deallocate()
+        order.deallocate()
+        scratch.deallocate()
+        active.deallocate()
     }
 }
