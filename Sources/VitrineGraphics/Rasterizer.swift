@@ -128,14 +128,12 @@ final class Rasterizer {
     /// Whether the shape's edges are kept in `edges` and accumulated band by band, rather than
     /// as they arrive: a shape taller than a band, and every watched one (whatever its size and
     /// the clip), whose edges `windingCheck` then sees before its first cell is written.
-    @exclusivity(unchecked) private var isBanded = false
-    /// Whether the current shape's edges were given to `windingCheck` (at its first band).
-    @exclusivity(unchecked) private var windingChecked = false
+    @exclusivity(unchecked) private var keepsEdges = false
     private let windingCheck = StripWindingCheck()
-    /// The current shape's edges, as added: replayed band by band when banded, and read back
-    /// for the pair test of `chainAgain` and the few pixels computed exactly. Raw storage, so
-    /// the slow paths of the accumulation read it without exclusivity checks; its capacity is
-    /// kept from shape to shape.
+    /// The current shape's edges, as added: replayed band by band when kept (`keepsEdges`), and
+    /// read back for the pair test of `chainAgain` and the few pixels computed exactly. Raw
+    /// storage, so the slow paths of the accumulation read it without exclusivity checks; its
+    /// capacity is kept from shape to shape.
     @exclusivity(unchecked) private(set) var edges: UnsafeMutablePointer<FixedEdge>
     @exclusivity(unchecked) private(set) var edgeCount = 0
     @exclusivity(unchecked) private var edgeCapacity = 256
@@ -263,7 +261,7 @@ final class Rasterizer {
         self.clip = clip.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         geometry = IntRect(x: 0, y: 0, width: 0, height: 0)
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
-        isBanded = false
+        keepsEdges = false
         bandRows = 0
         resetChains()
     }
@@ -280,7 +278,6 @@ final class Rasterizer {
         chainBroken = true
         chainStartEvent = -1
         rowIndexIsBuilt = false
-        windingChecked = false
     }
 
     /// Fixes the current shape's `geometry` (`box` within the target) and its region (the
@@ -296,12 +293,12 @@ final class Rasterizer {
         offsetY = bounds.y &- geometry.y
         cellStride = bounds.width &+ Rasterizer.cellPadding
         wordsPerRow = (bounds.width + 1) / 64 + 1
-        isBanded =
+        keepsEdges =
             bounds.height > Rasterizer.bandHeight
             || watchesWriters && trustsWindsAtMostOnce
         resetChains()
         bandTop = 0
-        bandRows = isBanded ? 0 : bounds.height
+        bandRows = keepsEdges ? 0 : bounds.height
         return (geometry, bounds)
     }
 
@@ -344,7 +341,7 @@ final class Rasterizer {
                 x0: Int32(truncatingIfNeeded: x0), y0: Int32(truncatingIfNeeded: y0),
                 x1: Int32(truncatingIfNeeded: x1), y1: Int32(truncatingIfNeeded: y1), connected: connected))
         edgeCount = index &+ 1
-        if isBanded { return }
+        if keepsEdges { return }
         accumulate(index: index)
     }
 
@@ -603,10 +600,11 @@ final class Rasterizer {
         }
     }
 
-    /// Makes the cells hold the band of region rows starting at `top` (a banded shape's
+    /// Makes the cells hold the band of region rows starting at `top` (a kept shape's
     /// cells are all zero between bands: the sweep clears them).
     private func accumulateBand(from top: Int) {
-        if !windingChecked { stopWatchingIfWindsAtMostOnce() }
+        // No band yet: the shape's edges are all in, and none of its cells is written.
+        if bandRows == 0 { stopWatchingIfWindsAtMostOnce() }
         bandTop = top
         bandRows = min(Rasterizer.bandHeight, bounds.height &- top)
         let bandTopY = (offsetY &+ top) << 8, bandBottomY = (offsetY &+ top &+ bandRows) << 8
@@ -621,7 +619,6 @@ final class Rasterizer {
     /// simple outline: `StripWindingCheck`) is accumulated without watching its writers, and
     /// its chains' ends are forgotten (its mean winding is exact at every pixel).
     private func stopWatchingIfWindsAtMostOnce() {
-        windingChecked = true
         guard watchesWriters && trustsWindsAtMostOnce else { return }
         guard windingCheck.windsAtMostOnce(edges, count: edgeCount) else { return }
         watchesWriters = false
@@ -1239,8 +1236,8 @@ final class Rasterizer {
         if c != 0 { sink.run(x: origin &+ start, length: end &- start, coverage: c) }
     }
 
-    /// Prepares device row `y` for sweeping (accumulates its band, when banded, and readies the
-    /// band's events at its first row); the row's index in the band.
+    /// Prepares device row `y` for sweeping (accumulates its band, when its edges are kept, and
+    /// readies the band's events at its first row); the row's index in the band.
     @inline(__always)
     private func beginRow(_ y: Int) -> Int {
         let local = y &- bounds.y
@@ -1282,8 +1279,9 @@ final class Rasterizer {
         return SIMD8<UInt32>(truncatingIfNeeded: ((a &<< 8) &- a &+ 0x10000) &>> 17)
     }
 
-    /// Before a band's (or an unbanded shape's) first row: the events are complete and sorted
-    /// (once per shape), and each row of the band knows whether one lies inside it.
+    /// Before the first row of a band (or of a shape accumulated as its edges arrived): the events
+    /// are complete and sorted (once per shape), and each row of the band knows whether one lies
+    /// inside it.
     func beginBandSweep() {
         if !eventsReady {
             endChain()
@@ -1322,7 +1320,7 @@ final class Rasterizer {
         bounds = IntRect(x: 0, y: 0, width: 0, height: 0)
         resetChains()
         bandRows = 0
-        isBanded = false
+        keepsEdges = false
     }
 
     /// The most spans one row of a `width`-pixel target can produce: a run and a single pixel
