@@ -6,18 +6,6 @@ import XCTest
 /// right in every pixel and the rasterizer does not watch who writes its cells
 /// (`Rasterizer.watchesWriters`): the pixels are those of the watched path, to the bit.
 final class ConvexContourTests: XCTestCase {
-    override func tearDown() {
-        Rasterizer.ofThisThread.trustsWindsAtMostOnce = true
-    }
-
-    private func polygon(_ points: [Point], closed: Bool = true) -> Path {
-        RandomShapes.polygon(points, closed: closed)
-    }
-
-    private func regular(_ n: Int, turns: Int = 1, step: Int = 1) -> [Point] {
-        RandomShapes.regular(n, turns: turns, step: step)
-    }
-
     /// A pie's wedge from its centre: `sweep` radians of a circle of radius 30.
     private func wedge(sweep: Double) -> Path {
         var path = Path()
@@ -44,37 +32,38 @@ final class ConvexContourTests: XCTestCase {
         let convex: [(String, Path)] = [
             ("ellipse", ellipse), ("rounded rectangle", rounded), ("squircle", squircle),
             ("wedge of 108°", wedge(sweep: 0.3 * 2 * Double.pi)), ("half disc", wedge(sweep: Double.pi)),
-            ("octagon", polygon(regular(8))), ("octagon the other way", polygon(regular(8).reversed())),
-            ("triangle left open", polygon([Point(0, 0), Point(10, 0), Point(5, 8)], closed: false)),
+            ("octagon", RandomShapes.polygon(RandomShapes.regular(8))),
+            ("octagon the other way", RandomShapes.polygon(RandomShapes.regular(8).reversed())),
+            ("triangle left open", RandomShapes.polygon([Point(0, 0), Point(10, 0), Point(5, 8)], closed: false)),
             (
                 "square with a point repeated and one on a side",
-                polygon([Point(0, 0), Point(5, 0), Point(5, 0), Point(10, 0), Point(10, 10), Point(0, 10)])
+                RandomShapes.polygon([Point(0, 0), Point(5, 0), Point(5, 0), Point(10, 0), Point(10, 10), Point(0, 10)])
             ),
-            ("a line there and back", polygon([Point(0, 0), Point(10, 5)]))
+            ("a line there and back", RandomShapes.polygon([Point(0, 0), Point(10, 5)]))
         ]
         for (name, path) in convex { XCTAssertTrue(Rasterizer.isOneConvexContour(path), name) }
 
         var twoEllipses = ellipse
         twoEllipses.addEllipse(in: Rect(x: 50, y: 3, width: 10, height: 10))
         let lShape = [Point(0, 0), Point(10, 0), Point(10, 5), Point(5, 5), Point(5, 10), Point(0, 10)]
-        var moveAfterClose = polygon(regular(6))
+        var moveAfterClose = RandomShapes.polygon(RandomShapes.regular(6))
         moveAfterClose.move(to: Point(0, 0))
         moveAfterClose.addLine(to: Point(1, 1))
         let notConvex: [(String, Path)] = [
-            ("pentagram", polygon(regular(5, step: 2))),
-            ("octagon gone round twice", polygon(regular(8, turns: 2))),
-            ("chevron", polygon([Point(0, 0), Point(10, 5), Point(0, 10), Point(4, 5)])),
-            ("bow tie", polygon([Point(0, 0), Point(10, 10), Point(10, 0), Point(0, 10)])),
+            ("pentagram", RandomShapes.polygon(RandomShapes.regular(5, step: 2))),
+            ("octagon gone round twice", RandomShapes.polygon(RandomShapes.regular(8, turns: 2))),
+            ("chevron", RandomShapes.polygon([Point(0, 0), Point(10, 5), Point(0, 10), Point(4, 5)])),
+            ("bow tie", RandomShapes.polygon([Point(0, 0), Point(10, 10), Point(10, 0), Point(0, 10)])),
             ("wedge of 270°", wedge(sweep: 1.5 * Double.pi)),
             ("two ellipses", twoEllipses), ("a second subpath", moveAfterClose),
             // Two chains, each monotone, crossing: only its turns tell.
-            ("crossing chains", polygon([Point(0, 0), Point(10, 10), Point(5, 8), Point(2, 0)])),
+            ("crossing chains", RandomShapes.polygon([Point(0, 0), Point(10, 10), Point(5, 8), Point(2, 0)])),
             // An L (its reversals those of a convex shape) so far out that the turns' products
             // overflow.
-            ("an L at 1e160", polygon(lShape.map { Point($0.x * 1e160, $0.y * 1e160) }))
+            ("an L at 1e160", RandomShapes.polygon(lShape.map { Point($0.x * 1e160, $0.y * 1e160) }))
         ]
         for (name, path) in notConvex { XCTAssertFalse(Rasterizer.isOneConvexContour(path), name) }
-        XCTAssertFalse(Rasterizer.isOneConvexContour(polygon(lShape)), "an L")
+        XCTAssertFalse(Rasterizer.isOneConvexContour(RandomShapes.polygon(lShape)), "an L")
     }
 
     /// Random convex shapes — ellipses, rounded rectangles (as paths and as

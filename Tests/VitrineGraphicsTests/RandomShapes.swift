@@ -80,12 +80,13 @@ struct RandomShapes {
     }
 
     /// The pixels, row after row, of a 64x90 bitmap cleared to a dark blue and drawn on by
-    /// `draw` under `placement` and `clip`, with convex contours and rings trusted or not
-    /// (`Rasterizer.trustsWindsAtMostOnce`).
+    /// `draw` under `placement` and `clip`, with shapes known or shown to wind at most once
+    /// trusted or not (`Rasterizer.trustsWindsAtMostOnce`, trusted again afterwards).
     static func pixels(
         trusting: Bool, placement: Transform2D, clip: Rect?, _ draw: (GraphicsContext) -> Void
     ) -> [UInt32] {
         Rasterizer.ofThisThread.trustsWindsAtMostOnce = trusting
+        defer { Rasterizer.ofThisThread.trustsWindsAtMostOnce = true }
         let bitmap = Bitmap(width: 64, height: 90)
         let ctx = GraphicsContext(bitmap: bitmap)
         ctx.clear(Color(red: 0.1, green: 0.2, blue: 0.3))

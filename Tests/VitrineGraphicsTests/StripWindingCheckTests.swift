@@ -7,10 +7,6 @@ import XCTest
 /// stops watching who writes its cells once `StripWindingCheck` has shown it, before its first
 /// cell is written.
 final class StripWindingCheckTests: XCTestCase {
-    override func tearDown() {
-        Rasterizer.ofThisThread.trustsWindsAtMostOnce = true
-    }
-
     /// The rasterizer's edges of closed polygons given in pixels (kept as 24.8 fixed point,
     /// horizontal edges left out, each edge connected to the one before it in its contour).
     private func edges(_ contours: [[Point]]) -> [FixedEdge] {

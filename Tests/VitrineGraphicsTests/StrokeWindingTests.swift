@@ -8,14 +8,6 @@ import XCTest
 /// shrunk by half the width and the outer one its widening, wound against each other (a ring);
 /// open and by at most half a turn, its one contour is a simple polygon.
 final class StrokeWindingTests: XCTestCase {
-    override func tearDown() {
-        Rasterizer.ofThisThread.trustsWindsAtMostOnce = true
-    }
-
-    private func polygon(_ points: [Point], closed: Bool = true) -> Path {
-        RandomShapes.polygon(points, closed: closed)
-    }
-
     private func regular(_ n: Int, step: Int = 1) -> [Point] { RandomShapes.regular(n, step: step, radius: 30) }
 
     /// A pie's wedge from its centre: `sweep` radians of a circle of radius 40.
@@ -48,11 +40,14 @@ final class StrokeWindingTests: XCTestCase {
             ("wedge of 36°", wedge(sweep: 0.1 * 2 * Double.pi), thin),
             ("wedge of 108°, bevels", wedge(sweep: 0.3 * 2 * Double.pi), StrokeStyle(lineWidth: 2, lineJoin: .bevel)),
             ("half disc (straight through its centre)", wedge(sweep: Double.pi), thin),
-            ("octagon", polygon(regular(8)), StrokeStyle(lineWidth: 6, lineJoin: .miter)),
-            ("octagon the other way", polygon(regular(8).reversed()), StrokeStyle(lineWidth: 6, lineJoin: .round)),
+            ("octagon", RandomShapes.polygon(regular(8)), StrokeStyle(lineWidth: 6, lineJoin: .miter)),
+            (
+                "octagon the other way", RandomShapes.polygon(regular(8).reversed()),
+                StrokeStyle(lineWidth: 6, lineJoin: .round)
+            ),
             (
                 "triangle with a point on a side",
-                polygon([Point(0, 0), Point(20, 0), Point(40, 0), Point(20, 30)]), thin
+                RandomShapes.polygon([Point(0, 0), Point(20, 0), Point(40, 0), Point(20, 30)]), thin
             ),
             ("an ellipse then a lone move", ellipseThenAMove, thin)
         ]
@@ -65,16 +60,16 @@ final class StrokeWindingTests: XCTestCase {
         let notRings: [(String, Path, StrokeStyle)] = [
             ("open arc of 286°", arc, thin),
             ("two ellipses", twoEllipses, thin),
-            ("pentagram (round twice)", polygon(regular(5, step: 2)), thin),
-            ("chevron", polygon([Point(0, 0), Point(40, 20), Point(0, 40), Point(16, 20)]), thin),
+            ("pentagram (round twice)", RandomShapes.polygon(regular(5, step: 2)), thin),
+            ("chevron", RandomShapes.polygon([Point(0, 0), Point(40, 20), Point(0, 40), Point(16, 20)]), thin),
             ("wedge of 270°", wedge(sweep: 1.5 * Double.pi), thin),
-            ("a line there and back", polygon([Point(0, 0), Point(30, 15)]), thin),
+            ("a line there and back", RandomShapes.polygon([Point(0, 0), Point(30, 15)]), thin),
             // Wider than the triangle: the insides of its corners go through the corners.
             (
-                "thick stroke of a small triangle", polygon([Point(0, 0), Point(6, 0), Point(3, 5)]),
+                "thick stroke of a small triangle", RandomShapes.polygon([Point(0, 0), Point(6, 0), Point(3, 5)]),
                 StrokeStyle(lineWidth: 8)
             ),
-            ("thin stroke of a sliver", polygon([Point(0, 0), Point(100, 0), Point(0, 0.02)]), thin)
+            ("thin stroke of a sliver", RandomShapes.polygon([Point(0, 0), Point(100, 0), Point(0, 0.02)]), thin)
         ]
         for (name, path, style) in notRings { XCTAssertFalse(windsAtMostOnce(path, style), name) }
 
@@ -106,17 +101,17 @@ final class StrokeWindingTests: XCTestCase {
         }
         // Up from (0, 40), across the top `across` wide, and down again.
         func hairpin(across: Double) -> Path {
-            polygon(
+            RandomShapes.polygon(
                 [Point(0, 40), Point(0, 0), Point(across, 0), Point(across, 40)], closed: false)
         }
         let wide = StrokeStyle(lineWidth: 6, lineCap: .square)
         let simple: [(String, Path, StrokeStyle)] = [
-            ("a segment", polygon([Point(0, 0), Point(30, 10)], closed: false), wide),
+            ("a segment", RandomShapes.polygon([Point(0, 0), Point(30, 10)], closed: false), wide),
             ("arc of 90°, round caps", arc(sweep: Double.pi / 2), StrokeStyle(lineWidth: 4, lineCap: .round)),
             ("arc of 180°", arc(sweep: Double.pi), wide),
             ("arc of 180° the other way", arc(sweep: -Double.pi), StrokeStyle(lineWidth: 0.5)),
             ("hairpin a width across", hairpin(across: 6), wide),
-            ("bent line", polygon([Point(0, 0), Point(30, 0), Point(50, 20)], closed: false), wide)
+            ("bent line", RandomShapes.polygon([Point(0, 0), Point(30, 0), Point(50, 20)], closed: false), wide)
         ]
         for (name, path, style) in simple { XCTAssertTrue(windsAtMostOnce(path, style), name) }
         var twoSegments = Path()
@@ -128,9 +123,9 @@ final class StrokeWindingTests: XCTestCase {
             ("arc of 270°", arc(sweep: 1.5 * Double.pi), StrokeStyle(lineWidth: 0.5)),
             (
                 "zigzag",
-                polygon([Point(0, 0), Point(10, 10), Point(20, 0), Point(30, 10)], closed: false), wide
+                RandomShapes.polygon([Point(0, 0), Point(10, 10), Point(20, 0), Point(30, 10)], closed: false), wide
             ),
-            ("there and back", polygon([Point(0, 0), Point(30, 0), Point(10, 0)], closed: false), wide),
+            ("there and back", RandomShapes.polygon([Point(0, 0), Point(30, 0), Point(10, 0)], closed: false), wide),
             // Narrower than the stroke: the insides of its corners go through them.
             ("hairpin narrower than a width", hairpin(across: 5), wide),
             ("two segments", twoSegments, wide)
@@ -157,7 +152,8 @@ final class StrokeWindingTests: XCTestCase {
                 path = shapes.convexPath(kind: kind, widestWedge: 1.9 * Double.pi)
             case 4:
                 // Any closed polygon, mostly neither convex nor simple.
-                path = polygon((0..<Int(random(3...9))).map { _ in Point(random(-10...70), random(-10...100)) })
+                path = RandomShapes.polygon(
+                    (0..<Int(random(3...9))).map { _ in Point(random(-10...70), random(-10...100)) })
             case 5:
                 let start = random(0...(2 * Double.pi)), sweep = random(-1.9...1.9) * Double.pi
                 path.addArc(
