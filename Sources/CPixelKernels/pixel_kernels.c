@@ -30,14 +30,26 @@ static inline AVX2 __m256i scale8(__m256i p, __m256i factor) {
     return _mm256_or_si256(rb, _mm256_slli_epi16(ag, 8));
 }
 
-/// Per-pixel factors (0…255 in 32-bit lanes) in both 16-bit lanes of their pixel.
+/// Per-pixel factors (0…256 in 32-bit lanes) in both 16-bit lanes of their pixel.
 static inline AVX2 __m256i lanes(__m256i factors) {
     return _mm256_or_si256(factors, _mm256_slli_epi32(factors, 16));
 }
 
-/// 255 minus each pixel's alpha, per 32-bit lane.
-static inline AVX2 __m256i inverse_alpha(__m256i pixels) {
-    return _mm256_sub_epi32(_mm256_set1_epi32(255), _mm256_srli_epi32(pixels, 24));
+/// Per-pixel factors of at most 255 (in the low byte of 32-bit lanes) in both 16-bit lanes of
+/// their pixel: `lanes` by one byte shuffle.
+static inline AVX2 __m256i byte_lanes(__m256i factors) {
+    const __m256i spread = _mm256_setr_epi8(
+        0, -1, 0, -1, 4, -1, 4, -1, 8, -1, 8, -1, 12, -1, 12, -1, 0, -1, 0, -1, 4, -1, 4, -1, 8, -1, 8, -1, 12, -1,
+        12, -1);
+    return _mm256_shuffle_epi8(factors, spread);
+}
+
+/// 255 minus each pixel's alpha, in both 16-bit lanes of the pixel (a scaling's factors).
+static inline AVX2 __m256i inverse_alpha_lanes(__m256i pixels) {
+    const __m256i alpha = _mm256_setr_epi8(
+        3, -1, 3, -1, 7, -1, 7, -1, 11, -1, 11, -1, 15, -1, 15, -1, 3, -1, 3, -1, 7, -1, 7, -1, 11, -1, 11, -1, 15, -1,
+        15, -1);
+    return _mm256_sub_epi16(_mm256_set1_epi16(255), _mm256_shuffle_epi8(pixels, alpha));
 }
 
 static inline AVX2 __m256i load8(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
@@ -59,7 +71,7 @@ static inline AVX2 __m256i widen8(uint64_t eight) {
 /// Eight premultiplied pixels source-over `dst`: s + d·(255 − αs)/255.
 /// `s` source-over `below`, eight pixels.
 static inline AVX2 __m256i over8(__m256i s, __m256i below) {
-    return _mm256_add_epi32(s, scale8(below, lanes(inverse_alpha(s))));
+    return _mm256_add_epi32(s, scale8(below, inverse_alpha_lanes(s)));
 }
 
 static inline AVX2 void source_over8(__m256i s, uint32_t *dst) { store8(dst, over8(s, load8(dst))); }
@@ -112,7 +124,7 @@ AVX2 long vitrine_blend_pixels_masked_avx2(
         // mul255(factor, mask byte) per pixel, as the Swift loop computes it.
         __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(widen8(eight), factor32), _mm256_set1_epi32(128));
         __m256i per_pixel = _mm256_srli_epi32(_mm256_add_epi32(t, _mm256_srli_epi32(t, 8)), 8);
-        source_over8(scale8(load8(src + i), lanes(per_pixel)), dst + i);
+        source_over8(scale8(load8(src + i), byte_lanes(per_pixel)), dst + i);
     }
     return i;
 }
@@ -149,7 +161,7 @@ AVX2 long vitrine_blend_solid_avx2(uint32_t *dst, const uint8_t *coverage, long 
     for (; i + 8 <= count; i += 8) {
         uint64_t eight = load_bytes8(coverage + i);
         if (eight == 0) continue;
-        source_over8(scale8(source, lanes(widen8(eight))), dst + i);
+        source_over8(scale8(source, byte_lanes(widen8(eight))), dst + i);
     }
     return i;
 }
@@ -197,7 +209,7 @@ static inline AVX2 __m256i winding8(int32_t *cells, int32_t sum, int32_t *after)
 /// `source` (the colour in every lane) at the coverage of a group of eight cells after the
 /// winding `sum`; the winding after the group goes to `after`, and the cells are cleared.
 static inline AVX2 __m256i group_source8(int32_t *cells, int32_t sum, __m256i source, int even_odd, int32_t *after) {
-    return scale8(source, lanes(coverage8(winding8(cells, sum, after), even_odd)));
+    return scale8(source, byte_lanes(coverage8(winding8(cells, sum, after), even_odd)));
 }
 
 /// A group of eight cells after the winding `sum` swept into eight pixels of `source` (the

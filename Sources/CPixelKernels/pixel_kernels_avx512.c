@@ -28,14 +28,22 @@ static inline AVX512 __m512i scale16(__m512i p, __m512i factor) {
     return _mm512_or_si512(rb, _mm512_slli_epi16(ag, 8));
 }
 
-/// Per-pixel factors (0…255 in 32-bit lanes) in both 16-bit lanes of their pixel.
+/// Per-pixel factors (0…256 in 32-bit lanes) in both 16-bit lanes of their pixel.
 static inline AVX512 __m512i lanes16(__m512i factors) {
     return _mm512_or_si512(factors, _mm512_slli_epi32(factors, 16));
 }
 
-/// 255 minus each pixel's alpha, per 32-bit lane.
-static inline AVX512 __m512i inverse_alpha16(__m512i pixels) {
-    return _mm512_sub_epi32(_mm512_set1_epi32(255), _mm512_srli_epi32(pixels, 24));
+/// Per-pixel factors of at most 255 in both 16-bit lanes of their pixel: `byte_lanes` of
+/// pixel_kernels.c.
+static inline AVX512 __m512i byte_lanes16(__m512i factors) {
+    const __m512i spread = _mm512_set4_epi32(0xFF0CFF0C, 0xFF08FF08, 0xFF04FF04, 0xFF00FF00);
+    return _mm512_shuffle_epi8(factors, spread);
+}
+
+/// 255 minus each pixel's alpha, in both 16-bit lanes of the pixel: `inverse_alpha_lanes`.
+static inline AVX512 __m512i inverse_alpha_lanes16(__m512i pixels) {
+    const __m512i alpha = _mm512_set4_epi32(0xFF0FFF0F, 0xFF0BFF0B, 0xFF07FF07, 0xFF03FF03);
+    return _mm512_sub_epi16(_mm512_set1_epi16(255), _mm512_shuffle_epi8(pixels, alpha));
 }
 
 static inline AVX512 __m512i load16(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
@@ -48,7 +56,7 @@ static inline AVX512 int all_opaque16(__m512i v) {
 
 /// Sixteen premultiplied pixels source-over `dst`: s + d·(255 − αs)/255.
 static inline AVX512 void source_over16(__m512i s, uint32_t *dst) {
-    store16(dst, _mm512_add_epi32(s, scale16(load16(dst), lanes16(inverse_alpha16(s)))));
+    store16(dst, _mm512_add_epi32(s, scale16(load16(dst), inverse_alpha_lanes16(s))));
 }
 
 /// One block of sixteen of `vitrine_blend_pixels_avx512` (`blend8`'s cases).
@@ -100,7 +108,7 @@ AVX512 long vitrine_blend_pixels_masked_avx512(
         __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(mask + i)));
         __m512i t = _mm512_add_epi32(_mm512_mullo_epi32(bytes, factor32), _mm512_set1_epi32(128));
         __m512i per_pixel = _mm512_srli_epi32(_mm512_add_epi32(t, _mm512_srli_epi32(t, 8)), 8);
-        source_over16(scale16(load16(src + i), lanes16(per_pixel)), dst + i);
+        source_over16(scale16(load16(src + i), byte_lanes16(per_pixel)), dst + i);
     }
     return i;
 }
@@ -121,7 +129,7 @@ AVX512 long vitrine_composite_over_avx512(
             continue;
         }
         store16(src + i, _mm512_setzero_si512());
-        if (!all_opaque16(s)) s = _mm512_add_epi32(s, scale16(below, lanes16(inverse_alpha16(s))));
+        if (!all_opaque16(s)) s = _mm512_add_epi32(s, scale16(below, inverse_alpha_lanes16(s)));
         if (factor != 255) s = scale16(s, factor16);
         source_over16(s, dst + i);
     }
@@ -134,7 +142,7 @@ AVX512 long vitrine_blend_solid_avx512(uint32_t *dst, const uint8_t *coverage, l
     for (; i + 16 <= count; i += 16) {
         __m128i sixteen = _mm_loadu_si128((const __m128i *)(coverage + i));
         if (_mm_testz_si128(sixteen, sixteen)) continue;
-        source_over16(scale16(source, lanes16(_mm512_cvtepu8_epi32(sixteen))), dst + i);
+        source_over16(scale16(source, byte_lanes16(_mm512_cvtepu8_epi32(sixteen))), dst + i);
     }
     return i;
 }
