@@ -1,7 +1,8 @@
 // AVX2 versions of the Swift pixel loops named in pixel_kernels.h. Premultiplied 32-bit
 // pixels, eight per 256-bit vector; a scaling splits red/blue and alpha/green into 16-bit
 // lanes and divides by 255 with PixelMath.scale's rounding, (x + 128 + ((x + 128) >> 8)) >> 8,
-// exactly as SpanBlitter.scaleWide does on 128-bit halves.
+// computed as ((x + 128) · 257) >> 16 (the same for every 16-bit value): the pixels
+// SpanBlitter.scaleWide gives on 128-bit halves.
 #include "pixel_kernels.h"
 
 #if defined(__x86_64__)
