@@ -36,13 +36,13 @@ static inline AVX512 __m512i lanes16(__m512i factors) {
 /// Per-pixel factors of at most 255 in both 16-bit lanes of their pixel: `byte_lanes` of
 /// pixel_kernels.c.
 static inline AVX512 __m512i byte_lanes16(__m512i factors) {
-    const __m512i spread = _mm512_set4_epi32(0xFF0CFF0C, 0xFF08FF08, 0xFF04FF04, 0xFF00FF00);
+    const __m512i spread = _mm512_set4_epi32((int)0xFF0CFF0C, (int)0xFF08FF08, (int)0xFF04FF04, (int)0xFF00FF00);
     return _mm512_shuffle_epi8(factors, spread);
 }
 
 /// 255 minus each pixel's alpha, in both 16-bit lanes of the pixel: `inverse_alpha_lanes`.
 static inline AVX512 __m512i inverse_alpha_lanes16(__m512i pixels) {
-    const __m512i alpha = _mm512_set4_epi32(0xFF0FFF0F, 0xFF0BFF0B, 0xFF07FF07, 0xFF03FF03);
+    const __m512i alpha = _mm512_set4_epi32((int)0xFF0FFF0F, (int)0xFF0BFF0B, (int)0xFF07FF07, (int)0xFF03FF03);
     return _mm512_sub_epi16(_mm512_set1_epi16(255), _mm512_shuffle_epi8(pixels, alpha));
 }
 
