@@ -1,8 +1,7 @@
 // AVX2 versions of the Swift pixel loops named in pixel_kernels.h. Premultiplied 32-bit
 // pixels, eight per 256-bit vector; a scaling splits red/blue and alpha/green into 16-bit
-// lanes and divides by 255 with PixelMath.scale's rounding, (x + 128 + ((x + 128) >> 8)) >> 8,
-// computed as ((x + 128) · 257) >> 16 (the same for every 16-bit value): the pixels
-// SpanBlitter.scaleWide gives on 128-bit halves.
+// lanes and divides by 255 with PixelMath.scale's rounding (one high multiply: `scale8`), the
+// pixels SpanBlitter.scaleWide gives on 128-bit halves.
 #include "pixel_kernels.h"
 
 #if defined(__x86_64__)
@@ -18,8 +17,8 @@ int vitrine_pixels_have_avx2(void) {
     return __builtin_cpu_supports("avx2") ? 1 : 0;
 }
 
-/// Eight pixels scaled channel by channel by 16-bit factors (0…255 in each lane). The rounding's
-/// (y + (y >> 8)) >> 8 of a 16-bit y is (y · 257) >> 16 for every y: one high multiply.
+/// Eight pixels scaled channel by channel by 16-bit factors (0…255 in each lane). The rounding,
+/// (y + (y >> 8)) >> 8 with y = x + 128, is (y · 257) >> 16 for every 16-bit y: one high multiply.
 static inline AVX2 __m256i scale8(__m256i p, __m256i factor) {
     const __m256i low_bytes = _mm256_set1_epi32(0x00FF00FF);
     const __m256i bias = _mm256_set1_epi16(128);
